@@ -1,0 +1,7 @@
+"""``python -m core``: the scenario command line (DESIGN §6)."""
+
+import sys
+
+from core.cli import main
+
+sys.exit(main())

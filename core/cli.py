@@ -1,0 +1,99 @@
+"""The scenario command line: ``simulate FILE [--json]`` and ``rules``.
+
+Every failure a user can cause prints one line naming the file, field and reason and exits
+non-zero; a traceback here is a bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from core.dice import DiceError, Roller
+from core.model import Resolution
+from core.report import format_resolution, rules_markdown
+from core.rules import UnknownSystemError, find_system
+from core.scenario import Scenario, ScenarioError, parse_scenario
+
+EXIT_BAD_INPUT = 2
+
+
+class InputError(Exception):
+    """A user-supplied file cannot be used; the message says why."""
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Reads and validates a scenario file, turning every failure into :class:`InputError`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read ({exc})") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
+    try:
+        return parse_scenario(document)
+    except ScenarioError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def resolve_scenario(scenario: Scenario) -> Resolution:
+    """Resolves a scenario with its system, rolling missing dice from its seed."""
+    system = find_system(scenario.system)
+    resolution: Resolution = system.resolve(scenario, Roller.seeded(scenario.seed))
+    return resolution
+
+
+def _simulate(args: argparse.Namespace, out: TextIO) -> int:
+    path = Path(args.file)
+    try:
+        scenario = load_scenario(path)
+        resolution = resolve_scenario(scenario)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (ScenarioError, UnknownSystemError, DiceError) as exc:
+        where = "system" if isinstance(exc, UnknownSystemError) else ""
+        print(f"error: {path}: {where + ': ' if where else ''}{exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        json.dump(resolution.to_json(), out, indent=2)
+        out.write("\n")
+    else:
+        out.write(format_resolution(resolution))
+    return 0
+
+
+def _rules(args: argparse.Namespace, out: TextIO) -> int:
+    out.write(rules_markdown())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Builds the argument parser (shared with the desktop app's pass-through)."""
+    parser = argparse.ArgumentParser(prog="python -m core", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sim = sub.add_parser("simulate", help="resolve a combatdesk/scenario-1 file")
+    sim.add_argument("file", help="scenario JSON file")
+    sim.add_argument("--json", action="store_true", help="print a combatdesk/resolution-1 document")
+    sim.set_defaults(run=_simulate)
+    rules = sub.add_parser("rules", help="print the rule catalogue as Markdown (docs/rules.md)")
+    rules.set_defaults(run=_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Runs the command line; returns the process exit code."""
+    args = build_parser().parse_args(argv)
+    run: Any = args.run
+    code: int = run(args, out or sys.stdout)
+    return code

@@ -1,0 +1,248 @@
+"""The encounter log: the source of truth for a fight in progress.
+
+Every DM command appends a :class:`Command` holding one or more :class:`Event` values; the
+encounter state is a fold of :func:`apply_event` over every event of every live command. Undo
+drops the last command, and replaying the remaining commands rebuilds the state exactly.
+Event payloads are plain JSON values so that the store can keep them as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from core.model import Combatant, Roll, Status, frozen_mapping
+from core.scenario import ScenarioError, combatant_to_json, read_combatant
+
+
+class LogError(ValueError):
+    """A command that the encounter's current state cannot take (nothing is appended)."""
+
+
+class EventKind(StrEnum):
+    """The kinds of event a command can append."""
+
+    COMBATANT_ADDED = "combatant-added"
+    """``{"combatant": {scenario combatant}}``."""
+    COMBATANT_REMOVED = "combatant-removed"
+    """``{"id": ...}``."""
+    ROLL_RECORDED = "roll-recorded"
+    """``{"purpose", "expression", "total", "dice", "manual"}``."""
+    ROUND_STARTED = "round-started"
+    """``{"round": n}``."""
+    PHASE_ENTERED = "phase-entered"
+    """``{"phase": id}``."""
+    DECLARED = "declared"
+    """``{"actor", "action", ...}``: replaces the actor's declaration this round."""
+    DECLARATION_CANCELLED = "declaration-cancelled"
+    """``{"actor"}``."""
+    HP_CHANGED = "hp-changed"
+    """``{"id", "delta"}``."""
+    STATUS_CHANGED = "status-changed"
+    """``{"id", "status"}``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One fact appended to the log."""
+
+    kind: EventKind
+    data: Mapping[str, Any] = field(default_factory=frozen_mapping)
+
+    def to_json(self) -> dict[str, Any]:
+        """Gets the event as a JSON object."""
+        return {"kind": str(self.kind), "data": dict(self.data)}
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Event:
+        """Reads an event written by :meth:`to_json`."""
+        try:
+            kind = EventKind(value["kind"])
+        except (KeyError, ValueError):
+            raise LogError(f"unknown event kind {value.get('kind')!r}") from None
+        return cls(kind, frozen_mapping(value.get("data") or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A DM command: a name for the undo menu and the events it appended."""
+
+    name: str
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterState:
+    """The encounter as the fold of its events."""
+
+    combatants: Mapping[str, Combatant] = field(default_factory=frozen_mapping)
+    round: int = 0
+    phase: str | None = None
+    rolls: tuple[Roll, ...] = ()
+    declarations: Mapping[str, Mapping[str, Any]] = field(default_factory=frozen_mapping)
+
+
+def _combatant(state: EncounterState, cid: Any) -> Combatant:
+    if cid not in state.combatants:
+        raise LogError(f"no combatant {cid!r} in this encounter")
+    return state.combatants[cid]
+
+
+def _with_combatant(state: EncounterState, combatant: Combatant) -> EncounterState:
+    return replace(state, combatants=frozen_mapping({**state.combatants, combatant.id: combatant}))
+
+
+def apply_event(state: EncounterState, event: Event) -> EncounterState:
+    """Gets the state after one event; raises :class:`LogError` if the event cannot apply."""
+    data = event.data
+    match event.kind:
+        case EventKind.COMBATANT_ADDED:
+            try:
+                combatant = read_combatant(data.get("combatant"), "combatant")
+            except ScenarioError as exc:
+                raise LogError(str(exc)) from None
+            if combatant.id in state.combatants:
+                raise LogError(f"combatant {combatant.id!r} is already in the encounter")
+            return _with_combatant(state, combatant)
+        case EventKind.COMBATANT_REMOVED:
+            cid = _combatant(state, data.get("id")).id
+            rest = {k: v for k, v in state.combatants.items() if k != cid}
+            decls = {k: v for k, v in state.declarations.items() if k != cid}
+            return replace(
+                state, combatants=frozen_mapping(rest), declarations=frozen_mapping(decls)
+            )
+        case EventKind.ROLL_RECORDED:
+            roll = Roll(
+                expression=str(data.get("expression", "")),
+                total=int(data.get("total", 0)),
+                dice=tuple(int(d) for d in data.get("dice", ())),
+                manual=bool(data.get("manual", False)),
+                purpose=str(data.get("purpose", "")),
+            )
+            return replace(state, rolls=(*state.rolls, roll))
+        case EventKind.ROUND_STARTED:
+            number = data.get("round")
+            if not isinstance(number, int) or number != state.round + 1:
+                raise LogError(f"round {number!r} cannot follow round {state.round}")
+            return replace(state, round=number, declarations=frozen_mapping())
+        case EventKind.PHASE_ENTERED:
+            return replace(state, phase=str(data.get("phase")))
+        case EventKind.DECLARED:
+            actor = _combatant(state, data.get("actor")).id
+            decls = {**state.declarations, actor: frozen_mapping(data)}
+            return replace(state, declarations=frozen_mapping(decls))
+        case EventKind.DECLARATION_CANCELLED:
+            actor = _combatant(state, data.get("actor")).id
+            if actor not in state.declarations:
+                raise LogError(f"{actor} has declared nothing to cancel")
+            decls = {k: v for k, v in state.declarations.items() if k != actor}
+            return replace(state, declarations=frozen_mapping(decls))
+        case EventKind.HP_CHANGED:
+            combatant = _combatant(state, data.get("id"))
+            delta = data.get("delta")
+            if not isinstance(delta, int) or isinstance(delta, bool):
+                raise LogError(f"hp change must be a whole number, got {delta!r}")
+            hp = (combatant.hp or 0) + delta
+            return _with_combatant(state, replace(combatant, hp=hp))
+        case EventKind.STATUS_CHANGED:
+            combatant = _combatant(state, data.get("id"))
+            try:
+                status = Status(str(data.get("status")))
+            except ValueError:
+                raise LogError(f"unknown status {data.get('status')!r}") from None
+            return _with_combatant(state, replace(combatant, status=status))
+    raise LogError(f"unhandled event kind {event.kind}")  # pragma: no cover - enum is closed
+
+
+def replay(commands: Iterable[Command], start: EncounterState | None = None) -> EncounterState:
+    """Folds every event of ``commands`` over ``start`` (an empty encounter by default)."""
+    state = start or EncounterState()
+    for command in commands:
+        for event in command.events:
+            state = apply_event(state, event)
+    return state
+
+
+class EncounterLog:
+    """The commands of one encounter, with the state they fold to.
+
+    A snapshot is kept every :attr:`CHECKPOINT_EVERY` commands, so undo and "state after n
+    commands" replay at most that many commands while memory stays linear in the log.
+    """
+
+    CHECKPOINT_EVERY = 64
+
+    def __init__(self, commands: Sequence[Command] = ()) -> None:
+        self._commands: list[Command] = []
+        self._checkpoints: dict[int, EncounterState] = {0: EncounterState()}
+        self._state = EncounterState()
+        for command in commands:
+            self.execute(command)
+
+    @property
+    def commands(self) -> tuple[Command, ...]:
+        """Gets the live commands, oldest first."""
+        return tuple(self._commands)
+
+    @property
+    def state(self) -> EncounterState:
+        """Gets the current state."""
+        return self._state
+
+    def state_after(self, count: int) -> EncounterState:
+        """Gets the state after the first ``count`` commands."""
+        if not 0 <= count <= len(self._commands):
+            raise LogError(f"the log has {len(self._commands)} commands, not {count}")
+        base = count - count % self.CHECKPOINT_EVERY
+        return replay(self._commands[base:count], self._checkpoints[base])
+
+    def execute(self, command: Command) -> EncounterState:
+        """Applies and appends a command; a command that cannot apply changes nothing."""
+        if not command.events:
+            raise LogError(f"command {command.name!r} has no events")
+        state = replay([command], self._state)
+        self._commands.append(command)
+        self._state = state
+        if len(self._commands) % self.CHECKPOINT_EVERY == 0:
+            self._checkpoints[len(self._commands)] = state
+        return state
+
+    def undo(self) -> Command:
+        """Removes the last command and returns it."""
+        if not self._commands:
+            raise LogError("nothing to undo")
+        self._checkpoints.pop(len(self._commands), None)
+        command = self._commands.pop()
+        self._state = self.state_after(len(self._commands))
+        return command
+
+
+def add_combatant(combatant: Combatant) -> Command:
+    """Makes the command that brings a combatant into the encounter."""
+    return Command(
+        f"Add {combatant.label}",
+        (
+            Event(
+                EventKind.COMBATANT_ADDED,
+                frozen_mapping({"combatant": combatant_to_json(combatant)}),
+            ),
+        ),
+    )
+
+
+def record_roll(roll: Roll) -> Command:
+    """Makes the command that records a die roll (rolled or typed in)."""
+    payload = {
+        "purpose": roll.purpose,
+        "expression": roll.expression,
+        "total": roll.total,
+        "dice": list(roll.dice),
+        "manual": roll.manual,
+    }
+    how = "entered" if roll.manual else "rolled"
+    return Command(
+        f"Roll {roll.purpose or roll.expression} ({how} {roll.total})",
+        (Event(EventKind.ROLL_RECORDED, frozen_mapping(payload)),),
+    )

@@ -1,0 +1,122 @@
+"""The campaign database tables (SQLAlchemy 2.x typed ORM).
+
+Rows are mapped to the domain values in ``core.roster`` by ``core.store.mapping``; nothing
+outside ``core.store`` sees these classes.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utc_now() -> datetime:
+    """Gets the current time in UTC (stored with every row that records when)."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base for every Combat Desk table."""
+
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class CampaignRow(Base):
+    __tablename__ = "campaigns"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class CharacterRow(Base):
+    """A PC, henchman or hireling (``kind``)."""
+
+    __tablename__ = "characters"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(20))
+    name: Mapped[str] = mapped_column(String(200))
+    side: Mapped[str] = mapped_column(String(100), default="party")
+    status: Mapped[str] = mapped_column(String(20), default="active")
+    level: Mapped[int | None]
+    char_class: Mapped[str] = mapped_column(String(100), default="")
+    race: Mapped[str] = mapped_column(String(100), default="")
+    hp: Mapped[int | None]
+    max_hp: Mapped[int | None]
+    ac: Mapped[int | None]
+    str_score: Mapped[int | None]
+    dex: Mapped[int | None]
+    wis: Mapped[int | None]
+    movement: Mapped[int | None]
+    morale: Mapped[int | None]
+    attack_routines: Mapped[int] = mapped_column(default=1)
+    attacks: Mapped[int] = mapped_column(default=1)
+    weapons: Mapped[list[Any]] = mapped_column(default=list)
+    spells: Mapped[list[Any]] = mapped_column(default=list)
+    notes: Mapped[str] = mapped_column(Text, default="")
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utc_now, onupdate=utc_now
+    )
+
+    # Optimistic concurrency: every UPDATE checks and bumps ``version``.
+    __mapper_args__ = {"version_id_col": version}
+    __table_args__ = (Index("ix_characters_campaign", "campaign_id"),)
+
+
+class MonsterTemplateRow(Base):
+    __tablename__ = "monster_templates"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    hit_dice: Mapped[str] = mapped_column(String(50), default="1d8")
+    ac: Mapped[int | None]
+    movement: Mapped[int | None]
+    morale: Mapped[int | None]
+    attacks: Mapped[int] = mapped_column(default=1)
+    surprises_on: Mapped[int | None]
+    weapons: Mapped[list[Any]] = mapped_column(default=list)
+    notes: Mapped[str] = mapped_column(Text, default="")
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    __mapper_args__ = {"version_id_col": version}
+    __table_args__ = (Index("ix_monster_templates_campaign", "campaign_id"),)
+
+
+class EncounterRow(Base):
+    __tablename__ = "encounters"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    system: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    status: Mapped[str] = mapped_column(String(20), default="active")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class EncounterEventRow(Base):
+    """One event of one command. Rows are only ever inserted: undo is a command of its own.
+
+    The unique (encounter, command, index) key makes two writers appending the same command
+    number collide instead of interleaving.
+    """
+
+    __tablename__ = "encounter_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    encounter_id: Mapped[int] = mapped_column(ForeignKey("encounters.id", ondelete="CASCADE"))
+    command_seq: Mapped[int]
+    event_index: Mapped[int]
+    command_name: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(40))
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+    __table_args__ = (UniqueConstraint("encounter_id", "command_seq", "event_index"),)

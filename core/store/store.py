@@ -1,0 +1,519 @@
+"""The campaign store: the one object the app talks to for everything kept between sessions.
+
+Each public method is one unit of work (one transaction): a DM command either lands whole or
+not at all. Rows are mapped to the frozen values of ``core.roster`` and ``core.log`` here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, select
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
+
+from core.log import Command, Event
+from core.model import Kind, Spell, Weapon
+from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus
+from core.store.errors import ConflictError, DatabaseLockedError, NotFoundError, StoreError
+from core.store.opening import (
+    APPLICATION_ID,
+    HEAD_REVISION,
+    Inspection,
+    Verdict,
+    inspect_connection,
+    inspect_sqlite_file,
+    sqlite_path,
+)
+from core.store.schema import (
+    CampaignRow,
+    CharacterRow,
+    EncounterEventRow,
+    EncounterRow,
+    MonsterTemplateRow,
+)
+
+UNDO_KIND = "undo"
+
+
+def default_database_url() -> str:
+    """Gets the URL of the DM's own campaign file in the platform's user data folder."""
+    from platformdirs import user_data_dir  # only the default path needs it
+
+    folder = Path(user_data_dir("CombatDesk", appauthor=False))
+    return f"sqlite:///{folder / 'campaigns.sqlite'}"
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterInfo:
+    """An encounter's header (its commands come from :meth:`Store.load_commands`)."""
+
+    id: int
+    campaign_id: int
+    name: str
+    system: str
+    options: Mapping[str, Any]
+    status: str
+
+
+def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint/commit
+    cursor.close()
+
+
+def _weapons_json(weapons: Sequence[Weapon]) -> list[Any]:
+    return [
+        {
+            "name": w.name,
+            "speed_factor": w.speed_factor,
+            "length": w.length,
+            "missile": w.missile,
+            "slow": w.slow,
+            "rate_of_fire": w.rate_of_fire,
+        }
+        for w in weapons
+    ]
+
+
+def _weapons(data: Sequence[Any]) -> tuple[Weapon, ...]:
+    return tuple(
+        Weapon(
+            name=str(w["name"]),
+            speed_factor=w.get("speed_factor"),
+            length=w.get("length"),
+            missile=bool(w.get("missile")),
+            slow=bool(w.get("slow")),
+            rate_of_fire=w.get("rate_of_fire"),
+        )
+        for w in data
+    )
+
+
+def _entry(row: CharacterRow) -> RosterEntry:
+    return RosterEntry(
+        id=row.id,
+        name=row.name,
+        kind=Kind(row.kind),
+        side=row.side,
+        status=RosterStatus(row.status),
+        level=row.level,
+        char_class=row.char_class,
+        race=row.race,
+        hp=row.hp,
+        max_hp=row.max_hp,
+        ac=row.ac,
+        str_score=row.str_score,
+        dex=row.dex,
+        wis=row.wis,
+        movement=row.movement,
+        morale=row.morale,
+        attack_routines=row.attack_routines,
+        attacks=row.attacks,
+        weapons=_weapons(row.weapons),
+        spells=tuple(
+            Spell(str(s["name"]), int(s["level"]), int(s["casting_time"])) for s in row.spells
+        ),
+        notes=row.notes,
+        version=row.version,
+    )
+
+
+def _fill_character(row: CharacterRow, entry: RosterEntry) -> None:
+    row.kind = str(entry.kind)
+    row.name = entry.name
+    row.side = entry.side
+    row.status = str(entry.status)
+    row.level = entry.level
+    row.char_class = entry.char_class
+    row.race = entry.race
+    row.hp = entry.hp
+    row.max_hp = entry.max_hp
+    row.ac = entry.ac
+    row.str_score = entry.str_score
+    row.dex = entry.dex
+    row.wis = entry.wis
+    row.movement = entry.movement
+    row.morale = entry.morale
+    row.attack_routines = entry.attack_routines
+    row.attacks = entry.attacks
+    row.weapons = _weapons_json(entry.weapons)
+    row.spells = [
+        {"name": s.name, "level": s.level, "casting_time": s.casting_time} for s in entry.spells
+    ]
+    row.notes = entry.notes
+
+
+def _template(row: MonsterTemplateRow) -> MonsterTemplate:
+    return MonsterTemplate(
+        id=row.id,
+        name=row.name,
+        hit_dice=row.hit_dice,
+        ac=row.ac,
+        movement=row.movement,
+        morale=row.morale,
+        attacks=row.attacks,
+        surprises_on=row.surprises_on,
+        weapons=_weapons(row.weapons),
+        notes=row.notes,
+        version=row.version,
+    )
+
+
+def _template_row(campaign_id: int, t: MonsterTemplate) -> MonsterTemplateRow:
+    return MonsterTemplateRow(
+        campaign_id=campaign_id,
+        name=t.name,
+        hit_dice=t.hit_dice,
+        ac=t.ac,
+        movement=t.movement,
+        morale=t.morale,
+        attacks=t.attacks,
+        surprises_on=t.surprises_on,
+        weapons=_weapons_json(t.weapons),
+        notes=t.notes,
+    )
+
+
+class Store:
+    """A campaign database, opened safely and migrated to the current schema."""
+
+    def __init__(self, engine: Engine, label: str) -> None:
+        self._engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self.label = label
+
+    # --- opening -------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Store:
+        """Opens (creating or migrating as needed) the campaign database at ``url``.
+
+        Raises a :class:`StoreError` subclass, with a message for the DM, for a file that is not
+        a campaign, is damaged, is locked or was written by a newer version; such a file is left
+        exactly as it was.
+        """
+        url = url or default_database_url()
+        path = sqlite_path(url)
+        label = str(path) if path else _safe_label(url)
+        if path is not None:
+            inspection = inspect_sqlite_file(path)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder for {path}: {exc.strerror}") from None
+            engine = create_engine(url, connect_args={"timeout": 5})
+            event.listen(engine, "connect", _on_sqlite_connect)
+        else:
+            try:
+                engine = create_engine(url, pool_pre_ping=True)
+                with engine.connect() as conn:
+                    inspection = inspect_connection(conn, label)
+            except StoreError:
+                raise
+            except (SQLAlchemyError, ImportError) as exc:
+                raise StoreError(f"cannot connect to {label}: {exc}") from None
+        store = cls(engine, label)
+        store._prepare(inspection, path)
+        return store
+
+    def _prepare(self, inspection: Inspection, path: Path | None) -> None:
+        if inspection.verdict is Verdict.CURRENT:
+            return
+        if inspection.verdict is Verdict.UPGRADE and path is not None:
+            self.backup(path.with_name(f"{path.name}.before-{HEAD_REVISION}.bak"))
+        try:
+            from core.store.migrate import upgrade_to_head  # Alembic only when needed
+
+            with self._engine.begin() as conn:
+                upgrade_to_head(conn)
+                if conn.dialect.name == "sqlite":
+                    conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+        except OperationalError as exc:
+            raise _operational(exc, self.label) from None
+
+    def backup(self, target: Path) -> Path:
+        """Writes a consistent copy of an SQLite campaign to ``target`` (SQLite backup API)."""
+        import sqlite3
+
+        source_path = sqlite_path(str(self._engine.url))
+        if source_path is None:
+            raise StoreError("backups are made by the database server for non-SQLite campaigns")
+        src = sqlite3.connect(source_path)
+        try:
+            dst = sqlite3.connect(target)
+            with dst:
+                src.backup(dst)
+            dst.close()
+        finally:
+            src.close()
+        return target
+
+    def close(self) -> None:
+        """Closes every connection (SQLite folds its WAL back into the file)."""
+        self._engine.dispose()
+
+    @property
+    def url(self) -> str:
+        """Gets the database URL with any password hidden."""
+        return self._engine.url.render_as_string(hide_password=True)
+
+    @contextmanager
+    def unit_of_work(self) -> Iterator[Session]:
+        """Runs one DM command in one transaction; database failures become StoreErrors."""
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except StaleDataError:
+            raise ConflictError(
+                "Someone else saved this entry since you opened it; nothing was overwritten. "
+                "Reload to see their version."
+            ) from None
+        except OperationalError as exc:
+            raise _operational(exc, self.label) from None
+
+    # --- campaigns -----------------------------------------------------------------------------
+
+    def campaigns(self) -> list[Campaign]:
+        """Gets every campaign, by name."""
+        with self.unit_of_work() as s:
+            rows = s.scalars(select(CampaignRow).order_by(CampaignRow.name)).all()
+            return [Campaign(r.id, r.name, r.created_at) for r in rows]
+
+    def create_campaign(self, name: str) -> Campaign:
+        """Creates an empty campaign; names are unique (ignoring surrounding spaces)."""
+        name = name.strip()
+        if not name:
+            raise StoreError("A campaign needs a name.")
+        try:
+            with self.unit_of_work() as s:
+                row = CampaignRow(name=name, created_at=datetime.now(UTC))
+                s.add(row)
+                s.flush()
+                return Campaign(row.id, row.name, row.created_at)
+        except IntegrityError:
+            raise StoreError(f"A campaign named {name!r} already exists.") from None
+
+    def create_campaign_with(
+        self, name: str, roster: Sequence[RosterEntry], templates: Sequence[MonsterTemplate]
+    ) -> Campaign:
+        """Creates a campaign already holding a roster and templates, all in one transaction."""
+        try:
+            with self.unit_of_work() as s:
+                campaign = CampaignRow(name=name.strip(), created_at=datetime.now(UTC))
+                s.add(campaign)
+                s.flush()
+                for entry in roster:
+                    row = CharacterRow(campaign_id=campaign.id)
+                    _fill_character(row, entry)
+                    s.add(row)
+                s.add_all(_template_row(campaign.id, t) for t in templates)
+                return Campaign(campaign.id, campaign.name, campaign.created_at)
+        except IntegrityError:
+            raise StoreError(f"A campaign named {name.strip()!r} already exists.") from None
+
+    # --- roster --------------------------------------------------------------------------------
+
+    def roster(self, campaign_id: int) -> list[RosterEntry]:
+        """Gets a campaign's PCs, henchmen and hirelings in the order they were added."""
+        with self.unit_of_work() as s:
+            rows = s.scalars(
+                select(CharacterRow)
+                .where(CharacterRow.campaign_id == campaign_id)
+                .order_by(CharacterRow.id)
+            ).all()
+            return [_entry(r) for r in rows]
+
+    def add_entry(self, campaign_id: int, entry: RosterEntry) -> RosterEntry:
+        """Adds a roster entry and returns it with its id and version."""
+        return self.add_entries(campaign_id, [entry])[0]
+
+    def add_entries(self, campaign_id: int, entries: Sequence[RosterEntry]) -> list[RosterEntry]:
+        """Adds several roster entries in one transaction (all or none)."""
+        with self.unit_of_work() as s:
+            if s.get(CampaignRow, campaign_id) is None:
+                raise NotFoundError(f"There is no campaign {campaign_id}.")
+            rows = []
+            for entry in entries:
+                row = CharacterRow(campaign_id=campaign_id)
+                _fill_character(row, entry)
+                rows.append(row)
+            s.add_all(rows)
+            s.flush()
+            return [_entry(r) for r in rows]
+
+    def update_entry(self, entry: RosterEntry) -> RosterEntry:
+        """Saves an edited entry unless someone saved it since ``entry`` was loaded."""
+        with self.unit_of_work() as s:
+            row = s.get(CharacterRow, entry.id)
+            if row is None:
+                raise NotFoundError(f"{entry.name} is no longer in the roster.")
+            if row.version != entry.version:
+                raise ConflictError(
+                    f"{entry.name} was changed elsewhere since you opened it (your copy is "
+                    f"version {entry.version}, the saved one {row.version}); nothing was "
+                    "overwritten."
+                )
+            _fill_character(row, entry)
+            s.flush()
+            return _entry(row)
+
+    def remove_entry(self, entry_id: int) -> None:
+        """Removes a roster entry."""
+        with self.unit_of_work() as s:
+            row = s.get(CharacterRow, entry_id)
+            if row is None:
+                raise NotFoundError(f"Roster entry {entry_id} does not exist.")
+            s.delete(row)
+
+    def monster_templates(self, campaign_id: int) -> list[MonsterTemplate]:
+        """Gets a campaign's monster templates, by name."""
+        with self.unit_of_work() as s:
+            rows = s.scalars(
+                select(MonsterTemplateRow)
+                .where(MonsterTemplateRow.campaign_id == campaign_id)
+                .order_by(MonsterTemplateRow.name)
+            ).all()
+            return [_template(r) for r in rows]
+
+    def add_templates(
+        self, campaign_id: int, templates: Sequence[MonsterTemplate]
+    ) -> list[MonsterTemplate]:
+        """Adds monster templates in one transaction."""
+        with self.unit_of_work() as s:
+            rows = [_template_row(campaign_id, t) for t in templates]
+            s.add_all(rows)
+            s.flush()
+            return [_template(r) for r in rows]
+
+    # --- encounters ----------------------------------------------------------------------------
+
+    def create_encounter(
+        self, campaign_id: int, name: str, system: str, options: Mapping[str, Any] | None = None
+    ) -> EncounterInfo:
+        """Starts a new encounter record."""
+        with self.unit_of_work() as s:
+            row = EncounterRow(
+                campaign_id=campaign_id,
+                name=name,
+                system=system,
+                options=dict(options or {}),
+                status="active",
+            )
+            s.add(row)
+            s.flush()
+            return EncounterInfo(row.id, campaign_id, name, system, dict(row.options), row.status)
+
+    def append_command(self, encounter_id: int, command: Command) -> int:
+        """Appends one command's events in one transaction and returns its number.
+
+        Two writers appending at once collide on the (encounter, command) key; the loser gets a
+        ConflictError and nothing of its command is stored.
+        """
+        return self._append(
+            encounter_id, command.name, [(str(e.kind), e.to_json()["data"]) for e in command.events]
+        )
+
+    def undo_command(self, encounter_id: int) -> int:
+        """Records an undo of the last live command (rows are never deleted)."""
+        live = self._live_command_seqs(encounter_id)
+        if not live:
+            raise StoreError("There is nothing to undo in this encounter.")
+        return self._append(encounter_id, "Undo", [(UNDO_KIND, {"undoes": live[-1]})])
+
+    def _append(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]]) -> int:
+        try:
+            with self.unit_of_work() as s:
+                last = s.scalar(
+                    select(func.max(EncounterEventRow.command_seq)).where(
+                        EncounterEventRow.encounter_id == encounter_id
+                    )
+                )
+                seq = (last or 0) + 1
+                s.add_all(
+                    EncounterEventRow(
+                        encounter_id=encounter_id,
+                        command_seq=seq,
+                        event_index=i,
+                        command_name=name,
+                        kind=kind,
+                        payload=payload,
+                    )
+                    for i, (kind, payload) in enumerate(events)
+                )
+                return seq
+        except IntegrityError as exc:
+            if "FOREIGN KEY" in str(exc).upper() or "foreign key" in str(exc):
+                raise NotFoundError(f"There is no encounter {encounter_id}.") from None
+            raise ConflictError(
+                "Another Combat Desk appended to this encounter at the same moment; your "
+                "command was not stored. Reload the encounter and repeat it."
+            ) from None
+
+    def _rows(self, encounter_id: int) -> list[EncounterEventRow]:
+        with self.unit_of_work() as s:
+            return list(
+                s.scalars(
+                    select(EncounterEventRow)
+                    .where(EncounterEventRow.encounter_id == encounter_id)
+                    .order_by(EncounterEventRow.command_seq, EncounterEventRow.event_index)
+                ).all()
+            )
+
+    def _live_command_seqs(self, encounter_id: int) -> list[int]:
+        return [seq for seq, _ in self._live_commands(self._rows(encounter_id))]
+
+    @staticmethod
+    def _live_commands(rows: Sequence[EncounterEventRow]) -> list[tuple[int, Command]]:
+        grouped: dict[int, list[EncounterEventRow]] = {}
+        for row in rows:
+            grouped.setdefault(row.command_seq, []).append(row)
+        live: list[tuple[int, Command]] = []
+        for seq, group in grouped.items():
+            if group[0].kind == UNDO_KIND:
+                undone = group[0].payload.get("undoes")
+                if live and live[-1][0] == undone:
+                    live.pop()
+                continue
+            events = tuple(Event.from_json({"kind": r.kind, "data": r.payload}) for r in group)
+            live.append((seq, Command(group[0].command_name, events)))
+        return live
+
+    def load_commands(self, encounter_id: int) -> list[Command]:
+        """Gets the encounter's live commands (undone ones left out), oldest first."""
+        return [command for _, command in self._live_commands(self._rows(encounter_id))]
+
+
+def _safe_label(url: str) -> str:
+    try:
+        return make_safe(url)
+    except Exception:
+        return "the database"
+
+
+def make_safe(url: str) -> str:
+    """Gets a URL with its password hidden, for messages."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _operational(exc: OperationalError, label: str) -> StoreError:
+    text = str(exc.orig) if exc.orig is not None else str(exc)
+    if "locked" in text or "busy" in text:
+        return DatabaseLockedError(
+            f"{label} is locked by another program or Combat Desk window; try again in a moment."
+        )
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"{label} is read-only; nothing was saved. Check the file's permissions.")
+    if "disk" in text and "full" in text:
+        return StoreError(f"The disk holding {label} is full; nothing was saved.")
+    return StoreError(f"{label}: the database refused the change ({text}).")

@@ -1,0 +1,127 @@
+"""The encounter log: commands append events, state is a fold, undo and replay agree."""
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.log import (
+    Command,
+    EncounterLog,
+    EncounterState,
+    Event,
+    EventKind,
+    LogError,
+    add_combatant,
+    record_roll,
+    replay,
+)
+from core.model import Combatant, Roll, Status, Weapon
+
+ORC = Combatant(
+    id="orc-1", side="monsters", name="Orc 1", hp=6, max_hp=6, weapons=(Weapon("Scimitar", 4, 3.0),)
+)
+PC = Combatant(id="brannoc", side="party", name="Brannoc", hp=24, max_hp=24)
+
+
+def _hp(cid: str, delta: int) -> Command:
+    return Command(
+        f"{cid} {delta:+d} hp", (Event(EventKind.HP_CHANGED, {"id": cid, "delta": delta}),)
+    )
+
+
+def test_state_is_the_fold_of_the_events() -> None:
+    log = EncounterLog()
+    log.execute(add_combatant(ORC))
+    log.execute(add_combatant(PC))
+    log.execute(_hp("orc-1", -4))
+    log.execute(record_roll(Roll("1d6", 5, (5,), purpose="initiative party")))
+    assert log.state.combatants["orc-1"].hp == 2
+    assert log.state.rolls[-1].total == 5
+    assert replay(log.commands) == log.state
+
+
+def test_undo_removes_the_last_commands_events() -> None:
+    log = EncounterLog()
+    log.execute(add_combatant(ORC))
+    before = log.state
+    log.execute(_hp("orc-1", -6))
+    undone = log.undo()
+    assert undone.name == "orc-1 -6 hp"
+    assert log.state == before
+
+
+def test_a_command_that_cannot_apply_leaves_the_log_untouched() -> None:
+    log = EncounterLog()
+    log.execute(add_combatant(ORC))
+    bad = Command(
+        "two things",
+        (
+            Event(EventKind.HP_CHANGED, {"id": "orc-1", "delta": -1}),
+            Event(EventKind.HP_CHANGED, {"id": "nobody", "delta": -1}),
+        ),
+    )
+    with pytest.raises(LogError, match="no combatant 'nobody'"):
+        log.execute(bad)
+    assert len(log.commands) == 1 and log.state.combatants["orc-1"].hp == 6
+    with pytest.raises(LogError, match="already in the encounter"):
+        log.execute(add_combatant(ORC))
+    with pytest.raises(LogError, match="round 3 cannot follow round 0"):
+        log.execute(Command("r", (Event(EventKind.ROUND_STARTED, {"round": 3}),)))
+
+
+def test_undo_on_an_empty_log_says_so() -> None:
+    with pytest.raises(LogError, match="nothing to undo"):
+        EncounterLog().undo()
+
+
+def test_events_survive_a_json_round_trip() -> None:
+    command = add_combatant(replace(ORC, status=Status.FLED))
+    events = tuple(Event.from_json(e.to_json()) for e in command.events)
+    assert replay([Command(command.name, events)]) == replay([command])
+
+
+# --- property: any sequence of commands and undos; undo and replay always agree --------------
+
+IDS = ["a", "b", "c"]
+command_st = st.one_of(
+    st.sampled_from(IDS).map(lambda i: add_combatant(Combatant(id=i, side="party", hp=10))),
+    st.tuples(st.sampled_from(IDS), st.integers(-12, 12)).map(lambda t: _hp(*t)),
+    st.tuples(st.sampled_from(IDS), st.sampled_from(list(Status))).map(
+        lambda t: Command(
+            "status", (Event(EventKind.STATUS_CHANGED, {"id": t[0], "status": t[1]}),)
+        )
+    ),
+    st.tuples(st.sampled_from(IDS), st.sampled_from(["A", "C", "D"])).map(
+        lambda t: Command("declare", (Event(EventKind.DECLARED, {"actor": t[0], "action": t[1]}),))
+    ),
+    st.integers(1, 6).map(lambda n: record_roll(Roll("1d6", n, (n,), purpose="init"))),
+    st.just("undo"),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(command_st, max_size=150))
+def test_undo_and_replay_rebuild_exactly_the_same_state(steps: list[object]) -> None:
+    log = EncounterLog()
+    log.CHECKPOINT_EVERY = 8  # exercise checkpoints inside short sequences
+    history: list[EncounterState] = [log.state]
+    for step in steps:
+        if step == "undo":
+            if log.commands:
+                log.undo()
+                history.pop()
+                assert log.state == history[-1]
+            continue
+        assert isinstance(step, Command)
+        try:
+            log.execute(step)
+        except LogError:
+            assert log.state == history[-1]  # refused: nothing changed
+            continue
+        history.append(log.state)
+    assert replay(log.commands) == log.state
+    assert EncounterLog(log.commands).state == log.state
+    for count in range(len(log.commands) + 1):
+        assert log.state_after(count) == history[count]

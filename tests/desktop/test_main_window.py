@@ -1,0 +1,130 @@
+"""The first window, driven as a DM would: see the sample roster, create and switch campaigns."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QInputDialog, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from core.store import Store
+from desktop.app import ensure_sample_campaign
+from desktop.main_window import MainWindow
+
+
+def names_in(view: object) -> list[str]:
+    model = view.model()  # type: ignore[attr-defined]
+    return [model.index(r, 0).data() for r in range(model.rowCount())]
+
+
+def test_first_start_shows_the_sample_roster(
+    qtbot: QtBot, sample_store: Store, settings: QSettings
+) -> None:
+    window = MainWindow(sample_store, settings)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.campaign is not None and "sample" in window.campaign.name
+    assert names_in(window.roster_view)[:4] == [
+        "Brannoc the Bold",
+        "Sister Ysolde",
+        "Halvaine the Arcane",
+        "Pip Underbough",
+    ]
+    model = window.roster_view.model()
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert headers[:3] == ["Name", "Kind", "Class"]
+    hp_column = headers.index("HP")
+    assert model.index(0, hp_column).data() == "24 / 24"
+    assert "Orc" in names_in(window.templates_view)
+    assert window.windowTitle().startswith("The Keep on the Borderlands")
+
+
+def test_the_roster_sorts_by_a_clicked_column(
+    qtbot: QtBot, sample_store: Store, settings: QSettings
+) -> None:
+    window = MainWindow(sample_store, settings)
+    qtbot.addWidget(window)
+    level = 4
+    window.roster_view.sortByColumn(level, Qt.SortOrder.AscendingOrder)
+    model = window.roster_view.model()
+    levels = [int(model.index(r, level).data()) for r in range(model.rowCount())]
+    assert levels == sorted(levels) and levels[0] == 0  # the torchbearer, a 0-level hireling
+
+
+def test_the_dm_creates_a_campaign_and_switches_back(
+    qtbot: QtBot, sample_store: Store, settings: QSettings, monkeypatch: object
+) -> None:
+    window = MainWindow(sample_store, settings)
+    qtbot.addWidget(window)
+    monkeypatch.setattr(  # type: ignore[attr-defined]
+        QInputDialog, "getText", staticmethod(lambda *a, **k: ("Tomb of Horrors", True))
+    )
+    window.new_campaign_action.trigger()
+    assert window.campaign is not None and window.campaign.name == "Tomb of Horrors"
+    assert names_in(window.roster_view) == []
+    assert window.campaign_box.currentText() == "Tomb of Horrors"
+    sample_index = next(
+        i for i in range(window.campaign_box.count()) if "sample" in window.campaign_box.itemText(i)
+    )
+    window.campaign_box.setCurrentIndex(sample_index)
+    window.campaign_box.activated.emit(sample_index)
+    assert "Brannoc the Bold" in names_in(window.roster_view)
+    menu_names = [a.text() for a in window.campaign_group.actions()]
+    assert "Tomb of Horrors" in menu_names
+    tomb = next(a for a in window.campaign_group.actions() if a.text() == "Tomb of Horrors")
+    tomb.trigger()
+    assert window.campaign.name == "Tomb of Horrors"
+
+
+def test_a_refused_campaign_name_is_explained(
+    qtbot: QtBot, sample_store: Store, settings: QSettings, monkeypatch: object
+) -> None:
+    window = MainWindow(sample_store, settings)
+    qtbot.addWidget(window)
+    shown: list[str] = []
+    monkeypatch.setattr(  # type: ignore[attr-defined]
+        QMessageBox, "warning", staticmethod(lambda _p, _t, text: shown.append(text))
+    )
+    existing = window.campaign.name  # type: ignore[union-attr]
+    assert window.create_campaign(existing) is None
+    assert shown and "already exists" in shown[0]
+
+
+def test_window_state_and_last_campaign_come_back(
+    qtbot: QtBot, sample_store: Store, settings: QSettings
+) -> None:
+    window = MainWindow(sample_store, settings)
+    qtbot.addWidget(window)
+    window.create_campaign("Ravenloft")
+    window.resize(777, 555)
+    window.close()
+    again = MainWindow(sample_store, settings)
+    qtbot.addWidget(again)
+    assert again.campaign is not None and again.campaign.name == "Ravenloft"
+    assert again.size().width() == 777
+
+
+def test_the_installed_entry_point_refuses_a_foreign_file_with_a_message(tmp_path: Path) -> None:
+    """``python -m desktop --database`` on a text file: a clear message, exit 2, file kept."""
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a campaign\n" * 20)
+    proc = subprocess.run(
+        [sys.executable, "-m", "desktop", "--database", f"sqlite:///{bad}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert proc.returncode == 2
+    assert "not a Combat Desk campaign" in proc.stderr and "Traceback" not in proc.stderr
+    assert bad.read_text() == "not a campaign\n" * 20
+
+
+def test_ensure_sample_campaign_only_on_first_start(tmp_path: Path) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 'c.sqlite'}")
+    ensure_sample_campaign(store)
+    ensure_sample_campaign(store)
+    assert len(store.campaigns()) == 1
+    store.close()

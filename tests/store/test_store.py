@@ -1,0 +1,241 @@
+"""The campaign store: create, reopen, migrate, refuse what it must, one transaction a command."""
+
+import hashlib
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine
+
+from core.log import EncounterLog, add_combatant, record_roll
+from core.model import Combatant, Kind, Roll, Spell, Weapon
+from core.roster import RosterEntry, RosterStatus
+from core.sample import load_sample
+from core.store import (
+    ConflictError,
+    CorruptDatabaseError,
+    NewerDatabaseError,
+    NotACampaignDatabaseError,
+    Store,
+    StoreError,
+)
+from core.store.migrate import alembic_config, script_revisions
+from core.store.opening import APPLICATION_ID, HEAD_REVISION, KNOWN_REVISIONS
+
+HALVAINE = RosterEntry(
+    name="Halvaine",
+    kind=Kind.PC,
+    char_class="Magic-User",
+    level=3,
+    hp=9,
+    max_hp=9,
+    ac=9,
+    dex=16,
+    weapons=(Weapon("Dagger", 2, 1.25),),
+    spells=(Spell("Web", 2, 2),),
+)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_new_file_gets_the_schema_wal_and_foreign_keys(db_path: Path) -> None:
+    store = Store.open(f"sqlite:///{db_path}")
+    campaign = store.create_campaign("Greyhawk")
+    store.close()
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == HEAD_REVISION
+    conn.close()
+    reopened = Store.open(f"sqlite:///{db_path}")
+    assert [c.name for c in reopened.campaigns()] == ["Greyhawk"]
+    assert reopened.campaigns()[0].id == campaign.id
+    with reopened.unit_of_work() as s:  # foreign keys are enforced on every connection
+        assert s.connection().exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    reopened.close()
+
+
+def test_roster_edits_survive_reopening(db_path: Path) -> None:
+    store = Store.open(f"sqlite:///{db_path}")
+    campaign = store.create_campaign("Greyhawk")
+    saved = store.add_entry(campaign.id, HALVAINE)
+    store.update_entry(replace(saved, hp=4, status=RosterStatus.UNCONSCIOUS))
+    store.close()
+    store = Store.open(f"sqlite:///{db_path}")
+    (entry,) = store.roster(campaign.id)
+    assert (entry.name, entry.hp, entry.status) == ("Halvaine", 4, RosterStatus.UNCONSCIOUS)
+    assert entry.weapons == HALVAINE.weapons and entry.spells == HALVAINE.spells
+    store.close()
+
+
+def test_migrations_match_the_models_and_the_known_revisions(db_path: Path) -> None:
+    """An empty database migrated to head has exactly the ORM's schema (alembic check)."""
+    from alembic import command
+
+    Store.open(f"sqlite:///{db_path}").close()
+    engine = create_engine(f"sqlite:///{db_path}")
+    with engine.connect() as conn:
+        command.check(alembic_config(conn))  # raises if models and migrations differ
+    engine.dispose()
+    assert tuple(script_revisions()) == KNOWN_REVISIONS
+
+
+def test_an_older_schema_is_backed_up_before_it_is_migrated(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pretends this build's head is a later revision, so the file on disk counts as older."""
+    store = Store.open(f"sqlite:///{db_path}")
+    store.create_campaign("Greyhawk")
+    store.close()
+    import core.store.opening as opening
+    import core.store.store as store_module
+
+    monkeypatch.setattr(opening, "KNOWN_REVISIONS", (*KNOWN_REVISIONS, "0002"))
+    monkeypatch.setattr(opening, "HEAD_REVISION", "0002")
+    monkeypatch.setattr(store_module, "HEAD_REVISION", "0002")
+    Store.open(f"sqlite:///{db_path}").close()
+    backup = db_path.with_name(f"{db_path.name}.before-0002.bak")
+    assert backup.exists()
+    conn = sqlite3.connect(backup)
+    assert conn.execute("SELECT name FROM campaigns").fetchall() == [("Greyhawk",)]
+    assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0001"
+    conn.close()
+
+
+def test_a_database_from_a_newer_version_is_refused_and_left_untouched(db_path: Path) -> None:
+    Store.open(f"sqlite:///{db_path}").close()
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE alembic_version SET version_num = '9999_future'")
+    conn.commit()
+    conn.close()
+    before = digest(db_path)
+    with pytest.raises(NewerDatabaseError, match=r"newer version of Combat Desk.*9999_future"):
+        Store.open(f"sqlite:///{db_path}")
+    assert digest(db_path) == before
+
+
+@pytest.mark.parametrize(
+    ("content", "error", "message"),
+    [
+        (
+            b"Dear diary, today the party met an ogre.\n" * 50,
+            NotACampaignDatabaseError,
+            "not an SQLite database",
+        ),
+        (b"SQLite format 3\x00" + b"\xff" * 84, CorruptDatabaseError, "damaged"),
+        (b"\x00\x01\x02garbage" * 100, NotACampaignDatabaseError, "not an SQLite database"),
+    ],
+    ids=["text-file", "sqlite-header-with-garbage", "binary-garbage"],
+)
+def test_a_file_that_is_not_a_campaign_is_refused_and_never_overwritten(
+    db_path: Path, content: bytes, error: type[StoreError], message: str
+) -> None:
+    db_path.write_bytes(content)
+    with pytest.raises(error, match=message):
+        Store.open(f"sqlite:///{db_path}")
+    assert db_path.read_bytes() == content
+
+
+def test_a_truncated_campaign_is_refused_untouched(db_path: Path) -> None:
+    store = Store.open(f"sqlite:///{db_path}")
+    campaign = store.create_campaign("Greyhawk")
+    store.add_entries(campaign.id, [replace(HALVAINE, name=f"PC {i}") for i in range(300)])
+    store.close()
+    data = db_path.read_bytes()
+    db_path.write_bytes(data[: len(data) // 2 + 100])
+    before = digest(db_path)
+    with pytest.raises(CorruptDatabaseError, match="damaged or was cut short"):
+        Store.open(f"sqlite:///{db_path}")
+    assert digest(db_path) == before
+
+
+def test_a_campaign_with_damaged_pages_is_refused_untouched(db_path: Path) -> None:
+    store = Store.open(f"sqlite:///{db_path}")
+    campaign = store.create_campaign("Greyhawk")
+    store.add_entries(campaign.id, [replace(HALVAINE, name=f"PC {i}") for i in range(300)])
+    store.close()
+    data = bytearray(db_path.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    for offset in range(2 * page, 3 * page, 7):  # scribble over the third page
+        data[offset] = 0xA5
+    db_path.write_bytes(bytes(data))
+    before = digest(db_path)
+    with pytest.raises(CorruptDatabaseError):
+        Store.open(f"sqlite:///{db_path}")
+    assert digest(db_path) == before
+
+
+def test_another_programs_sqlite_database_is_refused_untouched(db_path: Path) -> None:
+    conn = sqlite3.connect(db_path)
+    conn.execute("CREATE TABLE recipes (name TEXT)")
+    conn.execute("INSERT INTO recipes VALUES ('owlbear stew')")
+    conn.commit()
+    conn.close()
+    before = digest(db_path)
+    with pytest.raises(NotACampaignDatabaseError, match="another program"):
+        Store.open(f"sqlite:///{db_path}")
+    assert digest(db_path) == before
+
+
+def test_an_empty_file_becomes_a_new_campaign_database(db_path: Path) -> None:
+    db_path.write_bytes(b"")
+    store = Store.open(f"sqlite:///{db_path}")
+    assert store.campaigns() == []
+    store.close()
+
+
+def test_a_failing_command_changes_nothing(store: Store) -> None:
+    campaign = store.create_campaign("Greyhawk")
+    with pytest.raises(StoreError, match="already exists"):
+        store.create_campaign(" Greyhawk ")
+    entries = [HALVAINE, replace(HALVAINE, name="x" * 10), replace(HALVAINE, kind="bogus")]
+    with pytest.raises(Exception):  # noqa: B017 - any failure must roll the whole command back
+        store.add_entries(campaign.id, entries)  # type: ignore[list-item]
+    assert store.roster(campaign.id) == []
+
+
+def test_two_stores_on_one_file_get_a_conflict_not_a_lost_update(db_path: Path) -> None:
+    first = Store.open(f"sqlite:///{db_path}")
+    campaign = first.create_campaign("Greyhawk")
+    mine = first.add_entry(campaign.id, HALVAINE)
+    second = Store.open(f"sqlite:///{db_path}")
+    (theirs,) = second.roster(campaign.id)
+    second.update_entry(replace(theirs, hp=1))
+    with pytest.raises(ConflictError, match="changed elsewhere"):
+        first.update_entry(replace(mine, hp=9, notes="my edit"))
+    (final,) = first.roster(campaign.id)
+    assert final.hp == 1 and final.notes == ""
+    first.close()
+    second.close()
+
+
+def test_encounter_commands_persist_and_undo_is_appended_not_deleted(store: Store) -> None:
+    campaign = store.create_campaign("Greyhawk")
+    encounter = store.create_encounter(campaign.id, "Orc ambush", "side-d6")
+    log = EncounterLog()
+    commands = [
+        add_combatant(Combatant(id="orc-1", side="monsters", hp=6)),
+        add_combatant(Combatant(id="halvaine", side="party", hp=9)),
+        record_roll(Roll("1d6", 4, (4,), purpose="initiative monsters")),
+    ]
+    for command in commands:
+        log.execute(command)
+        store.append_command(encounter.id, command)
+    store.undo_command(encounter.id)
+    log.undo()
+    loaded = store.load_commands(encounter.id)
+    assert EncounterLog(loaded).state == log.state
+    with store.unit_of_work() as s:
+        rows = s.connection().exec_driver_sql("SELECT count(*) FROM encounter_events").scalar()
+    assert rows == 4  # three commands and the undo: history is kept
+
+
+def test_sample_campaign_loads_whole(store: Store) -> None:
+    name, roster, templates = load_sample()
+    campaign = store.create_campaign_with(name, roster, templates)
+    assert [e.name for e in store.roster(campaign.id)] == [e.name for e in roster]
+    assert {t.name for t in store.monster_templates(campaign.id)} >= {"Orc", "Goblin"}
+    assert sum(e.kind is Kind.PC for e in roster) == 4
