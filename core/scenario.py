@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from core.model import Combatant, Effect, Hit, Kind, Spell, Status, Weapon, frozen_mapping
@@ -94,11 +95,12 @@ class TimedAction:
     spell: str | None = None
     attacks: int | None = None
     roll: int | None = None
+    effect: Effect | None = None
     outcome: Outcome = Outcome()
     raw: Mapping[str, Any] = field(default_factory=frozen_mapping)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: cached_property needs the instance __dict__
 class Scenario:
     """A whole scenario file, validated for shape."""
 
@@ -114,19 +116,20 @@ class Scenario:
     actions: tuple[TimedAction, ...] = ()
     raw: Mapping[str, Any] = field(default_factory=frozen_mapping)
 
+    @cached_property
+    def _by_id(self) -> Mapping[str, Combatant]:
+        return {c.id: c for c in self.combatants}
+
     def combatant(self, cid: str) -> Combatant:
         """Gets the combatant with id ``cid`` (KeyError if absent)."""
-        for c in self.combatants:
-            if c.id == cid:
-                return c
-        raise KeyError(cid)
+        return self._by_id[cid]
 
-    @property
+    @cached_property
     def ids(self) -> frozenset[str]:
         """Gets every combatant id."""
         return frozenset(c.id for c in self.combatants)
 
-    @property
+    @cached_property
     def sides(self) -> tuple[str, ...]:
         """Gets the sides in order of first appearance."""
         return tuple(dict.fromkeys(c.side for c in self.combatants))
@@ -542,6 +545,7 @@ def _action(value: Any, path: str, ids: frozenset[str]) -> TimedAction:
         spell=read_str(data, "spell", path),
         attacks=attacks,
         roll=read_int(data, "roll", path),
+        effect=read_effect(data, path),
         outcome=read_outcome(data, path),
         raw=frozen_mapping(data),
     )

@@ -1,0 +1,500 @@
+"""Tests for popcorn initiative (core/rules/popcorn.py): one or more per rule id."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.dice import Roller
+from core.model import Resolution, Status, StepEvent
+from core.rules.popcorn import RULES, SYSTEM, Options
+from core.scenario import ScenarioError, parse_scenario
+
+
+def pc(cid: str, **kw: Any) -> dict[str, Any]:
+    return {"id": cid, "side": "party", "kind": "pc", "hp": 50, **kw}
+
+
+def mon(cid: str, **kw: Any) -> dict[str, Any]:
+    return {"id": cid, "side": "monsters", "kind": "monster", "hp": 50, **kw}
+
+
+def resolve(combatants: list[dict[str, Any]], rounds: list[dict[str, Any]],
+            seed: int = 7, **extra: Any) -> Resolution:
+    doc = {"format": "combatdesk/scenario-1", "system": "popcorn", "seed": seed,
+           "combatants": combatants, "rounds": rounds, **extra}
+    return SYSTEM.resolve(parse_scenario(doc), Roller.seeded(seed))
+
+
+def refused(combatants: list[dict[str, Any]], rounds: list[dict[str, Any]],
+            **extra: Any) -> ScenarioError:
+    with pytest.raises(ScenarioError) as info:
+        resolve(combatants, rounds, **extra)
+    return info.value
+
+
+def events(res: Resolution) -> list[tuple[str, str, str | None]]:
+    return [(s.actor, str(s.event), s.target) for s in res.steps]
+
+
+TWO = [pc("ann"), mon("orc")]
+INIT = {"ann": 15, "orc": 5}
+
+
+def t(actor: str, nominates: str | None = None, **kw: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"actor": actor, "action": kw.pop("action", "other"), **kw}
+    if nominates:
+        out["nominates"] = nominates
+    return out
+
+
+def test_catalogue_ids_are_prefixed_and_cited() -> None:
+    assert all(rid.startswith("popcorn.") for rid in RULES)
+    assert all(r.source == "popcorn-initiative-ose.md" for r in RULES.values())
+
+
+# --- 1. Roll Initiative --------------------------------------------------------------------------
+
+def test_d20_plus_dex_modifier() -> None:
+    """popcorn.initiative.d20-plus-modifier: DEX 18 gives +2, so 10+2 beats an orc's 11."""
+    res = resolve([pc("ann", dex=18), mon("orc")], [{"turns": [t("ann", "orc"), t("orc", "ann")]}],
+                  initiative={"ann": 10, "orc": 11})
+    assert res.steps[0].actor == "ann"
+    assert "popcorn.initiative.d20-plus-modifier" in res.steps[0].because
+
+
+def test_wis_option_and_choice_default() -> None:
+    """popcorn.initiative.d20-plus-modifier: WIS may replace DEX (option), default the better."""
+    cs = [pc("ann", dex=9, wis=18), mon("orc")]
+    rounds = [{"turns": [t("ann", "orc"), t("orc", "ann")]}]
+    assert resolve(cs, rounds, initiative={"ann": 10, "orc": 11}).steps[0].actor == "ann"
+    with pytest.raises(ScenarioError, match=r"rounds\[0\]\.turns\[0\]\.actor"):
+        resolve(cs, rounds, initiative={"ann": 10, "orc": 11},
+                options={"initiative_ability": "dex"})
+
+
+def test_initiative_rolled_once_per_combat() -> None:
+    """popcorn.initiative.d20-plus-modifier: a round-level initiative is refused; d20s roll once."""
+    err = refused(TWO, [{"initiative": {"party": 3}, "turns": []}], initiative=INIT)
+    assert err.field == "rounds[0].initiative"
+    res = resolve(TWO, [{"turns": [t("ann", "orc"), t("orc", "ann")]},
+                        {"turns": [t("ann", "orc"), t("orc", "ann")]}])
+    assert [r.purpose for r in res.rolls] == ["initiative ann", "initiative orc"]
+
+
+def test_initiative_d20_range() -> None:
+    """popcorn.initiative.d20-plus-modifier: a d20 shows 1–20."""
+    assert refused(TWO, [], initiative={"ann": 0}).field == "initiative.ann"
+    assert refused(TWO, [], initiative={"zed": 4}).field == "initiative.zed"
+
+
+def test_highest_first() -> None:
+    """popcorn.initiative.highest-first: the first turn of round 1 is the highest total's."""
+    err = refused(TWO, [{"turns": [t("orc", "ann")]}], initiative=INIT)
+    assert err.field == "rounds[0].turns[0].actor"
+    assert "ann" in err.message
+
+
+def test_players_win_ties() -> None:
+    """popcorn.initiative.players-win-ties: a PC tied with a monster goes first."""
+    res = resolve(TWO, [{"turns": [t("ann", "orc"), t("orc", "ann")]}],
+                  initiative={"ann": 12, "orc": 12})
+    assert "popcorn.initiative.players-win-ties" in res.steps[0].because
+    err = refused(TWO, [{"turns": [t("orc", "ann")]}], initiative={"ann": 12, "orc": 12})
+    assert err.field == "rounds[0].turns[0].actor"
+
+
+def test_reroll_ties_option() -> None:
+    """popcorn.initiative.reroll-ties: with ties=reroll the tied creatures roll again."""
+    res = resolve(TWO, [{"turns": [t("orc", "ann"), t("ann", "orc")]}],
+                  initiative={"ann": 12, "orc": 12}, options={"ties": "reroll"},
+                  initiative_rerolls={"ann": 2, "orc": [19]})
+    assert res.steps[0].actor == "orc"
+    assert "popcorn.initiative.reroll-ties" in res.steps[0].because
+    assert [r.purpose for r in res.rolls][-2:] == ["initiative reroll ann", "initiative reroll orc"]
+
+
+# --- 2./3. Take and pass the action --------------------------------------------------------------
+
+def test_take_action_kinds() -> None:
+    """popcorn.turn.take-action: each action kind gives its event; unknown kinds are refused."""
+    res = resolve(TWO, [{"turns": [t("ann", "orc", action="parley"),
+                                   t("orc", "ann", action="attack", target="ann")]}],
+                  initiative=INIT)
+    assert [e[1] for e in events(res)] == ["parleys", "nominates", "attacks", "nominates"]
+    err = refused(TWO, [{"turns": [t("ann", "orc", action="dance")]}], initiative=INIT)
+    assert err.field == "rounds[0].turns[0].action"
+
+
+def test_nominee_must_not_have_acted() -> None:
+    """popcorn.pass.nominate-next: a creature that acted this round cannot be nominated."""
+    three = [*TWO, mon("gob")]
+    err = refused(three, [{"turns": [t("ann", "orc"), t("orc", "ann")]}],
+                  initiative={"ann": 15, "orc": 5, "gob": 2})
+    assert err.field == "rounds[0].turns[1].nominates"
+    err = refused(three, [{"turns": [t("ann", "orc"), t("gob", "ann")]}],
+                  initiative={"ann": 15, "orc": 5, "gob": 2})
+    assert err.field == "rounds[0].turns[1].actor"
+
+
+def test_last_creature_nominates_first_of_next_round_even_itself() -> None:
+    """popcorn.pass.last-nominates-next-round: the last to act may choose itself."""
+    res = resolve(TWO, [{"turns": [t("ann", "orc"), t("orc", "orc")]},
+                        {"turns": [t("orc", "ann"), t("ann", "ann")]}], initiative=INIT)
+    assert res.steps[4].actor == "orc" and res.steps[4].round == 2
+    assert "popcorn.pass.last-nominates-next-round" in res.steps[4].because
+    err = refused(TWO, [{"turns": [t("ann", "orc"), t("orc", "orc")]}, {"turns": [t("ann")]}],
+                  initiative=INIT)
+    assert err.field == "rounds[1].turns[0].actor"
+
+
+def test_round_needs_every_creature() -> None:
+    """popcorn.round.every-creature-acts: a round ends only when every creature has acted."""
+    err = refused(TWO, [{"turns": [t("ann")]}, {"turns": []}], initiative=INIT)
+    assert err.field == "rounds[0].turns"
+    res = resolve(TWO, [{"turns": [t("ann")]}, {"turns": [t("orc")]}], initiative=INIT,
+                  options={"require_full_rounds": False})
+    assert len(res.steps) == 2
+
+
+# --- Waiting / Readying an Action ----------------------------------------------------------------
+
+def test_wait_nominates_another_and_acts_later() -> None:
+    """popcorn.wait.nominate-another: a waiting creature acts when nominated again."""
+    res = resolve(TWO, [{"turns": [t("ann", "orc", waits=True), t("orc", "ann"), t("ann", "ann")]}],
+                  initiative=INIT)
+    assert [e[1] for e in events(res)] == ["waits", "nominates", "acts", "nominates", "acts",
+                                           "nominates"]
+    err = refused(TWO, [{"turns": [t("ann", "ann", waits=True)]}], initiative=INIT)
+    assert err.field == "rounds[0].turns[0].nominates"
+
+
+def test_waiting_creature_must_act_when_all_remaining_wait() -> None:
+    """popcorn.wait.must-act: nominated while everyone left waits, a waiter must act."""
+    rounds = [{"turns": [t("ann", "orc", waits=True), t("orc", "ann", waits=True),
+                         t("ann", "orc", waits=True)]}]
+    assert refused(TWO, rounds, initiative=INIT).field == "rounds[0].turns[2].waits"
+    rounds[0]["turns"][2] = t("ann", "orc")
+    rounds[0]["turns"].append(t("orc", "orc"))
+    res = resolve(TWO, rounds, initiative=INIT)
+    assert "popcorn.wait.must-act" in res.steps[4].because
+
+
+def test_readied_action_triggers_out_of_order() -> None:
+    """popcorn.ready.trigger: a triggered readied action resolves inside the trigger's turn."""
+    rounds = [{"turns": [
+        t("ann", "orc", action="attack", target="orc", ready="the orc moves"),
+        t("orc", "ann", action="move"),
+        {"actor": "ann", "triggered": True, "hit": True, "damage": 5},
+    ]}]
+    res = resolve(TWO, rounds, initiative=INIT)
+    assert [e[1] for e in events(res)] == ["readies", "nominates", "moves", "readied-triggers",
+                                           "hits", "nominates"]
+    assert res.combatants["orc"].hp == 45
+    err = refused(TWO, [{"turns": [t("ann", "orc"), t("orc", "ann", triggers=["ann"])]}],
+                  initiative=INIT)
+    assert err.field == "rounds[0].turns[1].triggers[0]"
+
+
+def test_readied_action_lapses_when_nominated_again() -> None:
+    """popcorn.ready.lapses-when-nominated: named again before its trigger, it is lost."""
+    r1 = {"turns": [t("ann", "orc", action="attack", target="orc", ready="x"), t("orc", "ann")]}
+    res = resolve(TWO, [r1, {"turns": [t("ann", "orc"), t("orc", "ann")]}], initiative=INIT)
+    assert "popcorn.ready.lapses-when-nominated" in res.steps[3].because
+    err = refused(TWO, [r1, {"turns": [t("ann", "orc"), t("orc", "ann", triggers=["ann"])]}],
+                  initiative=INIT)
+    assert "lapsed" in err.message
+
+
+# --- Attacking -----------------------------------------------------------------------------------
+
+def test_slow_weapon_attacks_after_non_waiting_creatures() -> None:
+    """popcorn.attack.slow-weapon-last: the slow attack is held until the others have acted."""
+    cs = [pc("ann", weapons=[{"name": "polearm", "slow": True}]), mon("orc"), mon("gob")]
+    init = {"ann": 15, "orc": 5, "gob": 3}
+    rounds = [{"turns": [t("ann", "orc", action="attack", target="orc", hit=True, damage=4),
+                         t("orc", "gob"), t("gob", "gob")]}]
+    res = resolve(cs, rounds, initiative=init)
+    assert events(res)[-1] == ("ann", "hits", "orc")
+    assert "popcorn.attack.slow-weapon-last" in res.steps[-1].because
+    err = refused(cs, rounds, initiative=init, options={"slow_weapons": "refuse"})
+    assert err.field == "rounds[0].turns[0].weapon"
+
+
+def test_attacks_per_round() -> None:
+    """popcorn.attack.per-round: a PC attacks once a round; a monster up to its attacks."""
+    hits = [{"hit": True, "damage": 1}, {"hit": False}]
+    err = refused(TWO, [{"turns": [t("ann", "orc", action="attack", target="orc", hits=hits)]}],
+                  initiative=INIT)
+    assert err.field == "rounds[0].turns[0].hits"
+    res = resolve([pc("ann"), mon("orc", attacks=2)],
+                  [{"turns": [t("ann", "orc"), t("orc", "orc", action="attack", target="ann",
+                                                 hits=hits)]}], initiative=INIT)
+    assert [e[1] for e in events(res)][2:4] == ["hits", "misses"]
+
+
+def test_natural_1_and_20() -> None:
+    """popcorn.attack.natural-1-and-20: a 20 always hits, a 1 always misses."""
+    err = refused(TWO, [{"turns": [t("ann", "orc", action="attack", target="orc", roll=20,
+                                     hit=False)]}], initiative=INIT)
+    assert err.field == "rounds[0].turns[0].hit"
+    err = refused(TWO, [{"turns": [t("ann", "orc", action="attack", target="orc", roll=1,
+                                     hit=True, damage=2)]}], initiative=INIT)
+    assert "unmodified 1" in err.message
+
+
+def test_range_and_cover() -> None:
+    """popcorn.attack.range-and-cover: no hit in complete cover, no shot beyond long range."""
+    base = {"action": "missile", "target": "orc"}
+    err = refused(TWO, [{"turns": [t("ann", "orc", cover="complete", hit=True, damage=1, **base)]}],
+                  initiative=INIT)
+    assert err.field == "rounds[0].turns[0].cover"
+    err = refused(TWO, [{"turns": [t("ann", "orc", range="beyond", **base)]}], initiative=INIT)
+    assert err.field == "rounds[0].turns[0].range"
+    err = refused(TWO, [{"turns": [t("ann", "orc", action="attack", target="orc", distance=30)]}],
+                  initiative=INIT)
+    assert err.field == "rounds[0].turns[0].distance"
+
+
+def test_minimum_damage() -> None:
+    """popcorn.attack.minimum-damage: a hit deals at least 1 (option can turn it off)."""
+    rounds = [{"turns": [t("ann", "orc", action="attack", target="orc", hit=True, damage=0),
+                         t("orc", "orc")]}]
+    assert resolve(TWO, rounds, initiative=INIT).combatants["orc"].hp == 49
+    res = resolve(TWO, rounds, initiative=INIT, options={"minimum_damage": False})
+    assert res.combatants["orc"].hp == 50
+
+
+def test_invulnerable_target_takes_no_damage() -> None:
+    """popcorn.attack.invulnerable: a hit on an immune creature deals nothing."""
+    rounds = [{"turns": [t("ann", "orc", action="attack", target="orc", hit=True, damage=6,
+                           immune=True), t("orc", "orc")]}]
+    res = resolve(TWO, rounds, initiative=INIT)
+    assert res.combatants["orc"].hp == 50
+    assert "popcorn.attack.invulnerable" in res.steps[0].because
+
+
+def test_zero_hp_is_death() -> None:
+    """popcorn.death.zero-hp: 0 hp or less kills; a dead creature cannot act or be nominated."""
+    cs = [pc("ann", hp=3), mon("orc", hp=4), mon("gob")]
+    init = {"ann": 15, "orc": 5, "gob": 1}
+    rounds = [{"turns": [t("ann", "gob", action="attack", target="orc", hit=True, damage=4),
+                         t("gob", "gob", action="attack", target="ann", hit=True, damage=3)]}]
+    res = resolve(cs, rounds, initiative=init)
+    assert ("orc", "dies", None) in events(res)
+    assert res.combatants["orc"].status == Status.DEAD
+    assert res.combatants["ann"].status == Status.DEAD
+    res = resolve(cs, rounds, initiative=init, options={"pc_zero_hp": "unconscious"})
+    assert res.combatants["ann"].status == Status.UNCONSCIOUS
+    rounds[0]["turns"][0]["nominates"] = "orc"
+    assert refused(cs, rounds, initiative=init).field == "rounds[0].turns[0].nominates"
+
+
+# --- Movement ------------------------------------------------------------------------------------
+
+def test_move_at_encounter_rate_for_at_most_60_rounds() -> None:
+    """popcorn.move.encounter-rate: moves at its rate; a 61st round of moving is refused."""
+    cs = [pc("ann", movement=40), mon("orc")]
+    one = {"turns": [t("ann", "orc", action="move"), t("orc", "ann")]}
+    res = resolve(cs, [one], initiative=INIT)
+    assert res.steps[0].event == StepEvent.MOVES and res.steps[0].detail["distance"] == 40
+    err = refused(cs, [one] * 61, initiative=INIT)
+    assert err.field == "rounds[60].turns[0].action"
+
+
+def test_fighting_withdrawal_half_rate() -> None:
+    """popcorn.move.fighting-withdrawal: half the encounter rate, attack allowed."""
+    cs = [pc("ann", movement=30), mon("orc")]
+    res = resolve(cs, [{"turns": [t("ann", "orc", action="attack", target="orc", move="withdraw"),
+                                  t("orc", "ann")]}], initiative=INIT)
+    assert res.steps[0].detail["distance"] == 15
+    assert [e[1] for e in events(res)][:2] == ["moves", "attacks"]
+
+
+def test_retreat_bars_attacks_for_a_duration_of_1_round() -> None:
+    """popcorn.move.retreat: no attack this round or next; the effect expires after round 2."""
+    r_retreat = {"turns": [t("ann", "orc", action="retreat"), t("orc", "ann")]}
+    r_quiet = {"turns": [t("ann", "orc"), t("orc", "ann")]}
+    res = resolve(TWO, [r_retreat, r_quiet], initiative=INIT)
+    assert res.steps[0].event == StepEvent.FLEES
+    assert res.steps[-1].event == StepEvent.EFFECT_EXPIRES and res.steps[-1].round == 2
+    attack = {"turns": [t("ann", "orc", action="attack", target="orc"), t("orc", "ann")]}
+    assert refused(TWO, [r_retreat, attack], initiative=INIT).field == "rounds[1].turns[0].action"
+    assert len(resolve(TWO, [r_retreat, r_quiet, attack], initiative=INIT).steps) > 0
+
+
+# --- Spell Casting -------------------------------------------------------------------------------
+
+def test_spell_is_a_sole_action_without_movement() -> None:
+    """popcorn.spell.sole-action: a caster cannot move, nor also take a readied action."""
+    err = refused(TWO, [{"turns": [t("ann", "orc", action="spell", move="move")]}], initiative=INIT)
+    assert err.field == "rounds[0].turns[0].move"
+    rounds = [{"turns": [t("ann", "orc", action="attack", target="orc", ready="orc moves"),
+                         t("orc", "orc")]},
+              {"turns": [t("orc", "ann", action="move", triggers=["ann"]),
+                         t("ann", "ann", action="spell")]}]
+    assert refused(TWO, rounds, initiative=INIT).field == "rounds[1].turns[1].action"
+
+
+def test_spell_freedom() -> None:
+    """popcorn.spell.freedom: a silenced creature cannot cast."""
+    rounds = [{"turns": [t("ann", "orc", effect={"name": "Silence 15' radius", "duration": 2,
+                                                  "target": "orc"}),
+                         t("orc", "ann", action="spell")]}]
+    assert refused(TWO, rounds, initiative=INIT).field == "rounds[0].turns[1].action"
+
+
+def test_spell_disrupted_by_readied_hit_and_lost_from_memory() -> None:
+    """popcorn.spell.disrupted-before-turn-ends: hit before its turn ends, the spell fails."""
+    cs = [pc("ann"), mon("orc", spells=[{"name": "sleep"}])]
+    rounds = [{"turns": [
+        t("ann", "orc", action="attack", target="orc", ready="orc casts"),
+        t("orc", "ann", action="spell", spell="sleep", target="ann",
+          triggers=[{"actor": "ann", "hit": True, "damage": 2}])]},
+        {"turns": [t("ann", "orc"), t("orc", "orc", action="spell", spell="sleep")]}]
+    err = refused(cs, rounds, initiative=INIT)
+    assert err.field == "rounds[1].turns[1].spell"
+    res = resolve(cs, rounds[:1], initiative=INIT)
+    kinds = [e[1] for e in events(res)]
+    assert kinds[2:6] == ["begins-casting", "readied-triggers", "hits", "spell-disrupted"]
+    assert "spell-takes-effect" not in kinds
+    readied_spell = [{"turns": [
+        t("ann", "orc", action="other"),
+        t("orc", "ann", action="spell", spell="sleep", target="ann", ready="ann moves")]},
+        {"turns": [t("ann", "orc", action="move", triggers=["orc"]), t("orc", "orc")]}]
+    kinds = [e[1] for e in events(resolve(cs, readied_spell, initiative=INIT))]
+    assert kinds[4:8] == ["moves", "readied-triggers", "begins-casting", "spell-takes-effect"]
+    save = [{"turns": [t("ann", "orc", action="other", ready="orc casts"),
+                       t("orc", "ann", action="spell", spell="sleep",
+                         triggers=[{"actor": "ann", "fails_save": True, "target": "orc"}])]}]
+    assert "spell-disrupted" in [e[1] for e in events(resolve(cs, save, initiative=INIT))]
+
+
+# --- 4. End of Round -----------------------------------------------------------------------------
+
+def test_morale_check_each_round() -> None:
+    """popcorn.end.morale-check: 2d6 over morale fails; given or rolled from the seed."""
+    cs = [pc("ann"), mon("orc", morale=6)]
+    rounds = [{"turns": [t("ann", "orc"), t("orc", "ann")], "morale": {"orc": 7}}]
+    res = resolve(cs, rounds, initiative=INIT)
+    assert [e[1] for e in events(res)][-2:] == ["morale-check", "flees"]
+    assert res.combatants["orc"].status == Status.FLED
+    res = resolve(cs, rounds, initiative=INIT, options={"morale_failure": "surrenders"})
+    assert res.combatants["orc"].status == Status.SURRENDERED
+    res = resolve(cs, [{"turns": rounds[0]["turns"]}], initiative=INIT, options={"morale": "off"})
+    assert "morale-check" not in [e[1] for e in events(res)]
+    rounds[0]["morale"] = {"orc": 13}
+    assert refused(cs, rounds, initiative=INIT).field == "rounds[0].morale.orc"
+    rounds[0]["morale"] = {"ann": 5}
+    assert refused(cs, rounds, initiative=INIT).field == "rounds[0].morale.ann"
+
+
+def test_effect_durations_expire_when_already_zero() -> None:
+    """popcorn.end.effect-durations: Duration 1 lasts through the next round, then expires."""
+    r1 = {"turns": [t("ann", "orc"), t("orc", "orc", effect={"name": "web", "duration": 1,
+                                                             "target": "ann"})]}
+    quiet = {"turns": [t("orc", "ann"), t("ann", "orc")]}
+    res = resolve(TWO, [r1], initiative=INIT)
+    assert "effect-expires" not in [e[1] for e in events(res)]
+    res = resolve(TWO, [r1, quiet], initiative=INIT)
+    assert events(res)[-1] == ("orc", "effect-expires", "ann") and res.steps[-1].round == 2
+
+
+def test_surprised_creatures_lose_the_surprise_round() -> None:
+    """popcorn.surprise.lose-round: surprised creatures take no turn and cannot be nominated."""
+    cs = [pc("ann", surprised=True), mon("orc"), mon("gob")]
+    rounds = [{"surprise": True, "turns": [t("orc", "gob"), t("gob", "ann")]},
+              {"turns": [t("ann", "orc"), t("orc", "gob"), t("gob", "ann")]}]
+    res = resolve(cs, rounds, initiative={"ann": 20, "orc": 5, "gob": 2})
+    assert res.steps[0].event == StepEvent.SURPRISED and res.steps[0].surprise
+    rounds[0]["turns"][0]["nominates"] = "ann"
+    err = refused(cs, rounds, initiative={"ann": 20, "orc": 5, "gob": 2})
+    assert err.field == "rounds[0].turns[0].nominates"
+
+
+def test_options_defaults_follow_source() -> None:
+    """Every option default follows the text (players win ties, dead at 0, morale each round)."""
+    o = Options()
+    assert (o.ties.value, o.pc_zero_hp.value, o.morale.value) == ("players-win", "dead",
+                                                                   "every-round")
+    assert refused(TWO, [], options={"ties": "coin"}).field == "options.ties"
+
+
+# --- properties ----------------------------------------------------------------------------------
+
+@st.composite
+def chains(draw: st.DrawFn) -> dict[str, Any]:
+    """Draws a legal scenario: distinct initiatives, then a random nomination chain per round."""
+    n = draw(st.integers(2, 7))
+    ids = [f"c{i}" for i in range(n)]
+    cs = [pc(cid, hp=1000) if i % 2 == 0 else mon(cid, hp=1000) for i, cid in enumerate(ids)]
+    rolls = draw(st.permutations(list(range(1, 21))))[:n]
+    init = dict(zip(ids, rolls, strict=True))
+    first = max(ids, key=lambda c: init[c])
+    rounds = []
+    for _ in range(draw(st.integers(1, 3))):
+        rest = draw(st.permutations([c for c in ids if c != first]))
+        order = [first, *rest]
+        turns = []
+        for i, cid in enumerate(order):
+            kind = draw(st.sampled_from(["attack", "other", "move", "spell"]))
+            turn: dict[str, Any] = {"actor": cid, "action": kind}
+            if kind == "attack":
+                turn["target"] = draw(st.sampled_from(ids))
+                if draw(st.booleans()):
+                    turn["hit"] = draw(st.booleans())
+                    turn["damage"] = draw(st.integers(0, 5))
+            turn["nominates"] = order[i + 1] if i + 1 < n else draw(st.sampled_from(ids))
+            turns.append(turn)
+        first = turns[-1]["nominates"]
+        rounds.append({"turns": turns})
+    return {"combatants": cs, "rounds": rounds, "initiative": init}
+
+
+@settings(max_examples=60, deadline=None)
+@given(chains())
+def test_every_turn_resolved_once_ordered_and_deterministic(case: dict[str, Any]) -> None:
+    """Each turn's action resolves exactly once; seq and group rise; replays are identical."""
+    res = resolve(case["combatants"], case["rounds"], initiative=case["initiative"])
+    assert [s.seq for s in res.steps] == list(range(1, len(res.steps) + 1))
+    groups = [s.group or 0 for s in res.steps]
+    assert groups == sorted(groups)
+    assert all(s.because for s in res.steps)
+    finals = {"hits", "misses", "attacks", "acts", "moves", "spell-takes-effect"}
+    for r, rnd in enumerate(case["rounds"]):
+        for i, turn in enumerate(rnd["turns"]):
+            path = f"rounds[{r}].turns[{i}]"
+            done = [s for s in res.steps if s.detail.get("turn") == path and str(s.event) in finals]
+            assert len(done) == 1, path
+            assert done[0].actor == turn["actor"]
+    again = resolve(case["combatants"], case["rounds"], initiative=case["initiative"])
+    assert again == res
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 6))
+def test_seeded_missing_dice_are_reproducible(seed: int, n: int) -> None:
+    """Missing initiative and morale dice come from the seed, the same on every replay."""
+    cs = [mon(f"m{i}", morale=7) for i in range(n)]
+    a = resolve(cs, [], seed=seed)
+    b = resolve(cs, [], seed=seed)
+    assert a.rolls == b.rolls and len(a.rolls) == n
+    assert all(not r.manual and 1 <= r.total <= 20 for r in a.rolls)
+
+
+def test_four_thousand_combatants_one_round_is_fast() -> None:
+    """Near-linear: a 4,000-creature round resolves quickly."""
+    import time
+
+    ids = [f"c{i}" for i in range(4000)]
+    cs = [pc(cid) if i % 2 else mon(cid) for i, cid in enumerate(ids)]
+    init = {cid: 20 if i == 0 else 1 for i, cid in enumerate(ids)}
+    turns = [{"actor": cid, "action": "attack", "target": ids[(i + 1) % 4000], "hit": True,
+              "damage": 1, "nominates": ids[(i + 1) % 4000]} for i, cid in enumerate(ids)]
+    start = time.perf_counter()
+    res = resolve(cs, [{"turns": turns}], initiative=init)
+    assert time.perf_counter() - start < 5
+    assert len(res.steps) == 8000
