@@ -21,6 +21,9 @@ class LogError(ValueError):
     """A command that the encounter's current state cannot take (nothing is appended)."""
 
 
+_NOT_FIELDS = frozenset({"format", "system", "options", "seed", "combatants", "rounds", "actions"})
+
+
 class EventKind(StrEnum):
     """The kinds of event a command can append."""
 
@@ -38,6 +41,14 @@ class EventKind(StrEnum):
     """``{"actor", "action", ...}``: replaces the actor's declaration this round."""
     DECLARATION_CANCELLED = "declaration-cancelled"
     """``{"actor"}``."""
+    ENCOUNTER_CONFIGURED = "encounter-configured"
+    """``{"system", "options", "seed"}``: the system and house rules of the encounter."""
+    SCENARIO_FIELD_SET = "scenario-field-set"
+    """``{"name", "value"}``: an encounter-wide fact such as ``surprise`` or ``reaction``."""
+    ROUND_ENTRY_ADDED = "round-entry-added"
+    """``{"list": "declarations" | "turns", "entry"}``: appended to the current round."""
+    TIMED_ACTION_ADDED = "timed-action-added"
+    """``{"entry"}``: a time-unit action, in declaration order."""
     HP_CHANGED = "hp-changed"
     """``{"id", "delta"}``."""
     STATUS_CHANGED = "status-changed"
@@ -82,6 +93,17 @@ class EncounterState:
     phase: str | None = None
     rolls: tuple[Roll, ...] = ()
     declarations: Mapping[str, Mapping[str, Any]] = field(default_factory=frozen_mapping)
+    config: Mapping[str, Any] = field(default_factory=frozen_mapping)
+    """The system, options and seed (``encounter-configured``)."""
+    fields: Mapping[str, Any] = field(default_factory=frozen_mapping)
+    """Encounter-wide scenario fields: ``surprise``, ``reaction``, ``initiative``, …"""
+    rounds: tuple[Mapping[str, Any], ...] = ()
+    """Each round's fields with its ``declarations`` and ``turns`` lists, as in a scenario."""
+    actions: tuple[Mapping[str, Any], ...] = ()
+    """Time-unit actions in declaration order."""
+
+
+ROUND_LISTS = ("declarations", "turns")
 
 
 def _combatant(state: EncounterState, cid: Any) -> Combatant:
@@ -126,7 +148,34 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
             number = data.get("round")
             if not isinstance(number, int) or number != state.round + 1:
                 raise LogError(f"round {number!r} cannot follow round {state.round}")
-            return replace(state, round=number, declarations=frozen_mapping())
+            fields = data.get("fields") or {}
+            if not isinstance(fields, Mapping):
+                raise LogError(f"round fields must be an object, got {fields!r}")
+            new_round = frozen_mapping({**fields, **{name: () for name in ROUND_LISTS}})
+            return replace(
+                state, round=number, declarations=frozen_mapping(),
+                rounds=(*state.rounds, new_round),
+            )
+        case EventKind.ENCOUNTER_CONFIGURED:
+            return replace(state, config=frozen_mapping(data))
+        case EventKind.SCENARIO_FIELD_SET:
+            name = data.get("name")
+            if not isinstance(name, str) or name in _NOT_FIELDS:
+                raise LogError(f"{name!r} cannot be set as an encounter field")
+            return replace(state, fields=frozen_mapping({**state.fields, name: data.get("value")}))
+        case EventKind.ROUND_ENTRY_ADDED:
+            which = data.get("list")
+            if which not in ROUND_LISTS:
+                raise LogError(f"a round has no list {which!r}")
+            if not state.rounds:
+                raise LogError("no round has started")
+            last = state.rounds[-1]
+            entry = frozen_mapping(data.get("entry") or {})
+            updated = frozen_mapping({**last, which: (*last[which], entry)})
+            return replace(state, rounds=(*state.rounds[:-1], updated))
+        case EventKind.TIMED_ACTION_ADDED:
+            entry = frozen_mapping(data.get("entry") or {})
+            return replace(state, actions=(*state.actions, entry))
         case EventKind.PHASE_ENTERED:
             return replace(state, phase=str(data.get("phase")))
         case EventKind.DECLARED:
