@@ -1,0 +1,1448 @@
+"""The ADDICT ("quantum") side-initiative combat procedure for AD&D 1e.
+
+Source: ``shared/rules/addict-procedure.md`` and its March 2024 revision
+``addict-procedure-2024-03-revision.md`` (one system; the revision wins where they differ).
+
+How a round is timed here (see ``docs/systems/addict.md``): the source does not give ordinary
+actions a segment of their own ("quantum" initiative). An action happens in the segment it
+starts in (segment 1, or later after a declaration delay); within a segment the sides act in
+initiative order (higher d6 first, tied sides together) and each side's actions in action-list
+order P, A–H. Only things that take time move to later segments: a spell completes in segment
+``start + casting_time - 1``, a device or custom action likewise. Attacks aimed at a caster are
+then placed before, with or after the spell's completion by the out-of-sequence and tie rules
+(speed factor or the caster's initiative die against the casting time).
+
+Internally every resolvable item has a sort key ``(round, segment, tier, letter, minor, sub,
+*children)``: items with equal keys resolve simultaneously (one ``group``); ``tier`` is minus
+the acting side's d6 so the higher die goes first and tied sides share a tier.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from core.model import (
+    Combatant,
+    CombatantResult,
+    Hit,
+    Resolution,
+    Roll,
+    Spell,
+    Status,
+    Step,
+    StepEvent,
+    Weapon,
+)
+from core.rules.abilities import adnd_dex_reaction
+from core.rules.base import Phase, RollSource, Rule, parse_options, rule_table
+from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError
+
+SRC = "addict-procedure.md"
+REV = "addict-procedure-2024-03-revision.md"
+
+LETTERS = "PABCDEFGH"
+"""The DMG p.61 action letters in resolution order (source: Action list)."""
+
+_RANK = {letter: i + 1 for i, letter in enumerate(LETTERS)}
+_MORALE_RANK = 0
+_P_TIER = -100
+_SETUP_TIER = -200
+_END_SEGMENT = 11
+"""Internal segment of Phase 9 (after segment 10); reported as segment 10."""
+
+
+# --- options ---------------------------------------------------------------------------------
+
+
+class NoSpeedFactorInTies(StrEnum):
+    """Where attacks without a speed factor go on a tied round (source footnote 16)."""
+
+    WITH_FASTEST = "with-fastest"
+    """Simultaneous with the fastest speed-factor attacks of the tie, so they always land."""
+    FIRST = "first"
+    """In a group of their own before every speed-factor attack."""
+    LAST = "last"
+    """After every speed-factor attack (they may then be lost if the attacker is slain)."""
+
+
+class MarSlotBefore(StrEnum):
+    """Whose first attack a multiple-attack-routine creature slots in front of."""
+
+    TARGET = "target"
+    """The first melee attack of the creature it attacks."""
+    SIDE = "side"
+    """The first melee attack of the target's whole side."""
+
+
+class Untargetable(StrEnum):
+    """What happens to a surprise-segment attack on a combatant who may not be targeted."""
+
+    REFUSE = "refuse"
+    CANCEL = "cancel"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """House-rule options of the ADDICT procedure; every default follows the source."""
+
+    seconds_per_segment: int = 6
+    """Phase 6: each full 6 s of real delay in declaring delays the action 1 segment."""
+    surprised_on: int = 2
+    """Phase 2: a side is surprised on a d6 of 1..N (the linked DMG rule: 1–2)."""
+    fixed_surprise_segments: int = 0
+    """Phase 5: surprise segments; 0 = the surprised side's die (DMG: 1 or 2)."""
+    same_letter_simultaneous: bool = True
+    """Phase 8: one side's actions of the same letter resolve together."""
+    no_speed_factor_in_ties: NoSpeedFactorInTies = NoSpeedFactorInTies.WITH_FASTEST
+    multiple_routines_slot_in: bool = True
+    mar_slot_before: MarSlotBefore = MarSlotBefore.TARGET
+    missile_reaction_adjustment: bool = True
+    spell_lost_on_any_damage: bool = True
+    """Phase 8: damage any time in the round loses the spell, even before casting began."""
+    untargetable_in_surprise: Untargetable = Untargetable.REFUSE
+    avoid_means_fled: bool = True
+    """An avoiding (A) combatant leaves the fight (status ``fled``)."""
+    attacks_on_fallen_resolve: bool = False
+    """Attacks on a target already dead or fled still resolve (default: they are dropped)."""
+    default_charge_segments: int = 1
+    """E vs D: segments a charge needs to reach its target when the scenario does not say."""
+    unconscious_at: int = 0
+    death_at: int = -10
+    bleed_from_zero: bool = False
+    """Phase 9 says *negative* hp at the start of the round bleeds; True bleeds at 0 too."""
+    roll_missing_reaction: bool = False
+    """Phase 1: a scenario without ``reaction`` is read as "the DM's notes decided"."""
+    morale_dice: str = "2d6"
+    """Dice rolled for a morale check the scenario names without a roll (pass: roll ≤ morale)."""
+
+
+# --- rule catalogue ----------------------------------------------------------------------------
+
+RULES = rule_table(
+    Rule("addict.reaction.dm-notes", REV, "Phase 1: Reaction check",
+         "When the DM's notes say how the other party reacts, no reaction roll is made.",
+         "roll_missing_reaction"),
+    Rule("addict.reaction.roll", REV, "Phase 1: Reaction check",
+         "Otherwise the DM rolls 2d6 reaction for the opposing party."),
+    Rule("addict.surprise.check", REV, "Phase 2: Surprise check",
+         "Each side that might be surprised rolls a d6; 1..N (default 2) means surprised.",
+         "surprised_on"),
+    Rule("addict.surprise.segments", REV, "Phase 5: Surprise resolution",
+         "The surprised side loses as many segments as its die shows.",
+         "fixed_surprise_segments"),
+    Rule("addict.distance.check", REV, "Phase 3: Distance check",
+         "Encounter distance is recorded when rolled or given; obvious distances need no roll."),
+    Rule("addict.morale.opening", REV, "Phase 4: Opening morale check",
+         "A morale check before the first round; failing combatants avoid (flee)."),
+    Rule("addict.surprise.resolution", REV, "Phase 5: Surprise resolution",
+         "The surprising side declares and resolves one surprise segment at a time."),
+    Rule("addict.surprise.avoid", REV, "Special notes",
+         "A surprising combatant may avoid (A) even in melee."),
+    Rule("addict.surprise.full-routine", REV, "Special notes",
+         "D, F, G, H in a surprise segment: a whole attack routine fits in that one segment."),
+    Rule("addict.surprise.not-targetable", REV, "Special notes",
+         "A surprised combatant whose reaction bonus is at least the surprise segment number "
+         "cannot be targeted in that segment.", "untargetable_in_surprise"),
+    Rule("addict.surprise.spell-carries-over", REV, "Special notes",
+         "A spell begun in surprise that needs more segments than remain completes in the "
+         "next round."),
+    Rule("addict.surprise.move-tenth", REV, "Special notes",
+         "E in a surprise segment moves 1/10 of the movement rate."),
+    Rule("addict.surprise.custom-carries-over", REV, "Special notes",
+         "A custom action (switch weapons, ready an item) that needs more segments than remain "
+         "completes after surprise."),
+    Rule("addict.declare.action-letters", REV, "Action list",
+         "Each declaration is one of the DMG letters P, A–H."),
+    Rule("addict.declare.spell-target", REV, "Phase 6: Action declarations",
+         "Only a spell (D) must name a precise target or area of effect."),
+    Rule("addict.declare.delay", REV, "Phase 6: Action declarations",
+         "Every full 6 seconds of real delay in declaring delays the action one segment.",
+         "seconds_per_segment"),
+    Rule("addict.declare.prepare", REV, "Preparing actions",
+         "A prepared action becomes ready when it would resolve and triggers when its "
+         "trigger happens later in the round."),
+    Rule("addict.prepare.spell-start-only", REV, "Preparing actions",
+         "A prepared spell starts casting on its trigger; its casting time still runs."),
+    Rule("addict.initiative.side-d6", REV, "Phase 7: Initiative check",
+         "Each side rolls a d6; the higher die wins initiative."),
+    Rule("addict.initiative.tie", REV, "Phase 7: Initiative check",
+         "Equal dice: no side wins and the tie rules apply."),
+    Rule("addict.resolve.psionics", REV, "Phase 8: Action resolution",
+         "Psionic combat (P) resolves at the top of every segment."),
+    Rule("addict.resolve.winner-first", REV, "Phase 8: Action resolution",
+         "The winning side resolves all its actions before the losing side."),
+    Rule("addict.resolve.letter-order", REV, "Phase 8: Action resolution",
+         "A side's actions resolve in action-list order P, A, B, C, D, E, F, G, H."),
+    Rule("addict.resolve.same-letter-together", REV, "Phase 8: Action resolution",
+         "A side's actions of one letter resolve together.", "same_letter_simultaneous"),
+    Rule("addict.resolve.simultaneous", REV, "Simultaneous resolution",
+         "Actions at the same moment all fully resolve, even if an actor falls."),
+    Rule("addict.resolve.incapacitated", REV, "Phase 8: Action resolution",
+         "A dead, unconscious or fled combatant's remaining actions are dropped.",
+         "attacks_on_fallen_resolve"),
+    Rule("addict.resolve.delayed-segment", REV, "Phase 6: Action declarations",
+         "A delayed action happens in its later segment."),
+    Rule("addict.spell.casting-time", REV, "Important notes",
+         "A spell completes casting_time segments after it starts (start segment included)."),
+    Rule("addict.spell.lost-on-damage", REV, "Preparing actions",
+         "Any damage to a caster during the round before the spell completes loses it, even "
+         "before casting started; damage in the completing moment does not.",
+         "spell_lost_on_any_damage"),
+    Rule("addict.oos.morale-avoid", REV, "Out-of-sequence cases",
+         "At a side's turn a triggered morale check is rolled; failures avoid instead."),
+    Rule("addict.oos.multiple-routines", REV, "Out-of-sequence cases",
+         "A creature with multiple attack routines slots its first routine in just before "
+         "the enemy's first attack.", "multiple_routines_slot_in"),
+    Rule("addict.oos.missile-reaction", REV, "Out-of-sequence cases",
+         "Missile fire moves by the reaction adjustment: die + adj ≥ enemy die shoots first "
+         "(equal: with the enemy); a negative adj can make a winner shoot last.",
+         "missile_reaction_adjustment"),
+    Rule("addict.oos.d-vs-d", REV, "Out-of-sequence cases",
+         "Casters targeting each other: lower casting time first; equal: higher die first; "
+         "equal dice: together."),
+    Rule("addict.oos.e-vs-d", REV, "Out-of-sequence cases",
+         "Missiles and turning aimed at a charger resolve before the charge."),
+    Rule("addict.oos.g-vs-d", REV, "Out-of-sequence cases",
+         "An attack on a caster: casting time below the weapon's speed factor (or, without "
+         "one, the caster's side die) completes the spell first; equal: together; else the "
+         "attack first."),
+    Rule("addict.oos.charge-retaliation", REV, "Out-of-sequence cases",
+         "Set weapons and retaliations against a charger strike in weapon-length order, "
+         "longer first, equal lengths together."),
+    Rule("addict.tie.letter-order", REV, "Resolving ties",
+         "On a tie both sides resolve each letter together, in action-list order."),
+    Rule("addict.tie.speed-factor", REV, "Speed factor",
+         "On a tie melee attacks resolve by speed factor, low to high."),
+    Rule("addict.tie.no-speed-factor", REV, "Speed factor (footnote 16)",
+         "On a tie attacks without speed factor always resolve.", "no_speed_factor_in_ties"),
+    Rule("addict.tie.d-vs-d", REV, "D vs D",
+         "On a tie, missiles at a caster compare the caster's side die with casting time."),
+    Rule("addict.tie.e-vs-d", REV, "E vs D",
+         "A charge at a caster compares the charge time with the casting time.",
+         "default_charge_segments"),
+    Rule("addict.tie.g-vs-d", REV, "G vs D",
+         "On a tie, melee at a caster compares speed factor with casting time."),
+    Rule("addict.death.unconscious", REV, "Phase 9: Bleeding",
+         "At 0 to -9 hp a combatant is unconscious.", "unconscious_at"),
+    Rule("addict.death.dead", REV, "Phase 9: Bleeding",
+         "At -10 hp a combatant dies.", "death_at"),
+    Rule("addict.bleeding.lose-one", REV, "Phase 9: Bleeding",
+         "Whoever had negative hp at the start of the round loses 1 hp at its end.",
+         "bleed_from_zero"),
+    Rule("addict.recap", REV, "Phase 10: Recap",
+         "The DM sums up the round (the resolution list is that summary)."),
+    Rule("addict.recovery", REV, "Phase 11: Reset or recovery",
+         "Unresolved combat returns to declarations; a resolved one gives a turn of recovery."),
+)
+
+PHASES: tuple[Phase, ...] = (
+    Phase("addict.phase-1", "Phase 1: Reaction check",
+          ("addict.reaction.dm-notes", "addict.reaction.roll")),
+    Phase("addict.phase-2", "Phase 2: Surprise check", ("addict.surprise.check",)),
+    Phase("addict.phase-3", "Phase 3: Distance check", ("addict.distance.check",)),
+    Phase("addict.phase-4", "Phase 4: Opening morale check", ("addict.morale.opening",)),
+    Phase("addict.phase-5", "Phase 5: Surprise resolution",
+          ("addict.surprise.resolution", "addict.surprise.segments", "addict.surprise.avoid",
+           "addict.surprise.full-routine", "addict.surprise.not-targetable",
+           "addict.surprise.spell-carries-over", "addict.surprise.move-tenth",
+           "addict.surprise.custom-carries-over")),
+    Phase("addict.phase-6", "Phase 6: Action declarations",
+          ("addict.declare.action-letters", "addict.declare.spell-target",
+           "addict.declare.delay", "addict.declare.prepare")),
+    Phase("addict.phase-7", "Phase 7: Initiative check",
+          ("addict.initiative.side-d6", "addict.initiative.tie")),
+    Phase("addict.phase-8", "Phase 8: Action resolution",
+          ("addict.resolve.psionics", "addict.resolve.winner-first",
+           "addict.resolve.letter-order", "addict.resolve.same-letter-together",
+           "addict.resolve.simultaneous", "addict.resolve.incapacitated",
+           "addict.resolve.delayed-segment", "addict.spell.casting-time",
+           "addict.spell.lost-on-damage", "addict.prepare.spell-start-only",
+           "addict.oos.morale-avoid", "addict.oos.multiple-routines",
+           "addict.oos.missile-reaction", "addict.oos.d-vs-d", "addict.oos.e-vs-d",
+           "addict.oos.g-vs-d", "addict.oos.charge-retaliation", "addict.tie.letter-order",
+           "addict.tie.speed-factor", "addict.tie.no-speed-factor", "addict.tie.d-vs-d",
+           "addict.tie.e-vs-d", "addict.tie.g-vs-d", "addict.death.unconscious",
+           "addict.death.dead")),
+    Phase("addict.phase-9", "Phase 9: Bleeding", ("addict.bleeding.lose-one",)),
+    Phase("addict.phase-10", "Phase 10: Recap", ("addict.recap",)),
+    Phase("addict.phase-11", "Phase 11: Reset or recovery", ("addict.recovery",)),
+)
+
+
+# --- scheduled items ---------------------------------------------------------------------------
+
+Key = tuple[int, ...]
+
+
+def _after(key: Key) -> Key:
+    """Gets the key of the moment just after ``key`` (same segment, tier, letter)."""
+    return (*key[:5], key[5] + 1)
+
+
+def _later(key: Key, segments: int) -> Key:
+    """Gets the key of an action taking ``segments`` segments from ``key`` (start included)."""
+    return (key[0], key[1] + max(segments, 1) - 1, *key[2:])
+
+
+def _before(key: Key) -> Key:
+    """Gets the key of the moment just before ``key``."""
+    return (*key[:5], key[5] - 1)
+
+
+@dataclass(eq=False, slots=True)
+class _Item:
+    """One resolvable piece of a declaration (an attack, a spell's start or end, …)."""
+
+    kind: str
+    actor: str
+    key: Key
+    because: list[str]
+    letter: str | None = None
+    path: str = ""
+    target: str | None = None
+    hits: tuple[Hit, ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
+    final: bool = True
+    """Resolving this item settles its declaration (a spell's start does not)."""
+    done: bool = False
+    payload: list[_Item] = field(default_factory=list)
+    """A prepared action's items, or a spell start's pending end."""
+    trigger: str | None = None
+    length: float = 0.0
+    segments: int = 1
+    """Segments the item needs (spells, devices, custom actions)."""
+    round_index: int = 0
+    """Round of the declaration (spell risk starts at that round's beginning)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerResolution:
+    """A resolution plus how each declaration (by path) ended: resolved/disrupted/cancelled."""
+
+    resolution: Resolution
+    ledger: Mapping[str, str]
+
+
+# --- small readers -------------------------------------------------------------------------------
+
+
+def _int_field(raw: Mapping[str, Any], key: str, path: str, low: int | None = None,
+               high: int | None = None) -> int | None:
+    """Gets an optional whole-number field, refusing values outside low..high."""
+    value = raw.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScenarioError(f"{path}.{key}", f"expected a whole number, got {value!r}")
+    if low is not None and value < low:
+        raise ScenarioError(f"{path}.{key}", f"must be at least {low}, got {value}")
+    if high is not None and value > high:
+        raise ScenarioError(f"{path}.{key}", f"must be at most {high}, got {value}")
+    return value
+
+
+def _d6(value: int, path: str) -> int:
+    """Checks a d6 face."""
+    if not 1 <= value <= 6:
+        raise ScenarioError(path, f"a d6 shows 1–6, got {value}")
+    return value
+
+
+def _reaction_adj(c: Combatant) -> int:
+    """Gets a combatant's reaction adjustment (given, or derived from Dex)."""
+    if c.reaction_adj is not None:
+        return c.reaction_adj
+    return adnd_dex_reaction(c.dex) if c.dex is not None else 0
+
+
+# --- the engine ------------------------------------------------------------------------------
+
+
+class _Engine:
+    """Resolves one scenario: builds each round's items, then pops them in key order."""
+
+    def __init__(self, scenario: Scenario, dice: RollSource, opts: Options) -> None:
+        self.sc = scenario
+        self.dice = dice
+        self.opts = opts
+        self.by_id = {c.id: c for c in scenario.combatants}
+        self.hp: dict[str, int | None] = {c.id: c.hp for c in scenario.combatants}
+        self.status: dict[str, Status] = {c.id: c.status for c in scenario.combatants}
+        self.steps: list[Step] = []
+        self.rolls: list[Roll] = []
+        self.ledger: dict[str, str] = {}
+        self.heap: list[tuple[Key, int, _Item]] = []
+        self.counter = itertools.count()
+        self.group = 0
+        self.surprise_round = bool(scenario.rounds and scenario.rounds[0].surprise)
+        self.pending_spells: dict[str, list[_Item]] = {}
+        self.waiting: dict[str, list[_Item]] = {}
+        self.carry: list[tuple[_Item, int]] = []
+        self.used: set[int] = set()
+        self.round_dice: dict[int, dict[str, int]] = {}
+        self.retaliators: dict[str, list[tuple[Declaration, _Item | None]]] = {}
+        self.set_by_actor: dict[str, list[tuple[Declaration, _Item]]] = {}
+        self.round_start_hp: dict[int, dict[str, int | None]] = {}
+        self.open_group = False
+        for c in scenario.combatants:
+            self.update_status(c.id, [])
+
+    # ---- bookkeeping ----
+
+    def push(self, item: _Item) -> None:
+        """Schedules an item."""
+        heapq.heappush(self.heap, (item.key, next(self.counter), item))
+
+    def settle(self, path: str, outcome: str) -> None:
+        """Records how a declaration ended (the first decisive outcome wins)."""
+        if path:
+            self.ledger.setdefault(path, outcome)
+
+    def roll(self, expression: str, purpose: str) -> Roll:
+        """Rolls a missing die and records it."""
+        r = self.dice.roll(expression, purpose=purpose)
+        self.rolls.append(r)
+        return r
+
+    def given(self, expression: str, total: int, purpose: str) -> None:
+        """Records a die the scenario gave."""
+        self.rolls.append(Roll(expression, total, manual=True, purpose=purpose))
+
+    def emit(self, key: Key, actor: str, event: StepEvent, because: Sequence[str],
+             action: str | None = None, target: str | None = None,
+             detail: Mapping[str, Any] | None = None, new_group: bool = False,
+             surprise: bool | None = None) -> None:
+        """Appends a step in the current group (or a fresh one)."""
+        if new_group or self.open_group or not self.steps:
+            self.group += 1
+            self.open_group = False
+        r_index, segment = key[0], key[1]
+        if surprise is None:
+            surprise = self.surprise_round and r_index == 0
+        self.steps.append(Step(
+            seq=len(self.steps) + 1, actor=actor, event=event, round=r_index + 1,
+            segment=min(max(segment, 1), 10), surprise=surprise, action=action,
+            target=target, group=self.group, because=tuple(because) or ("addict.recap",),
+            detail=dict(detail or {}),
+        ))
+
+    def active(self, cid: str) -> bool:
+        """Tells whether a combatant can still act."""
+        return self.status[cid] is Status.ACTIVE
+
+    # ---- damage and deaths ----
+
+    def update_status(self, cid: str, fallen: list[str]) -> None:
+        """Sets unconscious/dead from hp (Phase 9 thresholds)."""
+        hp = self.hp[cid]
+        if hp is None or self.status[cid] in (Status.DEAD, Status.FLED):
+            return
+        if hp <= self.opts.death_at:
+            self.status[cid] = Status.DEAD
+            fallen.append(cid)
+        elif hp <= self.opts.unconscious_at:
+            self.status[cid] = Status.UNCONSCIOUS
+
+    def disrupt(self, key: Key, caster: str) -> None:
+        """Loses every spell of the caster still being cast (or yet to start) this round."""
+        keep: list[_Item] = []
+        for end in self.pending_spells.get(caster, []):
+            if end.done:
+                continue
+            # At risk from the start of the declaring round; damage in the completing moment
+            # itself is simultaneous and does not stop the spell (Important notes, fn. 1).
+            if key[0] < end.round_index or (end.key and key >= end.key):
+                keep.append(end)
+                continue
+            if not self.opts.spell_lost_on_any_damage and not end.detail.get("_begun"):
+                keep.append(end)
+                continue
+            end.done = True
+            self.emit(key, caster, StepEvent.SPELL_DISRUPTED,
+                      ["addict.spell.lost-on-damage"], "D", end.target,
+                      {"spell": end.detail.get("spell")})
+            self.settle(end.path, "disrupted")
+        self.pending_spells[caster] = keep
+
+    def announce_deaths(self, key: Key, fallen: Iterable[str]) -> None:
+        """Gives each newly dead combatant a ``dies`` step of its own."""
+        for cid in fallen:
+            self.emit(key, cid, StepEvent.DIES, ["addict.death.dead"], new_group=True,
+                      detail={"hp": self.hp[cid]})
+
+    # ---- main loop ----
+
+    def run(self) -> Resolution:
+        """Walks the eleven phases and returns the resolution."""
+        self.phase_1_reaction()
+        surprised, segments = self.phase_2_surprise()
+        if surprised:
+            key: Key = (0, 0, _SETUP_TIER, 0, 0, 0)
+            self.open_group = True
+            for cid in surprised:
+                self.emit(key, cid, StepEvent.SURPRISED, ["addict.surprise.check"],
+                          detail={"segments": segments}, surprise=True)
+        self.phase_3_distance()
+        self.phase_4_opening_morale()
+        for r_index, spec in enumerate(self.sc.rounds):
+            self.round_start_hp[r_index] = dict(self.hp)
+            if spec.surprise:
+                if r_index != 0:
+                    raise ScenarioError(f"{spec.path}.surprise",
+                                        "only the first round can be a surprise round")
+                if not surprised:
+                    raise ScenarioError(f"{spec.path}.surprise",
+                                        "nobody is surprised (see the surprise dice)")
+                self.build_surprise(spec, set(surprised), segments)
+            else:
+                self.build_round(r_index, spec)
+            self.process(r_index)
+            if not spec.surprise:
+                self.phase_9_bleeding(r_index)
+        last = len(self.sc.rounds)
+        if self.carry:
+            dice = {side: 0 for side in self.sc.sides}
+            self.place_carry(last, dice)
+            self.process(last)
+        for paths in self.waiting.values():
+            for ready in paths:
+                self.settle(ready.path, "cancelled")
+        return Resolution(
+            system="addict",
+            steps=tuple(self.steps),
+            combatants={cid: CombatantResult(self.hp[cid], self.status[cid])
+                        for cid in self.by_id},
+            rolls=tuple(self.rolls),
+        )
+
+    def process(self, r_index: int) -> None:
+        """Pops and resolves every item up to the end of round ``r_index``."""
+        while self.heap and self.heap[0][0][0] <= r_index:
+            key = self.heap[0][0]
+            group: list[_Item] = []
+            while self.heap and self.heap[0][0] == key:
+                group.append(heapq.heappop(self.heap)[2])
+            self.resolve_group(key, group)
+
+    # ---- phases 1–4 ----
+
+    def phase_1_reaction(self) -> None:
+        """Phase 1: records the reaction roll, or nothing when the DM's notes decide."""
+        value = self.sc.reaction
+        if value is None:
+            if self.opts.roll_missing_reaction:
+                self.roll("2d6", "reaction")
+            return
+        if isinstance(value, str):
+            return
+        if isinstance(value, Mapping):
+            if "roll" not in value:
+                if isinstance(value.get("notes"), str):
+                    return
+                raise ScenarioError("reaction", "expected a 2d6 roll, DM notes text, or "
+                                    "{roll} / {notes}")
+            value = value["roll"]
+            path = "reaction.roll"
+        else:
+            path = "reaction"
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ScenarioError(path, f"expected a 2d6 roll (2–12), got {value!r}")
+        if not 2 <= value <= 12:
+            raise ScenarioError(path, f"a 2d6 roll shows 2–12, got {value}")
+        self.given("2d6", value, "reaction")
+
+    def phase_2_surprise(self) -> tuple[list[str], int]:
+        """Phase 2: surprise dice per side; returns who is surprised and for how many segments."""
+        sides = self.sc.sides
+        for side in self.sc.surprise:
+            if side not in sides:
+                raise ScenarioError(f"surprise.{side}", f"unknown side {side!r}")
+        forced = any(c.surprised for c in self.sc.combatants)
+        if not self.sc.surprise and not self.surprise_round and not forced:
+            return [], 0
+        dice: dict[str, int] = {}
+        if self.sc.surprise or self.surprise_round:
+            for side in sides:
+                if side in self.sc.surprise:
+                    dice[side] = _d6(self.sc.surprise[side], f"surprise.{side}")
+                    self.given("1d6", dice[side], f"surprise {side}")
+                else:
+                    dice[side] = self.roll("1d6", f"surprise {side}").total
+        side_lost: dict[str, int] = {}
+        surprised_sides = [s for s in sides if s in dice and dice[s] <= self.opts.surprised_on]
+        if surprised_sides and len(surprised_sides) == len(sides):
+            # Everyone surprised: only the lowest die loses the difference (DMG p.61–62).
+            low = min(dice.values())
+            second = min((d for d in dice.values() if d > low), default=low)
+            surprised_sides = [s for s in sides if dice[s] == low and second > low]
+            side_lost = {s: second - low for s in surprised_sides}
+        else:
+            side_lost = {s: dice[s] for s in surprised_sides}
+        surprised: list[str] = []
+        lost = 0
+        for c in self.sc.combatants:
+            if c.surprised is False:
+                continue
+            threshold = c.surprised_on if c.surprised_on is not None else None
+            by_die = c.side in side_lost
+            if threshold is not None and c.side in dice:
+                by_die = dice[c.side] <= threshold and c.side in surprised_sides
+            if c.surprised or by_die:
+                if self.status[c.id] is Status.ACTIVE:
+                    surprised.append(c.id)
+                lost = max(lost, side_lost.get(c.side, 1))
+        if self.opts.fixed_surprise_segments > 0:
+            lost = self.opts.fixed_surprise_segments
+        if self.surprise_round:
+            override = _int_field(self.sc.rounds[0].raw, "segments", self.sc.rounds[0].path, 1,
+                                  10)
+            if override is not None:
+                lost = override
+        return surprised, lost
+
+    def phase_3_distance(self) -> None:
+        """Phase 3: records the encounter distance when given."""
+        value = self.sc.distance
+        if value is None:
+            return
+        expression = "given"
+        path = "distance"
+        if isinstance(value, Mapping):
+            dice = value.get("dice", "given")
+            if not isinstance(dice, str):
+                raise ScenarioError("distance.dice", f"expected dice notation, got {dice!r}")
+            expression = dice
+            value = value.get("roll")
+            path = "distance.roll"
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ScenarioError(path, f"expected a distance (0 or more), got {value!r}")
+        self.given(expression, value, "encounter distance")
+
+    def morale_entries(self, raw: Any, path: str) -> list[tuple[str, int | None, int | None]]:
+        """Reads ``{who: roll | {roll, target} | null}``; who is a side or a combatant id."""
+        if raw is None:
+            return []
+        if not isinstance(raw, Mapping):
+            raise ScenarioError(path, "expected an object {side or combatant: roll}")
+        out: list[tuple[str, int | None, int | None]] = []
+        for who, value in raw.items():
+            wpath = f"{path}.{who}"
+            if who not in self.by_id and who not in self.sc.sides:
+                raise ScenarioError(wpath, f"unknown side or combatant {who!r}")
+            if isinstance(value, Mapping):
+                out.append((who, _int_field(value, "roll", wpath, 0),
+                            _int_field(value, "target", wpath)))
+            elif value is None:
+                out.append((who, None, None))
+            elif isinstance(value, bool) or not isinstance(value, int):
+                raise ScenarioError(wpath, f"expected a morale roll, got {value!r}")
+            else:
+                out.append((who, value, None))
+        return out
+
+    def morale_members(self, who: str) -> list[str]:
+        """Gets the active combatants a morale check covers."""
+        if who in self.by_id:
+            return [who] if self.active(who) else []
+        return [c.id for c in self.sc.combatants if c.side == who and self.active(c.id)]
+
+    def check_morale(self, key: Key, who: str, roll: int | None, target: int | None,
+                     path: str, rule: str) -> list[str]:
+        """Rolls one morale check and returns the members who fail it."""
+        members = self.morale_members(who)
+        if not members:
+            return []
+        if roll is None:
+            roll = self.roll(self.opts.morale_dice, f"morale {who}").total
+        else:
+            self.given(self.opts.morale_dice, roll, f"morale {who}")
+        failed: list[str] = []
+        for cid in members:
+            number = target if target is not None else self.by_id[cid].morale
+            if number is None:
+                raise ScenarioError(path, f"{cid!r} has no morale score; give a target")
+            ok = roll <= number
+            self.emit(key, cid, StepEvent.MORALE_CHECK, [rule],
+                      detail={"roll": roll, "morale": number, "result": "pass" if ok else "fail"})
+            if not ok:
+                failed.append(cid)
+        return failed
+
+    def phase_4_opening_morale(self) -> None:
+        """Phase 4: opening morale checks; failures avoid at once."""
+        key: Key = (0, 0, _SETUP_TIER, 1, 0, 0)
+        for who, roll, target in self.morale_entries(self.sc.raw.get("opening_morale"),
+                                                     "opening_morale"):
+            self.open_group = True
+            for cid in self.check_morale(key, who, roll, target, f"opening_morale.{who}",
+                                         "addict.morale.opening"):
+                self.flee(key, cid, ["addict.morale.opening", "addict.oos.morale-avoid"],
+                          new_group=True)
+
+    def flee(self, key: Key, cid: str, because: list[str], new_group: bool = False,
+             path: str = "") -> None:
+        """Emits an avoidance and takes the combatant out of the fight."""
+        self.emit(key, cid, StepEvent.FLEES, because, "A", new_group=new_group)
+        if self.opts.avoid_means_fled:
+            self.status[cid] = Status.FLED
+        self.settle(path, "resolved")
+
+    # ---- Phase 5: surprise segments ----
+
+    def build_surprise(self, spec: RoundSpec, surprised: set[str], segments: int) -> None:
+        """Phase 5: the surprising side's declarations, one surprise segment at a time."""
+        for decl in spec.declarations:
+            actor = self.by_id[decl.actor]
+            if decl.actor in surprised:
+                raise ScenarioError(f"{decl.path}.actor",
+                                    f"{decl.actor!r} is surprised and cannot act")
+            segment = _int_field(decl.raw, "segment", decl.path, 1) or 1
+            if segment > segments:
+                raise ScenarioError(f"{decl.path}.segment",
+                                    f"only {segments} surprise segment(s), got {segment}")
+            letter = self.letter(decl)
+            if letter in "DFGH" and decl.target in surprised:
+                bonus = _reaction_adj(self.by_id[decl.target])
+                if bonus >= segment:
+                    if self.opts.untargetable_in_surprise is Untargetable.REFUSE:
+                        raise ScenarioError(
+                            f"{decl.path}.target",
+                            f"{decl.target!r} cannot be targeted in surprise segment {segment} "
+                            f"(reaction bonus {bonus})")
+                    self.settle(decl.path, "cancelled")
+                    continue
+            start = segment + self.delay(decl)
+            base: Key = (0, start, 0, _RANK[letter], 0, 0)
+            items = self.items_for(decl, actor, letter, base, 0, surprise_segments=segments)
+            self.schedule(decl, items, 0, segments)
+
+    # ---- Phase 6/7/8: a regular round ----
+
+    def letter(self, decl: Declaration) -> str:
+        """Gets the declaration's action letter (Action list), refusing anything else."""
+        letter = decl.action.strip().upper()
+        if len(letter) != 1 or letter not in LETTERS:
+            raise ScenarioError(f"{decl.path}.action",
+                                f"unknown action {decl.action!r} (one of P, A–H)")
+        return letter
+
+    def delay(self, decl: Declaration) -> int:
+        """Gets the segments of declaration delay (Phase 6: one per full 6 s)."""
+        seconds = _int_field(decl.raw, "delay_seconds", decl.path, 0) or 0
+        return seconds // max(self.opts.seconds_per_segment, 1)
+
+    def side_dice(self, r_index: int, spec: RoundSpec) -> dict[str, int]:
+        """Phase 7: each side's d6, given or rolled."""
+        sides = self.sc.sides
+        for side in spec.initiative:
+            if side not in sides:
+                raise ScenarioError(f"{spec.path}.initiative.{side}", f"unknown side {side!r}")
+        declaring = {self.by_id[d.actor].side for d in spec.declarations}
+        dice: dict[str, int] = {}
+        for side in sides:
+            if side in spec.initiative:
+                dice[side] = _d6(spec.initiative[side], f"{spec.path}.initiative.{side}")
+                self.given("1d6", dice[side], f"initiative {side}")
+            elif side in declaring or any(
+                    self.active(c.id) for c in self.sc.combatants if c.side == side):
+                dice[side] = self.roll("1d6", f"initiative {side}").total
+            else:
+                dice[side] = 0
+        return dice
+
+    def build_round(self, r_index: int, spec: RoundSpec) -> None:
+        """Phases 6–8: turns the round's declarations into keyed items."""
+        dice = self.side_dice(r_index, spec)
+        self.round_dice[r_index] = dice
+        counts: dict[int, int] = {}
+        for d in dice.values():
+            counts[d] = counts.get(d, 0) + 1
+        tied = {d for d, n in counts.items() if n > 1 and d > 0}
+        self.place_carry(r_index, dice)
+        for who, roll, target in self.morale_entries(spec.raw.get("morale"),
+                                                     f"{spec.path}.morale"):
+            side = self.by_id[who].side if who in self.by_id else who
+            item = _Item("morale", who, (r_index, 1, -dice.get(side, 0), _MORALE_RANK, 0, 0),
+                         ["addict.oos.morale-avoid"], detail={"roll": roll, "target": target,
+                                                              "path": f"{spec.path}.morale"})
+            self.push(item)
+        built: list[tuple[Declaration, list[_Item]]] = []
+        for decl in spec.declarations:
+            actor = self.by_id[decl.actor]
+            letter = self.letter(decl)
+            die = dice.get(actor.side, 0)
+            start = 1 + self.delay(decl)
+            because = ["addict.resolve.winner-first", "addict.resolve.letter-order"]
+            if die in tied:
+                because = ["addict.initiative.tie", "addict.tie.letter-order"]
+            if start > 1:
+                because.insert(0, "addict.resolve.delayed-segment")
+            if start > 10:
+                self.settle(decl.path, "cancelled")
+                continue
+            base: Key = (r_index, start, -die, _RANK[letter], 0, 0)
+            items = self.items_for(decl, actor, letter, base, r_index, because=because)
+            built.append((decl, items))
+        self.adjust_round(r_index, dice, tied, built)
+        for decl, items in built:
+            self.schedule(decl, items, r_index, 10)
+
+    def place_carry(self, r_index: int, dice: Mapping[str, int]) -> None:
+        """Keys the items carried over from the previous round (long spells, custom actions)."""
+        carried, self.carry = self.carry, []
+        for item, segment in carried:
+            side = self.by_id[item.actor].side
+            item.key = (r_index, segment, -dice.get(side, 0), _RANK[item.letter or "D"], 0, 0)
+            if segment > 10:
+                self.carry.append((item, segment - 10))
+            else:
+                self.push(item)
+
+    def items_for(self, decl: Declaration, actor: Combatant, letter: str, base: Key,
+                  r_index: int, because: list[str] | None = None,
+                  surprise_segments: int = 0) -> list[_Item]:
+        """Phase 6: turns one declaration into its items (keys relative to ``base``)."""
+        surprise = surprise_segments > 0
+        because = list(because or (["addict.surprise.resolution"] if surprise else []))
+        if surprise:
+            because = ["addict.surprise.resolution", *because[1:]]
+        path = decl.path
+
+        def item(kind: str, key: Key = base, **kw: Any) -> _Item:
+            rules = list(kw.pop("because", because))
+            return _Item(kind, decl.actor, key, rules, letter, path, decl.target,
+                         round_index=r_index, **kw)
+
+        if letter == "P":
+            out = []
+            hits = decl.outcome.hits
+            for i, segment in enumerate(range(base[1], 11)):
+                key = (base[0], segment, _P_TIER, _RANK["P"], 0, 0)
+                out.append(item("psionic", key, hits=hits[i:i + 1], final=segment == 10,
+                                because=["addict.resolve.psionics"]))
+            if surprise:
+                out = out[:1]
+                out[0].final = True
+            return out
+        if letter == "A":
+            rules = ["addict.surprise.avoid"] if surprise else []
+            return [item("flee", because=[*rules, *because])]
+        if letter == "B":
+            return [item("parley")]
+        if letter == "C":
+            return [item("wait")]
+        if letter == "D":
+            return self.d_items(decl, actor, base, item, surprise)
+        if letter == "E":
+            if decl.charge:
+                segments = _int_field(decl.raw, "charge_segments", path, 1)
+                weapon = self.weapon(decl, actor)
+                return [item("charge", hits=decl.outcome.hits,
+                             length=(weapon.length or 0.0) if weapon else 0.0,
+                             segments=segments or self.opts.default_charge_segments,
+                             detail={"weapon": weapon.name} if weapon else {})]
+            custom = _int_field(decl.raw, "segments", path, 1)
+            if custom is not None:
+                rules = ["addict.surprise.custom-carries-over"] if surprise else []
+                return [item("custom", _later(base, custom), because=[*because, *rules],
+                             segments=custom,
+                             detail={"custom": decl.raw.get("custom", "custom action")})]
+            detail: dict[str, Any] = {}
+            if surprise:
+                because.append("addict.surprise.move-tenth")
+                if actor.movement is not None:
+                    detail["distance"] = actor.movement / 10
+            return [item("move", detail=detail)]
+        if letter == "F":
+            weapon = self.weapon(decl, actor)
+            it = item("set", hits=decl.outcome.hits,
+                      length=(weapon.length or 0.0) if weapon else 0.0,
+                      detail={"weapon": weapon.name} if weapon else {})
+            return [it]
+        # G strikes blows, H grapples (Action list).
+        weapon = self.weapon(decl, actor)
+        detail = {"weapon": weapon.name} if weapon else {}
+        kind = "attack" if letter == "G" else "grapple"
+        sf = weapon.speed_factor if weapon else None
+        length = (weapon.length or 0.0) if weapon else 0.0
+        if surprise:
+            because.append("addict.surprise.full-routine")
+        routines = 1 if surprise or letter == "H" else actor.attack_routines
+        if routines <= 1:
+            return [item(kind, hits=decl.outcome.hits, detail=detail, length=length,
+                         segments=sf if sf is not None else -1)]
+        per = max(actor.attacks, 1)
+        hits = decl.outcome.hits
+        first = item(kind, hits=hits[:per], detail=dict(detail), final=True, length=length,
+                     segments=sf if sf is not None else -1)
+        rest = item(kind, hits=hits[per:], detail=dict(detail), final=False, length=length,
+                    segments=sf if sf is not None else -1)
+        first.detail["routine"] = 1
+        rest.detail["routine"] = 2
+        return [first, rest]
+
+    def weapon(self, decl: Declaration, actor: Combatant) -> Weapon | None:
+        """Gets the declared weapon (or the first one), refusing unknown names."""
+        if decl.weapon is not None and actor.weapons and actor.weapon(decl.weapon) is None:
+            raise ScenarioError(f"{decl.path}.weapon",
+                                f"{decl.actor!r} has no weapon {decl.weapon!r}")
+        return actor.weapon(decl.weapon)
+
+    def d_items(self, decl: Declaration, actor: Combatant, base: Key, item: Any,
+                surprise: bool) -> list[_Item]:
+        """D: missiles, devices, spells or turning undead."""
+        kind = decl.raw.get("kind")
+        path = decl.path
+        if kind is not None and kind not in ("spell", "missile", "device", "turn"):
+            raise ScenarioError(f"{path}.kind",
+                                f"unknown D kind {kind!r} (spell, missile, device, turn)")
+        if decl.spell is not None or kind == "spell":
+            return self.spell_items(decl, actor, base, item, surprise)
+        if kind == "device":
+            segments = _int_field(decl.raw, "segments", path, 1) or 1
+            return [item("device", _later(base, segments), segments=segments)]
+        if kind == "turn":
+            return [item("turn")]
+        weapon = self.weapon(decl, actor)
+        if weapon is None or (kind is None and not weapon.missile):
+            raise ScenarioError(f"{path}.action", "a D declaration needs a spell, a missile "
+                                "weapon or kind device/turn")
+        detail = {"weapon": weapon.name}
+        because = ["addict.surprise.full-routine"] if surprise else []
+        it: _Item = item("missile", hits=decl.outcome.hits, detail=detail,
+                         segments=weapon.speed_factor if weapon.speed_factor else -1)
+        it.because.extend(because)
+        return [it]
+
+    def spell_items(self, decl: Declaration, actor: Combatant, base: Key, item: Any,
+                    surprise: bool) -> list[_Item]:
+        """D spell: a start and an end item; refuses a spell without target or area."""
+        path = decl.path
+        area = decl.raw.get("area")
+        if area is not None and not isinstance(area, str):
+            raise ScenarioError(f"{path}.area", f"expected text, got {area!r}")
+        if decl.target is None and not area:
+            # 2024-03 revision, Phase 6: a spell must name a precise target or area.
+            raise ScenarioError(f"{path}.target",
+                                "a spell (D) must name a target or an area (e.g. \"self\")")
+        if decl.spell is None:
+            raise ScenarioError(f"{path}.spell", "a spell declaration needs the spell's name")
+        spell = actor.spell(decl.spell)
+        if spell is None:
+            if actor.spells:
+                raise ScenarioError(f"{path}.spell",
+                                    f"{decl.actor!r} has no spell {decl.spell!r} memorised")
+            ct = _int_field(decl.raw, "casting_time", path, 0)
+            spell = Spell(decl.spell, casting_time=ct if ct is not None else 1)
+        detail: dict[str, Any] = {"spell": spell.name, "casting_time": spell.casting_time}
+        if area:
+            detail["area"] = area
+        if decl.effect is not None:
+            detail["effect"] = {"name": decl.effect.name, "duration": decl.effect.duration,
+                                "target": decl.effect.target}
+        begin = item("spell-begin", detail=dict(detail), final=False)
+        ct = max(spell.casting_time, 1)
+        end = item("spell-end", _later(base, ct), hits=decl.outcome.hits, detail=dict(detail),
+                   segments=ct)
+        end.because = ["addict.spell.casting-time", *end.because]
+        if surprise:
+            end.because.append("addict.surprise.spell-carries-over")
+        begin.payload = [end]
+        return [begin, end]
+
+    # ---- out-of-sequence and tie adjustments ----
+
+    def adjust_round(self, r_index: int, dice: Mapping[str, int], tied: set[int],
+                     built: list[tuple[Declaration, list[_Item]]]) -> None:
+        """Applies the out-of-sequence cases and tie rules to a round's keys."""
+        ends: dict[str, list[_Item]] = {}
+        for _decl, items in built:
+            for it in items:
+                if it.kind in ("spell-end", "device"):
+                    ends.setdefault(it.actor, []).append(it)
+        for item in self.carried_into(r_index):
+            ends.setdefault(item.actor, []).append(item)
+        self.missile_reaction(dice, built)
+        self.tie_speed_factor(tied, built)
+        self.multiple_routines(built)
+        charges = [it for _d, items in built for it in items if it.kind == "charge"]
+        self.missiles_before_charge(charges, built)
+        for _decl, items in built:
+            for it in items:
+                if it.target is None or it.target not in ends:
+                    continue
+                for end in ends[it.target]:
+                    if it.kind in ("attack", "missile"):
+                        self.attack_vs_caster(it, end, dice, tied)
+                    elif it.kind == "charge":
+                        self.charge_vs_caster(it, end, tied)
+        self.casters_vs_casters(ends)
+
+    def carried_into(self, r_index: int) -> list[_Item]:
+        """Gets the spells carried into this round (for the G vs D comparisons)."""
+        return [entry[2] for entry in self.heap
+                if entry[2].key[0] == r_index and entry[2].kind in ("spell-end", "device")
+                and entry[2].round_index < r_index]
+
+    def missile_reaction(self, dice: Mapping[str, int],
+                         built: list[tuple[Declaration, list[_Item]]]) -> None:
+        """Out-of-sequence D: the reaction adjustment moves a missile before or after."""
+        if not self.opts.missile_reaction_adjustment:
+            return
+        top_other: dict[str, int] = {}
+        for side in dice:
+            top_other[side] = max((d for s, d in dice.items() if s != side), default=0)
+        for _decl, items in built:
+            for it in items:
+                if it.kind != "missile":
+                    continue
+                c = self.by_id[it.actor]
+                adj = _reaction_adj(c)
+                if adj == 0:
+                    continue
+                own = dice.get(c.side, 0)
+                if it.target is not None and self.by_id[it.target].side != c.side:
+                    enemy = dice.get(self.by_id[it.target].side, 0)
+                else:
+                    enemy = top_other.get(c.side, 0)
+                eff = own + adj
+                moved = (adj > 0 and own <= enemy <= eff) or (adj < 0 and own >= enemy > eff)
+                if moved:
+                    it.key = (it.key[0], it.key[1], -eff, *it.key[3:])
+                    it.because.insert(0, "addict.oos.missile-reaction")
+                    it.detail["effective_initiative"] = eff
+
+    def tie_speed_factor(self, tied: set[int],
+                         built: list[tuple[Declaration, list[_Item]]]) -> None:
+        """Tie rounds: melee by speed factor, low to high; attacks without one always land."""
+        fastest: dict[tuple[int, int], int] = {}
+        melee = [it for _d, items in built for it in items
+                 if it.kind == "attack" and -it.key[2] in tied]
+        for it in melee:
+            if it.segments >= 0:
+                slot = (it.key[1], it.key[2])
+                fastest[slot] = min(fastest.get(slot, it.segments), it.segments)
+        for it in melee:
+            if it.segments >= 0:
+                minor = it.segments
+                it.because.insert(0, "addict.tie.speed-factor")
+            else:
+                mode = self.opts.no_speed_factor_in_ties
+                if mode is NoSpeedFactorInTies.WITH_FASTEST:
+                    minor = fastest.get((it.key[1], it.key[2]), 0)
+                else:
+                    minor = -1 if mode is NoSpeedFactorInTies.FIRST else 1000
+                it.because.insert(0, "addict.tie.no-speed-factor")
+            it.key = (*it.key[:4], minor, it.key[5])
+
+    def multiple_routines(self, built: list[tuple[Declaration, list[_Item]]]) -> None:
+        """Out-of-sequence D, G: a first routine slots in before the enemy's first attack."""
+        if not self.opts.multiple_routines_slot_in:
+            return
+        first_by_actor: dict[str, Key] = {}
+        first_by_side: dict[str, Key] = {}
+        for _d, items in built:
+            for it in items:
+                if it.kind != "attack":
+                    continue
+                if it.actor not in first_by_actor or it.key < first_by_actor[it.actor]:
+                    first_by_actor[it.actor] = it.key
+                side = self.by_id[it.actor].side
+                if side not in first_by_side or it.key < first_by_side[side]:
+                    first_by_side[side] = it.key
+        for _d, items in built:
+            first = items[0]
+            target = first.target
+            if len(items) != 2 or first.kind != "attack" or target is None:
+                continue
+            if self.opts.mar_slot_before is MarSlotBefore.TARGET:
+                enemy_key = first_by_actor.get(target)
+            else:
+                enemy_key = first_by_side.get(self.by_id[target].side)
+            if enemy_key is not None and enemy_key < first.key:
+                first.key = _before(enemy_key)
+                first.because.insert(0, "addict.oos.multiple-routines")
+
+    def missiles_before_charge(self, charges: list[_Item],
+                               built: list[tuple[Declaration, list[_Item]]]) -> None:
+        """E vs D: missiles and turning by the charge's target resolve before the charge."""
+        if not charges:
+            return
+        d_by_actor: dict[str, list[_Item]] = {}
+        for _d, items in built:
+            for it in items:
+                if it.kind in ("missile", "turn"):
+                    d_by_actor.setdefault(it.actor, []).append(it)
+        for charge in charges:
+            if charge.target is None:
+                continue
+            for it in d_by_actor.get(charge.target, []):
+                if it.key > charge.key:
+                    it.key = _before(charge.key)
+                it.because.insert(0, "addict.oos.e-vs-d")
+
+    def attack_vs_caster(self, it: _Item, end: _Item, dice: Mapping[str, int],
+                         tied: set[int]) -> None:
+        """G vs D (and D vs D for missiles): places an attack on a caster around the spell."""
+        if end.kind != "spell-end":
+            return
+        caster_die = dice.get(self.by_id[end.actor].side, 0)
+        delay = it.key[1] - 1 if it.key[0] == end.key[0] else 0
+        value = (it.segments if it.segments >= 0 else caster_die) + delay
+        complete = end.key[1]
+        if -it.key[2] in tied and -end.key[2] in tied:
+            rule = "addict.tie.g-vs-d" if it.kind == "attack" else "addict.tie.d-vs-d"
+        else:
+            rule = "addict.oos.g-vs-d"
+        it.detail["compared"] = {"casting": complete, "against": value}
+        self.order_around(it, end, complete, value, rule)
+
+    def charge_vs_caster(self, it: _Item, end: _Item, tied: set[int]) -> None:
+        """E vs D: a charge at a caster compares the charge time with the casting time."""
+        delay = it.key[1] - 1 if it.key[0] == end.key[0] else 0
+        self.order_around(it, end, end.key[1], it.segments + delay, "addict.tie.e-vs-d")
+
+    def order_around(self, it: _Item, end: _Item, complete: int, value: int,
+                     rule: str) -> None:
+        """Puts ``it`` after, with or before ``end`` as ``complete`` <, =, > ``value``."""
+        if complete < value:
+            if it.key <= end.key:
+                it.key = _after(end.key)
+        elif complete == value:
+            if it.key < end.key:
+                it.key = end.key
+        elif it.key > end.key:
+            it.key = _before(end.key)
+        it.because.insert(0, rule)
+
+    def casters_vs_casters(self, ends: Mapping[str, list[_Item]]) -> None:
+        """D vs D: two casters targeting each other race by casting time, then by die."""
+        # Completion segments already order them (initiative ignored); equal segments fall
+        # back to the tier (higher die first) and equal dice share a key (together).
+        for caster, items in ends.items():
+            for end in items:
+                if end.kind != "spell-end" or end.target is None:
+                    continue
+                for other in ends.get(end.target, []):
+                    mutual = other.kind == "spell-end" and other.target == caster
+                    if mutual and "addict.oos.d-vs-d" not in end.because:
+                        end.because.insert(0, "addict.oos.d-vs-d")
+
+    # ---- scheduling ----
+
+    def schedule(self, decl: Declaration, items: list[_Item], r_index: int,
+                 last_segment: int) -> None:
+        """Queues a declaration's items (prepared ones wait for their trigger)."""
+        if decl.prepared is not None:
+            trigger = decl.raw.get("trigger_actor")
+            if trigger is not None and (not isinstance(trigger, str) or trigger not in self.by_id):
+                raise ScenarioError(f"{decl.path}.trigger_actor",
+                                    f"unknown combatant {trigger!r}")
+            first = items[0]
+            if trigger is None:
+                raise ScenarioError(f"{decl.path}.trigger_actor",
+                                    "a prepared action needs the id of the combatant whose "
+                                    "action triggers it")
+            ready = _Item("ready", decl.actor, first.key,
+                          ["addict.declare.prepare", *first.because], first.letter, decl.path,
+                          decl.target, payload=items, trigger=trigger, round_index=r_index,
+                          detail={"trigger": decl.prepared})
+            for it in items:
+                if it.kind == "spell-end":
+                    self.pending_spells.setdefault(decl.actor, []).append(it)
+                    it.key = ()
+            if ready.key[1] > last_segment:
+                self.settle(decl.path, "cancelled")
+                return
+            self.push(ready)
+            return
+        retaliate = decl.raw.get("retaliate")
+        if retaliate is not None and not isinstance(retaliate, bool):
+            raise ScenarioError(f"{decl.path}.retaliate", f"expected true or false, got "
+                                f"{retaliate!r}")
+        for it in items:
+            if it.kind == "spell-end":
+                self.pending_spells.setdefault(decl.actor, []).append(it)
+            if it.kind == "set":
+                self.set_by_actor.setdefault(decl.actor, []).append((decl, it))
+            elif retaliate and decl.target is not None and it.kind == "attack":
+                self.retaliators.setdefault(decl.target, []).append((decl, it))
+            self.queue(it, last_segment)
+
+    def queue(self, it: _Item, last_segment: int) -> None:
+        """Pushes an item, or carries it into the next round when it overruns this one."""
+        if it.key[1] > last_segment and it.key[1] != _END_SEGMENT:
+            self.carry.append((it, it.key[1] - last_segment))
+            return
+        self.push(it)
+
+    # ---- resolving ----
+
+    def resolve_group(self, key: Key, group: list[_Item]) -> None:
+        """Resolves items sharing one moment: all fully resolve (Simultaneous resolution)."""
+        live: list[_Item] = []
+        for it in group:
+            if it.done:
+                continue
+            if it.kind == "morale":
+                live.append(it)
+                continue
+            if it.kind == "spell-begin" and all(end.done for end in it.payload):
+                it.done = True  # already lost to damage taken earlier in the round
+                continue
+            if not self.active(it.actor) or id(it) in self.used:
+                it.done = True
+                self.settle(it.path, "cancelled")
+                continue
+            if (it.kind in ("attack", "missile", "grapple", "charge", "exchange")
+                    and it.target is not None
+                    and not self.opts.attacks_on_fallen_resolve
+                    and self.status[it.target] in (Status.DEAD, Status.FLED)):
+                it.done = True
+                self.settle(it.path, "cancelled")
+                continue
+            live.append(it)
+        if not live:
+            return
+        self.open_group = True
+        fallen: list[str] = []
+        followups: list[_Item] = []
+        for it in live:
+            it.done = True
+            self.resolve_item(key, it, fallen, followups)
+        self.open_group = False
+        self.announce_deaths(key, fallen)
+        for it in followups:
+            self.push(it)
+        for it in live:
+            if it.actor in self.waiting and it.kind not in ("morale", "ready"):
+                self.fire_triggers(key, it.actor)
+
+    def fire_triggers(self, key: Key, actor: str) -> None:
+        """Triggers prepared actions waiting on ``actor`` (Preparing actions)."""
+        waiting = self.waiting.pop(actor, [])
+        later = [r for r in waiting if r.key >= key]
+        if later:
+            self.waiting[actor] = later
+        ready = [r for r in waiting if r.key < key and self.active(r.actor)]
+        for r in waiting:
+            if r.key < key and not self.active(r.actor):
+                self.settle(r.path, "cancelled")
+        for n, r in enumerate(ready):
+            child: Key = (*key, n + 1)
+            # "I shoot anything that comes around the corner": no target means the trigger.
+            target = r.target if r.target is not None else actor
+            trigger = _Item("triggered", r.actor, child, ["addict.declare.prepare"], r.letter,
+                            r.path, target, final=False)
+            self.push(trigger)
+            for it in r.payload:
+                if it.target is None and it.kind not in ("spell-begin", "spell-end"):
+                    it.target = target
+                it.because.insert(0, "addict.declare.prepare")
+                if it.kind == "spell-begin":
+                    it.key = child
+                elif it.kind == "spell-end":
+                    if it.segments <= 1:
+                        it.key = (*child, 0)
+                    else:
+                        it.key = (key[0], key[1] + it.segments - 1, r.key[2], _RANK["D"], 0, 0)
+                    it.because.insert(0, "addict.prepare.spell-start-only")
+                    if it.key[1] > 10:
+                        self.carry.append((it, it.key[1] - 10))
+                        continue
+                else:
+                    it.key = child
+                self.push(it)
+
+    def resolve_item(self, key: Key, it: _Item, fallen: list[str],
+                     followups: list[_Item]) -> None:
+        """Emits the steps of one item and applies its outcome."""
+        emit = self.emit
+        letter = it.letter
+        detail = {k: v for k, v in it.detail.items() if not k.startswith("_")}
+        kind = it.kind
+        if kind == "morale":
+            raw = it.detail
+            failed = self.check_morale(key, it.actor, raw.get("roll"), raw.get("target"),
+                                       str(raw.get("path")), "addict.oos.morale-avoid")
+            avoid_key = (*key[:3], _RANK["A"], 0, 0)
+            for cid in failed:
+                flee = _Item("flee-morale", cid, avoid_key, ["addict.oos.morale-avoid"], "A")
+                followups.append(flee)
+            return
+        if kind == "flee-morale":
+            self.flee(key, it.actor, it.because)
+            return
+        if kind == "ready":
+            emit(key, it.actor, StepEvent.READIES, it.because, letter, it.target,
+                 {"trigger": it.detail.get("trigger")})
+            if it.trigger is not None:
+                self.waiting.setdefault(it.trigger, []).append(it)
+            else:
+                self.settle(it.path, "cancelled")
+            return
+        if kind == "triggered":
+            emit(key, it.actor, StepEvent.READIED_TRIGGERS, it.because, letter, it.target)
+            return
+        if kind == "flee":
+            self.flee(key, it.actor, it.because, path=it.path)
+            return
+        simple = {"parley": StepEvent.PARLEYS, "wait": StepEvent.WAITS,
+                  "move": StepEvent.MOVES, "turn": StepEvent.ACTS, "device": StepEvent.ACTS,
+                  "custom": StepEvent.ACTS, "set": StepEvent.READIES}
+        if kind in simple:
+            emit(key, it.actor, simple[kind], it.because, letter, it.target, detail)
+            self.settle(it.path, "resolved")
+            return
+        if kind == "spell-begin":
+            for end in it.payload:
+                end.detail["_begun"] = True
+            emit(key, it.actor, StepEvent.BEGINS_CASTING, it.because, letter, it.target, detail)
+            return
+        if kind == "spell-end":
+            damage = sum(h.damage for h in it.hits if h.hit)
+            if it.hits and it.target is not None:
+                self.apply_damage_quiet(it.target, damage, fallen)
+                detail["damage"] = damage
+                detail["hp"] = self.hp[it.target]
+            emit(key, it.actor, StepEvent.SPELL_TAKES_EFFECT, it.because, letter, it.target,
+                 detail)
+            self.settle(it.path, "resolved")
+            if damage > 0 and it.target is not None:
+                self.disrupt(key, it.target)
+            return
+        if kind == "charge":
+            emit(key, it.actor, StepEvent.CHARGES, it.because, letter, it.target, detail)
+            self.settle(it.path, "resolved")
+            self.charge_exchange(key, it, followups)
+            return
+        if kind == "exchange":
+            self.strike(key, it, fallen, event_for_none=StepEvent.ATTACKS)
+            return
+        # attacks, missiles, grapples, psionics
+        none_event = StepEvent.ACTS if kind == "psionic" else StepEvent.ATTACKS
+        self.strike(key, it, fallen, event_for_none=none_event)
+        if it.final:
+            self.settle(it.path, "resolved")
+
+    def strike(self, key: Key, it: _Item, fallen: list[str],
+               event_for_none: StepEvent | None) -> None:
+        """Emits hits/misses (or one attack step) and applies damage to the target."""
+        detail = {k: v for k, v in it.detail.items() if not k.startswith("_")
+                  and k not in ("compared",)}
+        if it.detail.get("compared"):
+            detail["compared"] = it.detail["compared"]
+        if not it.hits:
+            if event_for_none is not None:
+                self.emit(key, it.actor, event_for_none, it.because, it.letter, it.target,
+                          detail)
+            return
+        for hit in it.hits:
+            event = StepEvent.HITS if hit.hit else StepEvent.MISSES
+            extra = dict(detail)
+            if hit.hit and it.target is not None:
+                self.apply_damage_quiet(it.target, hit.damage, fallen)
+                extra["damage"] = hit.damage
+                extra["hp"] = self.hp[it.target]
+            self.emit(key, it.actor, event, it.because, it.letter, it.target, extra)
+            if hit.hit and it.target is not None and hit.damage > 0:
+                self.disrupt(key, it.target)
+
+    def apply_damage_quiet(self, target: str, damage: int, fallen: list[str]) -> None:
+        """Lowers hp and updates the status (spell loss is checked by the caller)."""
+        hp = self.hp[target]
+        if hp is not None and damage > 0:
+            self.hp[target] = hp - damage
+            self.update_status(target, fallen)
+
+    def charge_exchange(self, key: Key, charge: _Item, followups: list[_Item]) -> None:
+        """E: the charger's blow and set weapons / retaliations in weapon-length order."""
+        if charge.target is None:
+            return
+        blows: list[tuple[float, _Item]] = [(charge.length, _Item(
+            "exchange", charge.actor, key, ["addict.oos.charge-retaliation"], "E", charge.path,
+            charge.target, charge.hits, dict(charge.detail)))]
+        answers = list(self.retaliators.get(charge.actor, []))
+        answers += [(d, it) for d, it in self.set_by_actor.get(charge.target, [])
+                    if d.target is None or d.target == charge.actor]
+        seen: set[int] = set()
+        for decl, it in answers:
+            if it is None or id(it) in seen or id(it) in self.used:
+                continue
+            if it.done and it.kind != "set":
+                continue  # that attack routine is already spent
+            if not self.active(it.actor):
+                continue
+            seen.add(id(it))
+            self.used.add(id(it))
+            self.settle(decl.path, "resolved")
+            blows.append((it.length, _Item(
+                "exchange", it.actor, key, ["addict.oos.charge-retaliation"], it.letter,
+                decl.path, charge.actor, it.hits, dict(it.detail))))
+        lengths = sorted({length for length, _ in blows}, reverse=True)
+        for length, blow in blows:
+            blow.key = (*key, lengths.index(length) + 1)
+            followups.append(blow)
+
+    # ---- Phase 9 ----
+
+    def phase_9_bleeding(self, r_index: int) -> None:
+        """Phase 9: negative hp at the start of the round loses 1 hp; -10 dies."""
+        start = self.round_start_hp.get(r_index, {})
+        key: Key = (r_index, _END_SEGMENT, 0, 0, 0, 0)
+        fallen: list[str] = []
+        first = True
+        for cid, hp in start.items():
+            if hp is None or self.status[cid] in (Status.DEAD, Status.FLED):
+                continue
+            limit = 0 if self.opts.bleed_from_zero else -1
+            if hp > limit:
+                continue
+            current = self.hp[cid]
+            assert current is not None
+            self.hp[cid] = current - 1
+            self.update_status(cid, fallen)
+            self.emit(key, cid, StepEvent.BLEEDS, ["addict.bleeding.lose-one"],
+                      new_group=first, detail={"hp": self.hp[cid]})
+            first = False
+        self.announce_deaths(key, fallen)
+
+
+
+class AddictSystem:
+    """The ADDICT procedure behind the common system protocol."""
+
+    id: ClassVar[str] = "addict"
+    title: ClassVar[str] = "ADDICT / quantum side initiative (AD&D 1e)"
+    options_type: ClassVar[type[Any]] = Options
+    rules: ClassVar[Mapping[str, Rule]] = RULES
+
+    def phases(self) -> Sequence[Phase]:
+        """Gets the eleven phases the stepper walks through."""
+        return PHASES
+
+    def resolve(self, scenario: Scenario, dice: RollSource) -> Resolution:
+        """Resolves a scenario into ordered steps."""
+        return resolve_with_ledger(scenario, dice).resolution
+
+
+def resolve_with_ledger(scenario: Scenario, dice: RollSource) -> LedgerResolution:
+    """Resolves a scenario and tells how every declaration ended."""
+    opts = parse_options(Options, scenario.options)
+    if opts.seconds_per_segment < 1:
+        raise ScenarioError("options.seconds_per_segment", "must be at least 1")
+    engine = _Engine(scenario, dice, opts)
+    resolution = engine.run()
+    ledger = dict(engine.ledger)
+    for spec in scenario.rounds:
+        for decl in spec.declarations:
+            ledger.setdefault(decl.path, "cancelled")
+    return LedgerResolution(resolution, ledger)
+
+
+SYSTEM = AddictSystem()
