@@ -50,6 +50,11 @@ class RosterEntry:
     str_score: int | None = None
     dex: int | None = None
     wis: int | None = None
+    initiative_adj: int | None = None
+    """The DM's override of the derived adjustment; None means "derive it from Dex"."""
+    surprise_adj: int | None = None
+    missile_adj: int | None = None
+    reaction_adj: int | None = None
     movement: int | None = None
     morale: int | None = None
     attack_routines: int = 1
@@ -76,3 +81,17 @@ class MonsterTemplate:
     weapons: tuple[Weapon, ...] = ()
     notes: str = ""
     version: int = 0
+
+
+ROSTER_KINDS = (Kind.PC, Kind.HENCHMAN, Kind.HIRELING, Kind.MONSTER)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionLogEntry:
+    """One line of a campaign's session log: what changed in the roster, and when."""
+
+    id: int
+    campaign_id: int
+    created_at: datetime
+    summary: str
+    details: tuple[str, ...] = ()

@@ -4,45 +4,29 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
-    QHeaderView,
+    QDockWidget,
     QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
-    QTableView,
     QTabWidget,
     QToolBar,
     QWidget,
 )
 
 from core import __version__
-from core.roster import Campaign
-from core.store import Store, StoreError
-from desktop.roster_model import ValuesTableModel, roster_model, templates_model
+from core.roster import Campaign, MonsterTemplate, RosterEntry
+from core.store import ConflictError, Store, StoreError
+from desktop.roster.actions import RosterActions
+from desktop.roster.commands import RosterContext
+from desktop.roster.editor import EntryEditor
+from desktop.roster.panel import RosterPanel
 
 LAST_CAMPAIGN_KEY = "campaign/last_id"
-
-
-def _table(model: ValuesTableModel[object], name: str) -> QTableView:
-    proxy = QSortFilterProxyModel(model)
-    proxy.setSourceModel(model)
-    proxy.setSortRole(Qt.ItemDataRole.UserRole)
-    view = QTableView()
-    view.setObjectName(name)
-    view.setModel(proxy)
-    view.setSortingEnabled(True)
-    view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # keep the campaign's own order at first
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().hide()
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    view.horizontalHeader().setStretchLastSection(True)
-    return view
 
 
 class MainWindow(QMainWindow):
@@ -56,14 +40,27 @@ class MainWindow(QMainWindow):
         self._campaigns: list[Campaign] = []
         self.campaign: Campaign | None = None
 
-        self.roster = roster_model(self)
-        self.templates = templates_model(self)
-        self.roster_view = _table(self.roster, "rosterView")  # type: ignore[arg-type]
-        self.templates_view = _table(self.templates, "templatesView")  # type: ignore[arg-type]
+        self.entries: list[RosterEntry] = []
+        self.templates: list[MonsterTemplate] = []
+        self.ctx: RosterContext | None = None
+        self.undo_stack = QUndoStack(self)
+        self.roster_panel = RosterPanel()
+        self.roster_panel.setObjectName("rosterPanel")
+        self.roster_panel.current_changed.connect(self._on_current_item)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.roster_view, "&Roster")
-        self.tabs.addTab(self.templates_view, "&Monster templates")
+        self.tabs.addTab(self.roster_panel, "&Roster")
         self.setCentralWidget(self.tabs)
+        self.editor = EntryEditor()
+        self.editor.save_requested.connect(self._on_save_requested)
+        self.editor_dock = QDockWidget("Entry", self)
+        self.editor_dock.setObjectName("editorDock")
+        self.editor_dock.setWidget(self.editor)
+        self.editor_dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.editor_dock)
+        self.roster_actions = RosterActions(self)
 
         self.campaign_box = QComboBox()
         self.campaign_box.setObjectName("campaignBox")
@@ -92,11 +89,21 @@ class MainWindow(QMainWindow):
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
 
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction(self.new_campaign_action)
-        file_menu.addAction(self.reload_action)
-        file_menu.addSeparator()
-        file_menu.addAction(quit_action)
+        self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo_action = self.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+
+        self.file_menu = self.menuBar().addMenu("&File")
+        self.file_menu.addAction(self.new_campaign_action)
+        self.file_menu.addAction(self.reload_action)
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(quit_action)
+        self.edit_menu = self.menuBar().addMenu("&Edit")
+        self.edit_menu.addAction(self.undo_action)
+        self.edit_menu.addAction(self.redo_action)
+        self.roster_menu = self.menuBar().addMenu("R&oster")
+        self.roster_actions.fill_menu(self.roster_menu)
         self.campaign_menu = self.menuBar().addMenu("&Campaign")
         self.campaign_group = QActionGroup(self)
         self.campaign_group.setExclusive(True)
@@ -110,6 +117,10 @@ class MainWindow(QMainWindow):
         toolbar.addWidget(QLabel(" Campaign: "))
         toolbar.addWidget(self.campaign_box)
         toolbar.addAction(self.new_campaign_action)
+        toolbar.addSeparator()
+        toolbar.addAction(self.roster_actions.new_action)
+        toolbar.addAction(self.roster_actions.remove_action)
+        toolbar.addAction(self.roster_actions.stamp_action)
         self.addToolBar(toolbar)
 
     def _restore_state(self) -> None:
@@ -117,7 +128,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(980, 600)
+            self.resize(1240, 760)  # room for the roster's columns beside the editor
         state = self._settings.value("window/state")
         if state is not None:
             self.restoreState(state)
@@ -163,11 +174,15 @@ class MainWindow(QMainWindow):
         except StoreError as exc:
             self._report(exc)
             return
+        if self.campaign is None or self.campaign.id != campaign.id:
+            # The undo history and versions belong to one campaign's values as loaded.
+            self.undo_stack.clear()
+            self.ctx = RosterContext(
+                self._store, campaign.id, self._on_store_changed, self._on_store_failed
+            )
+            self.editor.load(None)
         self.campaign = campaign
-        self.roster.set_items(roster)
-        self.templates.set_items(templates)
-        self.roster_view.resizeColumnsToContents()
-        self.templates_view.resizeColumnsToContents()
+        self._show_values(roster, templates)
         self.campaign_box.setCurrentIndex(self.campaign_box.findData(campaign.id))
         for action in self.campaign_group.actions():
             action.setChecked(action.data() == campaign.id)
@@ -199,6 +214,96 @@ class MainWindow(QMainWindow):
         chosen = next((c for c in self._campaigns if c.id == campaign_id), None)
         if chosen is not None:
             self.show_campaign(chosen)
+
+    # --- roster ----------------------------------------------------------------------------------
+
+    @property
+    def store(self) -> Store:
+        """Gets the campaign store this window shows."""
+        return self._store
+
+    def _show_values(
+        self,
+        roster: list[RosterEntry],
+        templates: list[MonsterTemplate],
+        keep: int | None = None,
+    ) -> None:
+        self.entries = roster
+        self.templates = templates
+        self.roster_panel.set_values(roster, templates, keep)
+        shown = self.editor.before
+        if shown is not None and not self.editor.is_dirty:
+            fresh = next((e for e in roster if e.id == shown.id), None)
+            self.editor.load(fresh)  # None: it was removed
+
+    def refresh_roster(self, keep: int | None = None) -> None:
+        """Reads the shown campaign's roster and templates again from the store."""
+        if self.campaign is None:
+            return
+        try:
+            roster = self._store.roster(self.campaign.id)
+            templates = self._store.monster_templates(self.campaign.id)
+        except StoreError as exc:
+            self._report(exc)
+            return
+        self._show_values(roster, templates, keep)
+
+    def entry(self, entry_id: int | None) -> RosterEntry | None:
+        """Gets the roster entry with ``entry_id`` as last read from the store."""
+        return next((e for e in self.entries if e.id == entry_id), None)
+
+    def reload_after_conflict(self) -> None:
+        """Drops the undo history and unsaved edits and shows the database's current roster."""
+        self.undo_stack.clear()
+        if self.ctx is not None:
+            self.ctx.versions.clear()
+        shown = self.editor.before
+        self.editor.load(None)
+        self.refresh_roster()
+        if shown is not None:
+            fresh = self.entry(shown.id)
+            if fresh is not None:
+                self.roster_panel.select_entry(fresh.id or 0)
+                self.editor.load(fresh)
+        self.statusBar().showMessage("Reloaded the roster from the database.", 5000)
+
+    def _on_current_item(self, item: object) -> None:
+        shown = self.editor.before
+        if isinstance(item, RosterEntry):
+            if shown is not None and shown.id == item.id and self.editor.is_dirty:
+                return  # a refresh re-selected it: keep the DM's unsaved typing
+            self.editor.load(item)
+        elif not self.editor.is_dirty:
+            self.editor.load(None)
+
+    def _on_save_requested(self, before: RosterEntry | None, after: RosterEntry) -> None:
+        self.roster_actions.save(before, after)
+
+    def _on_store_changed(self, entry_id: int | None) -> None:
+        shown = self.editor.before
+        if entry_id is not None and (
+            shown is None or shown.id == entry_id or not self.editor.is_dirty
+        ):
+            self.editor.load(None)  # not dirty any more: the refresh shows the saved values
+            self.refresh_roster(keep=entry_id)
+            self.editor.load(self.entry(entry_id))
+        else:
+            self.refresh_roster(keep=entry_id)
+
+    def _on_store_failed(self, exc: StoreError) -> None:
+        if isinstance(exc, ConflictError):
+            answer = QMessageBox.question(
+                self,
+                "Changed elsewhere",
+                f"{exc}\n\nReload the roster from the database? Your undo history and "
+                "unsaved changes will be dropped.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            )
+            self.statusBar().showMessage(str(exc), 10000)
+            if answer == QMessageBox.StandardButton.Yes:
+                self.reload_after_conflict()
+            return
+        self._report(exc)
 
     # --- housekeeping --------------------------------------------------------------------------
 

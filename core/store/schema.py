@@ -52,6 +52,10 @@ class CharacterRow(Base):
     str_score: Mapped[int | None]
     dex: Mapped[int | None]
     wis: Mapped[int | None]
+    initiative_adj: Mapped[int | None]
+    surprise_adj: Mapped[int | None]
+    missile_adj: Mapped[int | None]
+    reaction_adj: Mapped[int | None]
     movement: Mapped[int | None]
     morale: Mapped[int | None]
     attack_routines: Mapped[int] = mapped_column(default=1)
@@ -120,3 +124,17 @@ class EncounterEventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
     __table_args__ = (UniqueConstraint("encounter_id", "command_seq", "event_index"),)
+
+
+class SessionLogRow(Base):
+    """What changed in a campaign's roster between sessions (results of an encounter, imports)."""
+
+    __tablename__ = "session_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    summary: Mapped[str] = mapped_column(String(500))
+    details: Mapped[list[Any]] = mapped_column(default=list)
+
+    __table_args__ = (Index("ix_session_log_campaign", "campaign_id"),)

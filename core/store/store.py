@@ -13,14 +13,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, select
+from sqlalchemy import Engine, create_engine, event, func, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from core.log import Command, Event
 from core.model import Kind, Spell, Weapon
-from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus
+from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus, SessionLogEntry
 from core.store.errors import ConflictError, DatabaseLockedError, NotFoundError, StoreError
 from core.store.opening import (
     APPLICATION_ID,
@@ -32,11 +32,14 @@ from core.store.opening import (
     sqlite_path,
 )
 from core.store.schema import (
+    Base,
     CampaignRow,
     CharacterRow,
     EncounterEventRow,
     EncounterRow,
     MonsterTemplateRow,
+    SessionLogRow,
+    utc_now,
 )
 
 UNDO_KIND = "undo"
@@ -114,6 +117,10 @@ def _entry(row: CharacterRow) -> RosterEntry:
         str_score=row.str_score,
         dex=row.dex,
         wis=row.wis,
+        initiative_adj=row.initiative_adj,
+        surprise_adj=row.surprise_adj,
+        missile_adj=row.missile_adj,
+        reaction_adj=row.reaction_adj,
         movement=row.movement,
         morale=row.morale,
         attack_routines=row.attack_routines,
@@ -125,6 +132,21 @@ def _entry(row: CharacterRow) -> RosterEntry:
         notes=row.notes,
         version=row.version,
     )
+
+
+def _character_values(entry: RosterEntry) -> dict[str, Any]:
+    """Gets an entry's column values (without id, campaign and version), for bulk inserts."""
+    row = CharacterRow()
+    _fill_character(row, entry)
+    return {c: getattr(row, c) for c in _CHARACTER_COLUMNS}
+
+
+_CHARACTER_COLUMNS = (
+    "kind", "name", "side", "status", "level", "char_class", "race", "hp", "max_hp", "ac",
+    "str_score", "dex", "wis", "initiative_adj", "surprise_adj", "missile_adj", "reaction_adj",
+    "movement", "morale", "attack_routines", "attacks", "weapons", "spells", "notes",
+)  # fmt: skip
+_CHARACTERS_TABLE = Base.metadata.tables["characters"]
 
 
 def _fill_character(row: CharacterRow, entry: RosterEntry) -> None:
@@ -141,6 +163,10 @@ def _fill_character(row: CharacterRow, entry: RosterEntry) -> None:
     row.str_score = entry.str_score
     row.dex = entry.dex
     row.wis = entry.wis
+    row.initiative_adj = entry.initiative_adj
+    row.surprise_adj = entry.surprise_adj
+    row.missile_adj = entry.missile_adj
+    row.reaction_adj = entry.reaction_adj
     row.movement = entry.movement
     row.morale = entry.morale
     row.attack_routines = entry.attack_routines
@@ -366,13 +392,118 @@ class Store:
             s.flush()
             return _entry(row)
 
-    def remove_entry(self, entry_id: int) -> None:
-        """Removes a roster entry."""
+    def remove_entry(self, entry_id: int, version: int | None = None) -> None:
+        """Removes a roster entry; with ``version``, only if nobody saved it since then."""
         with self.unit_of_work() as s:
             row = s.get(CharacterRow, entry_id)
             if row is None:
                 raise NotFoundError(f"Roster entry {entry_id} does not exist.")
+            if version is not None and row.version != version:
+                raise ConflictError(
+                    f"{row.name} was changed elsewhere since you opened it; it was not removed."
+                )
             s.delete(row)
+
+    def restore_entry(self, campaign_id: int, entry: RosterEntry) -> RosterEntry:
+        """Puts a removed entry back with its old id and version (undoing a removal).
+
+        Keeping id and version lets the undo history that names this entry go on working.
+        """
+        if entry.id is None:
+            raise StoreError(f"{entry.name} was never saved, so it cannot be restored.")
+        try:
+            with self.unit_of_work() as s:
+                values = _character_values(entry)
+                # Core insert: the ORM would restart the version counter at 1.
+                s.execute(
+                    insert(_CHARACTERS_TABLE),
+                    [
+                        {
+                            **values,
+                            "id": entry.id,
+                            "campaign_id": campaign_id,
+                            "version": entry.version,
+                            "updated_at": utc_now(),
+                        }
+                    ],
+                )
+                row = s.get(CharacterRow, entry.id)
+                assert row is not None
+                return _entry(row)
+        except IntegrityError:
+            raise ConflictError(
+                f"{entry.name} cannot be put back: its place was taken or the campaign is gone."
+            ) from None
+
+    def import_entries(
+        self, campaign_id: int, entries: Sequence[RosterEntry], summary: str = ""
+    ) -> int:
+        """Adds many entries in one transaction (bulk insert) and logs it; returns the count."""
+        now = utc_now()
+        rows = [
+            {**_character_values(e), "campaign_id": campaign_id, "version": 1, "updated_at": now}
+            for e in entries
+        ]
+        with self.unit_of_work() as s:
+            if s.get(CampaignRow, campaign_id) is None:
+                raise NotFoundError(f"There is no campaign {campaign_id}.")
+            if rows:
+                s.execute(insert(_CHARACTERS_TABLE), rows)
+            s.add(
+                SessionLogRow(
+                    campaign_id=campaign_id,
+                    created_at=now,
+                    summary=summary or f"Imported {len(rows)} roster entries",
+                    details=[e.name for e in entries[:200]],
+                )
+            )
+        return len(rows)
+
+    def apply_results(
+        self, campaign_id: int, entries: Sequence[RosterEntry], summary: str, details: Sequence[str]
+    ) -> list[RosterEntry]:
+        """Saves entries changed by an encounter and logs what changed, in ONE transaction.
+
+        Every entry is version-checked: if one was changed elsewhere, nothing is saved.
+        """
+        with self.unit_of_work() as s:
+            saved = []
+            for entry in entries:
+                row = s.get(CharacterRow, entry.id)
+                if row is None or row.campaign_id != campaign_id:
+                    raise NotFoundError(f"{entry.name} is no longer in the roster.")
+                if row.version != entry.version:
+                    raise ConflictError(
+                        f"{entry.name} was changed elsewhere since the results were prepared; "
+                        "nothing was saved. Reload and apply the results again."
+                    )
+                _fill_character(row, entry)
+                saved.append(row)
+            s.add(
+                SessionLogRow(
+                    campaign_id=campaign_id,
+                    created_at=utc_now(),
+                    summary=summary,
+                    details=list(details),
+                )
+            )
+            s.flush()
+            return [_entry(r) for r in saved]
+
+    def session_log(self, campaign_id: int) -> list[SessionLogEntry]:
+        """Gets a campaign's session log, newest first."""
+        with self.unit_of_work() as s:
+            rows = s.scalars(
+                select(SessionLogRow)
+                .where(SessionLogRow.campaign_id == campaign_id)
+                .order_by(SessionLogRow.id.desc())
+            ).all()
+            return [
+                SessionLogEntry(
+                    r.id, r.campaign_id, r.created_at, r.summary, tuple(str(d) for d in r.details)
+                )
+                for r in rows
+            ]
 
     def monster_templates(self, campaign_id: int) -> list[MonsterTemplate]:
         """Gets a campaign's monster templates, by name."""

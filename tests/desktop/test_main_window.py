@@ -13,9 +13,14 @@ from desktop.app import ensure_sample_campaign
 from desktop.main_window import MainWindow
 
 
-def names_in(view: object) -> list[str]:
-    model = view.model()  # type: ignore[attr-defined]
-    return [model.index(r, 0).data() for r in range(model.rowCount())]
+def names_in(window: MainWindow, group: str = "PCs") -> list[str]:
+    """Gets the names shown under the group row titled ``group`` (as the tree shows them)."""
+    model = window.roster_panel.view.model()
+    for g in range(model.rowCount()):
+        parent = model.index(g, 0)
+        if parent.data().startswith(f"{group} ("):
+            return [model.index(r, 0, parent).data() for r in range(model.rowCount(parent))]
+    return []
 
 
 def test_first_start_shows_the_sample_roster(
@@ -25,18 +30,20 @@ def test_first_start_shows_the_sample_roster(
     qtbot.addWidget(window)
     window.show()
     assert window.campaign is not None and "sample" in window.campaign.name
-    assert names_in(window.roster_view)[:4] == [
+    assert names_in(window) == [
         "Brannoc the Bold",
         "Sister Ysolde",
         "Halvaine the Arcane",
         "Pip Underbough",
     ]
-    model = window.roster_view.model()
+    assert names_in(window, "Henchmen") == ["Garrick"]
+    assert names_in(window, "Hirelings") == ["Torchbearer Wat"]
+    model = window.roster_panel.view.model()
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    assert headers[:3] == ["Name", "Kind", "Class"]
+    assert headers[:3] == ["Name", "Class / HD", "Level"]
     hp_column = headers.index("HP")
-    assert model.index(0, hp_column).data() == "24 / 24"
-    assert "Orc" in names_in(window.templates_view)
+    assert model.index(0, hp_column, model.index(0, 0)).data() == "24 / 24"
+    assert "Orc" in names_in(window, "Monster templates")
     assert window.windowTitle().startswith("The Keep on the Borderlands")
 
 
@@ -45,11 +52,19 @@ def test_the_roster_sorts_by_a_clicked_column(
 ) -> None:
     window = MainWindow(sample_store, settings)
     qtbot.addWidget(window)
-    level = 4
-    window.roster_view.sortByColumn(level, Qt.SortOrder.AscendingOrder)
-    model = window.roster_view.model()
-    levels = [int(model.index(r, level).data()) for r in range(model.rowCount())]
-    assert levels == sorted(levels) and levels[0] == 0  # the torchbearer, a 0-level hireling
+    hp = 3
+    window.roster_panel.view.sortByColumn(hp, Qt.SortOrder.AscendingOrder)
+    assert names_in(window) == [
+        "Halvaine the Arcane",
+        "Pip Underbough",
+        "Sister Ysolde",
+        "Brannoc the Bold",
+    ]
+    window.roster_panel.view.sortByColumn(hp, Qt.SortOrder.DescendingOrder)
+    assert names_in(window)[0] == "Brannoc the Bold"
+    model = window.roster_panel.view.model()
+    groups = [model.index(g, 0).data().split(" (")[0] for g in range(model.rowCount())]
+    assert groups == ["PCs", "Henchmen", "Hirelings", "Monster templates"]  # groups stay put
 
 
 def test_the_dm_creates_a_campaign_and_switches_back(
@@ -62,14 +77,14 @@ def test_the_dm_creates_a_campaign_and_switches_back(
     )
     window.new_campaign_action.trigger()
     assert window.campaign is not None and window.campaign.name == "Tomb of Horrors"
-    assert names_in(window.roster_view) == []
+    assert window.entries == [] and names_in(window) == []
     assert window.campaign_box.currentText() == "Tomb of Horrors"
     sample_index = next(
         i for i in range(window.campaign_box.count()) if "sample" in window.campaign_box.itemText(i)
     )
     window.campaign_box.setCurrentIndex(sample_index)
     window.campaign_box.activated.emit(sample_index)
-    assert "Brannoc the Bold" in names_in(window.roster_view)
+    assert "Brannoc the Bold" in names_in(window)
     menu_names = [a.text() for a in window.campaign_group.actions()]
     assert "Tomb of Horrors" in menu_names
     tomb = next(a for a in window.campaign_group.actions() if a.text() == "Tomb of Horrors")

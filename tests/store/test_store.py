@@ -83,21 +83,24 @@ def test_migrations_match_the_models_and_the_known_revisions(db_path: Path) -> N
     assert tuple(script_revisions()) == KNOWN_REVISIONS
 
 
-def test_an_older_schema_is_backed_up_before_it_is_migrated(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Pretends this build's head is a later revision, so the file on disk counts as older."""
-    store = Store.open(f"sqlite:///{db_path}")
-    store.create_campaign("Greyhawk")
-    store.close()
-    import core.store.opening as opening
-    import core.store.store as store_module
+def test_an_older_schema_is_backed_up_before_it_is_migrated(db_path: Path) -> None:
+    """A real 0001 file (made by Alembic) is backed up, then migrated with its data kept."""
+    from alembic import command
 
-    monkeypatch.setattr(opening, "KNOWN_REVISIONS", (*KNOWN_REVISIONS, "0002"))
-    monkeypatch.setattr(opening, "HEAD_REVISION", "0002")
-    monkeypatch.setattr(store_module, "HEAD_REVISION", "0002")
-    Store.open(f"sqlite:///{db_path}").close()
-    backup = db_path.with_name(f"{db_path.name}.before-0002.bak")
+    engine = create_engine(f"sqlite:///{db_path}")
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0001")
+        conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.exec_driver_sql(
+            "INSERT INTO campaigns (id, name, created_at) VALUES (1, 'Greyhawk', '2026-01-01')"
+        )
+    engine.dispose()
+    store = Store.open(f"sqlite:///{db_path}")
+    assert [c.name for c in store.campaigns()] == ["Greyhawk"]
+    saved = store.add_entry(1, replace(HALVAINE, reaction_adj=2))
+    assert saved.reaction_adj == 2  # the 0002 columns exist now
+    store.close()
+    backup = db_path.with_name(f"{db_path.name}.before-{HEAD_REVISION}.bak")
     assert backup.exists()
     conn = sqlite3.connect(backup)
     assert conn.execute("SELECT name FROM campaigns").fetchall() == [("Greyhawk",)]

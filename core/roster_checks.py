@@ -1,0 +1,128 @@
+"""What a roster entry may hold, and the adjustments derived from its ability scores.
+
+The editor shows each reason next to its field and the importers refuse a file with it, so
+the messages name the field's own label and the allowed range.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.roster import RosterEntry
+from core.rules.abilities import adnd_dex_reaction, bx_initiative_modifier
+
+ABILITY_RANGE = (3, 18)
+AC_RANGE = (-10, 10)
+ADJ_RANGE = (-10, 10)
+MAX_LEVEL = 40
+MAX_HP = 999
+
+ABILITY_LABELS = {"str_score": "Str", "dex": "Dex", "wis": "Wis"}
+ADJ_LABELS = {
+    "initiative_adj": "Initiative adj.",
+    "surprise_adj": "Surprise adj.",
+    "missile_adj": "Missile adj.",
+    "reaction_adj": "Reaction adj.",
+}
+
+
+def ascending_ac(ac: int) -> int:
+    """Gets the ascending armour class equivalent of a descending one (AAC = 19 − AC)."""
+    return 19 - ac
+
+
+def check_entry(entry: RosterEntry) -> dict[str, str]:
+    """Gets the reason each invalid field of ``entry`` cannot be saved, keyed by field name."""
+    problems: dict[str, str] = {}
+    if not entry.name.strip():
+        problems["name"] = "A name is needed."
+    elif len(entry.name) > 200:
+        problems["name"] = "A name is at most 200 characters."
+    if entry.level is not None and not 0 <= entry.level <= MAX_LEVEL:
+        problems["level"] = f"Level is 0–{MAX_LEVEL}."
+    if entry.max_hp is not None and not 1 <= entry.max_hp <= MAX_HP:
+        problems["max_hp"] = f"Max HP is 1–{MAX_HP}."
+    if entry.hp is not None:
+        if entry.hp > MAX_HP:
+            problems["hp"] = f"HP is at most {MAX_HP}."
+        elif entry.max_hp is not None and entry.hp > entry.max_hp:
+            problems["hp"] = f"HP cannot exceed max HP {entry.max_hp}."
+        elif entry.hp < -10:
+            problems["hp"] = "HP below −10 is dead; set the status instead."
+    if entry.ac is not None and not AC_RANGE[0] <= entry.ac <= AC_RANGE[1]:
+        problems["ac"] = f"AC is {AC_RANGE[0]}–{AC_RANGE[1]} (descending)."
+    for key, label in ABILITY_LABELS.items():
+        score = getattr(entry, key)
+        if score is not None and not ABILITY_RANGE[0] <= score <= ABILITY_RANGE[1]:
+            problems[key] = f"{label} is {ABILITY_RANGE[0]}–{ABILITY_RANGE[1]}."
+    for key, label in ADJ_LABELS.items():
+        value = getattr(entry, key)
+        if value is not None and not ADJ_RANGE[0] <= value <= ADJ_RANGE[1]:
+            problems[key] = f"{label} is {ADJ_RANGE[0]}–{ADJ_RANGE[1]}."
+    if entry.movement is not None and not 0 <= entry.movement <= 240:
+        problems["movement"] = "Movement is 0–240."
+    if entry.morale is not None and not 2 <= entry.morale <= 12:
+        problems["morale"] = "Morale is 2–12 (2d6)."
+    if not 1 <= entry.attack_routines <= 10:
+        problems["attack_routines"] = "Attack routines are 1–10."
+    if not 0 <= entry.attacks <= 20:
+        problems["attacks"] = "Attacks per routine are 0–20."
+    for i, weapon in enumerate(entry.weapons, start=1):
+        where = f"Weapon {i}"
+        if not weapon.name.strip():
+            problems["weapons"] = f"{where} needs a name."
+        elif weapon.speed_factor is not None and not 0 <= weapon.speed_factor <= 20:
+            problems["weapons"] = f"{where} ({weapon.name}): speed factor is 0–20."
+        elif weapon.length is not None and not 0 < weapon.length <= 30:
+            problems["weapons"] = f"{where} ({weapon.name}): length is above 0 and at most 30 ft."
+        elif weapon.rate_of_fire is not None and not 1 <= weapon.rate_of_fire <= 10:
+            problems["weapons"] = f"{where} ({weapon.name}): rate of fire is 1–10."
+        if "weapons" in problems:
+            break
+    for i, spell in enumerate(entry.spells, start=1):
+        where = f"Spell {i}"
+        if not spell.name.strip():
+            problems["spells"] = f"{where} needs a name."
+        elif not 1 <= spell.level <= 9:
+            problems["spells"] = f"{where} ({spell.name}): level is 1–9."
+        elif not 0 <= spell.casting_time <= 100:
+            problems["spells"] = f"{where} ({spell.name}): casting time is 0–100 segments."
+        if "spells" in problems:
+            break
+    return problems
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustments:
+    """An entry's Dex adjustments as each family of systems reads them.
+
+    ``*_overridden`` tells the DM's own number from the one derived from the table.
+    """
+
+    reaction: int | None
+    missile: int | None
+    surprise: int | None
+    initiative: int | None
+    reaction_overridden: bool = False
+    missile_overridden: bool = False
+    surprise_overridden: bool = False
+    initiative_overridden: bool = False
+
+
+def _pick(override: int | None, derived: int | None) -> tuple[int | None, bool]:
+    return (override, True) if override is not None else (derived, False)
+
+
+def adjustments(entry: RosterEntry) -> Adjustments:
+    """Gets the AD&D reaction/missile/surprise and B/X initiative adjustments of ``entry``.
+
+    The DM's override wins; otherwise the value comes from Dex (AD&D PHB table, OSE/LL table).
+    """
+    dex = entry.dex
+    adnd = adnd_dex_reaction(dex) if dex is not None else None
+    bx = bx_initiative_modifier(dex) if dex is not None else None
+    reaction, r_o = _pick(entry.reaction_adj, adnd)
+    missile, m_o = _pick(entry.missile_adj, adnd)
+    surprise, s_o = _pick(entry.surprise_adj, adnd)
+    initiative, i_o = _pick(entry.initiative_adj, bx)
+    return Adjustments(reaction, missile, surprise, initiative, r_o, m_o, s_o, i_o)

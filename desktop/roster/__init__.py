@@ -1,0 +1,1 @@
+"""The campaign roster: tree of entries and templates, the entry editor, undoable commands."""

@@ -1,0 +1,293 @@
+"""The roster's actions (menu items with shortcuts) and what they do, for the main window."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
+
+from core.log import EncounterState
+from core.model import Kind
+from core.results import apply_changes, propose_results
+from core.roster import MonsterTemplate, RosterEntry
+from core.roster_io import (
+    RosterImportError,
+    read_roster_file,
+    write_roster_csv,
+    write_roster_json,
+)
+from core.scenario import combatant_to_json
+from core.store import StoreError
+from desktop.roster.commands import (
+    AddEntryCommand,
+    ApplyResultsCommand,
+    EditEntryCommand,
+    RemoveEntryCommand,
+)
+from desktop.roster.dialogs import ResultsDialog, SessionLogDialog, StampDialog
+
+if TYPE_CHECKING:
+    from desktop.main_window import MainWindow
+
+PROGRESS_ABOVE = 300
+"""Imports of more rows than this show a progress dialog."""
+
+
+class RosterActions:
+    """Creates the roster's QActions and carries them out against the window's campaign."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.new_action = self._action(
+            "&New Entry…", self.new_entry, ["Insert", "Ctrl+Shift+N"], "Add a PC, henchman…"
+        )
+        self.edit_action = self._action(
+            "&Edit Entry", self.edit_entry, ["Ctrl+E"], "Edit the selected entry in the form"
+        )
+        self.remove_action = self._action(
+            "&Remove Entry…", self.remove_current, ["Delete"], "Remove the selected entry"
+        )
+        # Delete acts on the tree only: in a text field it deletes characters.
+        self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        window.roster_panel.view.addAction(self.remove_action)
+        self.stamp_action = self._action(
+            "&Stamp Monsters…", self.stamp_current, ["Ctrl+T"], "Numbered monsters from a template"
+        )
+        self.import_action = self._action(
+            "&Import…", self.ask_import, ["Ctrl+I"], "Import entries from JSON or CSV"
+        )
+        self.export_action = self._action(
+            "E&xport…", self.ask_export, ["Ctrl+Shift+E"], "Export the roster as JSON or CSV"
+        )
+        self.log_action = self._action(
+            "Session &Log", self.show_session_log, ["Ctrl+L"], "What changed, and when"
+        )
+        self.find_action = self._action(
+            "&Find", self.focus_filter, ["Ctrl+F"], "Filter the roster by name"
+        )
+        self.dialog: object = None  # the last non-modal dialog opened (tests reach it here)
+
+    def _action(
+        self, text: str, slot: object, keys: Sequence[str], tip: str
+    ) -> QAction:
+        action = QAction(text, self.window)
+        action.setShortcuts([QKeySequence(k) for k in keys])
+        action.setStatusTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())  # type: ignore[operator]
+        return action
+
+    def fill_menu(self, menu: QMenu) -> None:
+        """Adds the roster actions to ``menu``."""
+        for action in (self.new_action, self.edit_action, self.remove_action):
+            menu.addAction(action)
+        menu.addSeparator()
+        menu.addAction(self.stamp_action)
+        menu.addSeparator()
+        for action in (self.import_action, self.export_action, self.log_action):
+            menu.addAction(action)
+        menu.addSeparator()
+        menu.addAction(self.find_action)
+
+    # --- editing ---------------------------------------------------------------------------------
+
+    def new_entry(self) -> None:
+        """Opens the form on a blank entry of the selected group's kind."""
+        group = self.window.roster_panel.current_group()
+        kind = group if isinstance(group, Kind) else Kind.PC
+        side = "monsters" if kind is Kind.MONSTER else "party"
+        self.window.editor_dock.show()
+        self.window.editor.load(RosterEntry(name="", kind=kind, side=side), new=True)
+        self.window.editor.focus_first_field()
+
+    def edit_entry(self) -> None:
+        """Puts the cursor in the form of the selected entry."""
+        item = self.window.roster_panel.current_item()
+        if isinstance(item, RosterEntry):
+            self.window.editor.load(item)
+        self.window.editor_dock.show()
+        self.window.editor_dock.raise_()
+        self.window.editor.focus_first_field()
+
+    def save(self, before: RosterEntry | None, after: RosterEntry) -> None:
+        """Pushes the command that adds or saves an entry (the command writes to the store)."""
+        ctx = self.window.ctx
+        if ctx is None:
+            return
+        if before is None:
+            self.window.undo_stack.push(AddEntryCommand(ctx, after))
+        elif before != after:
+            self.window.undo_stack.push(EditEntryCommand(ctx, before, after))
+
+    def remove_current(self) -> None:
+        """Asks, then removes the selected entry (undoable)."""
+        item = self.window.roster_panel.current_item()
+        ctx = self.window.ctx
+        if not isinstance(item, RosterEntry) or ctx is None:
+            self.window.statusBar().showMessage("Select a roster entry to remove.", 4000)
+            return
+        answer = QMessageBox.question(
+            self.window,
+            "Remove entry",
+            f"Remove {item.name} from the roster? (Ctrl+Z brings them back.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.window.undo_stack.push(RemoveEntryCommand(ctx, item))
+
+    def focus_filter(self) -> None:
+        """Puts the cursor in the roster's name filter."""
+        self.window.roster_panel.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.window.roster_panel.filter_edit.selectAll()
+
+    # --- templates -------------------------------------------------------------------------------
+
+    def stamp_current(self) -> StampDialog | None:
+        """Opens the stamp dialog (non-modal) for the selected monster template."""
+        item = self.window.roster_panel.current_item()
+        if not isinstance(item, MonsterTemplate):
+            self.window.statusBar().showMessage("Select a monster template to stamp.", 4000)
+            return None
+        dialog = StampDialog(item, parent=self.window)
+        dialog.accepted.connect(lambda: self._on_stamped(dialog))
+        dialog.open()
+        self.dialog = dialog
+        return dialog
+
+    def _on_stamped(self, dialog: StampDialog) -> None:
+        combatants = dialog.combatants
+        document = {"combatants": [combatant_to_json(c) for c in combatants]}
+        QGuiApplication.clipboard().setText(json.dumps(document, indent=2))
+        summary = ", ".join(f"{c.name} ({c.hp} hp)" for c in combatants)
+        self.window.statusBar().showMessage(
+            f"Stamped {summary}; copied to the clipboard as scenario combatants.", 15000
+        )
+
+    # --- results ---------------------------------------------------------------------------------
+
+    def review_results(
+        self,
+        state: EncounterState,
+        title: str = "Encounter",
+        spells_cast: Mapping[str, Sequence[str]] | None = None,
+    ) -> ResultsDialog | None:
+        """Opens (non-modal) the list of roster changes an encounter's end state proposes."""
+        changes = propose_results(self.window.entries, state, spells_cast)
+        if not changes:
+            self.window.statusBar().showMessage(f"{title}: nothing to change in the roster.", 5000)
+            return None
+        dialog = ResultsDialog(changes, self.window)
+        dialog.accepted.connect(lambda: self._on_results_accepted(dialog, title))
+        dialog.open()
+        self.dialog = dialog
+        return dialog
+
+    def _on_results_accepted(self, dialog: ResultsDialog, title: str) -> None:
+        ctx = self.window.ctx
+        accepted = dialog.accepted_changes()
+        if ctx is None or not accepted:
+            return
+        after = apply_changes(self.window.entries, accepted)
+        ids = {e.id for e in after}
+        before = [e for e in self.window.entries if e.id in ids]
+        command = ApplyResultsCommand(
+            ctx, before, after, f"Results of {title}", [c.description for c in accepted]
+        )
+        self.window.undo_stack.push(command)
+
+    def show_session_log(self) -> SessionLogDialog | None:
+        """Opens the campaign's session log (non-modal)."""
+        campaign = self.window.campaign
+        if campaign is None:
+            return None
+        try:
+            log = self.window.store.session_log(campaign.id)
+        except StoreError as exc:
+            self.window._report(exc)
+            return None
+        dialog = SessionLogDialog(log, self.window)
+        dialog.open()
+        self.dialog = dialog
+        return dialog
+
+    # --- import / export -------------------------------------------------------------------------
+
+    def ask_import(self) -> None:
+        """Asks for a file and imports it."""
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Import roster", "", "Roster files (*.json *.csv);;All files (*)"
+        )
+        if path:
+            self.import_path(Path(path))
+
+    def import_path(self, path: Path) -> int:
+        """Imports a JSON or CSV roster file whole, or nothing; returns the number added."""
+        campaign = self.window.campaign
+        if campaign is None:
+            return 0
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            self.window._report(StoreError(f"{path.name} cannot be read: {exc}"))
+            return 0
+        progress: QProgressDialog | None = None
+        if text.count("\n") > PROGRESS_ABOVE:
+            progress = QProgressDialog(f"Reading {path.name}…", "", 0, 100, self.window)
+            progress.setCancelButton(None)  # type: ignore[arg-type]
+            progress.setWindowModality(Qt.WindowModality.WindowModal)
+            progress.setMinimumDuration(0)
+            progress.setValue(0)
+
+        def tick(done: int, total: int) -> None:
+            if progress is not None:
+                progress.setValue(int(100 * done / max(total, 1)))
+                QCoreApplication.processEvents()
+
+        try:
+            entries = read_roster_file(path.name, text, tick)
+            if progress is not None:
+                progress.setLabelText(f"Saving {len(entries)} entries…")
+            added = self.window.store.import_entries(
+                campaign.id, entries, f"Imported {len(entries)} entries from {path.name}"
+            )
+        except RosterImportError as exc:
+            self.window._report(
+                StoreError(f"{path.name} was not imported (nothing was added). {exc}")
+            )
+            return 0
+        except StoreError as exc:
+            self.window._report(exc)
+            return 0
+        finally:
+            if progress is not None:
+                progress.close()
+        self.window.refresh_roster()
+        self.window.statusBar().showMessage(f"Imported {added} entries from {path.name}.", 8000)
+        return added
+
+    def ask_export(self) -> None:
+        """Asks for a file name and exports the roster."""
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, "Export roster", "roster.json", "JSON (*.json);;CSV (*.csv)"
+        )
+        if path:
+            self.export_path(Path(path))
+
+    def export_path(self, path: Path) -> None:
+        """Writes the roster to ``path`` (CSV for a .csv name, JSON otherwise)."""
+        entries = [replace(e) for e in self.window.entries]
+        text = write_roster_csv(entries) if path.suffix.lower() == ".csv" else write_roster_json(
+            entries
+        )
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            self.window._report(StoreError(f"{path} cannot be written: {exc.strerror}"))
+            return
+        self.window.statusBar().showMessage(f"Exported {len(entries)} entries to {path}.", 8000)

@@ -1,0 +1,182 @@
+"""Undoable roster edits: each command's redo()/undo() is one Store call (one transaction).
+
+A command that the store refuses (a conflict with another Combat Desk, a vanished entry) marks
+itself obsolete, so Qt drops it from the stack, and reports the error through the context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from PySide6.QtGui import QUndoCommand
+
+from core.roster import RosterEntry
+from core.store import Store, StoreError
+
+
+class RosterContext:
+    """What every roster command needs: the store, the campaign, and the window's callbacks.
+
+    ``versions`` holds the version this window last wrote for each entry, so undoing and
+    redoing chains of edits stays version-checked against other app instances.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        campaign_id: int,
+        on_changed: Callable[[int | None], None],
+        on_failed: Callable[[StoreError], None],
+    ) -> None:
+        self.store = store
+        self.campaign_id = campaign_id
+        self.on_changed = on_changed
+        self.on_failed = on_failed
+        self.versions: dict[int, int] = {}
+
+    def current(self, entry: RosterEntry) -> RosterEntry:
+        """Gets ``entry`` carrying the version this window last saw written."""
+        assert entry.id is not None
+        return replace(entry, version=self.versions.get(entry.id, entry.version))
+
+    def wrote(self, entry: RosterEntry) -> None:
+        """Remembers the version the store gave ``entry``."""
+        if entry.id is not None:
+            self.versions[entry.id] = entry.version
+
+
+class RosterCommand(QUndoCommand):
+    """Base: runs a store call, and on refusal drops itself and reports why."""
+
+    def __init__(self, ctx: RosterContext, text: str) -> None:
+        super().__init__(text)
+        self.ctx = ctx
+        self.failure: StoreError | None = None
+
+    def _run(self, action: Callable[[], int | None]) -> None:
+        try:
+            changed = action()
+        except StoreError as exc:
+            self.failure = exc
+            self.setObsolete(True)
+            self.ctx.on_failed(exc)
+            return
+        self.ctx.on_changed(changed)
+
+
+class AddEntryCommand(RosterCommand):
+    """Adds an entry; undo removes it, redo puts the same row (same id) back."""
+
+    def __init__(self, ctx: RosterContext, entry: RosterEntry) -> None:
+        super().__init__(ctx, f"Add {entry.name}")
+        self.entry = entry
+        self.saved: RosterEntry | None = None
+
+    def redo(self) -> None:
+        def act() -> int | None:
+            if self.saved is None:
+                self.saved = self.ctx.store.add_entry(self.ctx.campaign_id, self.entry)
+            else:
+                self.saved = self.ctx.store.restore_entry(
+                    self.ctx.campaign_id, self.ctx.current(self.saved)
+                )
+            self.ctx.wrote(self.saved)
+            return self.saved.id
+
+        self._run(act)
+
+    def undo(self) -> None:
+        def act() -> int | None:
+            assert self.saved is not None and self.saved.id is not None
+            current = self.ctx.current(self.saved)
+            self.ctx.store.remove_entry(self.saved.id, current.version)
+            self.saved = current
+            return None
+
+        self._run(act)
+
+
+class EditEntryCommand(RosterCommand):
+    """Saves an edited entry; undo saves the values it had before."""
+
+    def __init__(self, ctx: RosterContext, before: RosterEntry, after: RosterEntry) -> None:
+        super().__init__(ctx, f"Edit {after.name}")
+        self.before = before
+        self.after = after
+        self._first = True
+
+    def _save(self, values: RosterEntry) -> int | None:
+        # The first save checks against the version the editor loaded; later ones against ours.
+        version = self.before.version if self._first else self.ctx.current(values).version
+        saved = self.ctx.store.update_entry(replace(values, version=version))
+        self._first = False
+        self.ctx.wrote(saved)
+        return saved.id
+
+    def redo(self) -> None:
+        self._run(lambda: self._save(self.after))
+
+    def undo(self) -> None:
+        self._run(lambda: self._save(self.before))
+
+
+class RemoveEntryCommand(RosterCommand):
+    """Removes an entry; undo puts it back with its id and version."""
+
+    def __init__(self, ctx: RosterContext, entry: RosterEntry) -> None:
+        super().__init__(ctx, f"Remove {entry.name}")
+        self.entry = entry
+
+    def redo(self) -> None:
+        def act() -> int | None:
+            current = self.ctx.current(self.entry)
+            assert current.id is not None
+            self.ctx.store.remove_entry(current.id, current.version)
+            self.entry = current
+            return None
+
+        self._run(act)
+
+    def undo(self) -> None:
+        def act() -> int | None:
+            restored = self.ctx.store.restore_entry(self.ctx.campaign_id, self.entry)
+            self.ctx.wrote(restored)
+            return restored.id
+
+        self._run(act)
+
+
+class ApplyResultsCommand(RosterCommand):
+    """Writes an encounter's accepted results (and a session-log line) in one transaction."""
+
+    def __init__(
+        self,
+        ctx: RosterContext,
+        before: Sequence[RosterEntry],
+        after: Sequence[RosterEntry],
+        summary: str,
+        details: Sequence[str],
+    ) -> None:
+        super().__init__(ctx, summary)
+        self.before = list(before)
+        self.after = list(after)
+        self.details = list(details)
+        self._first = True
+
+    def _apply(self, values: Sequence[RosterEntry], summary: str) -> int | None:
+        # The first write checks the versions loaded when the results were proposed.
+        versioned = list(values) if self._first else [self.ctx.current(v) for v in values]
+        saved = self.ctx.store.apply_results(
+            self.ctx.campaign_id, versioned, summary, self.details
+        )
+        self._first = False
+        for entry in saved:
+            self.ctx.wrote(entry)
+        return None
+
+    def redo(self) -> None:
+        self._run(lambda: self._apply(self.after, self.text()))
+
+    def undo(self) -> None:
+        self._run(lambda: self._apply(self.before, f"Undone: {self.text()}"))

@@ -1,0 +1,151 @@
+"""Small roster dialogs: stamping monsters, reviewing an encounter's results, the session log."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QRadioButton,
+    QSpinBox,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.dice import Roller
+from core.model import Combatant
+from core.results import ProposedChange
+from core.roster import MonsterTemplate, SessionLogEntry
+from core.stamping import MAX_STAMP, StampError, stamp
+
+
+class StampDialog(QDialog):
+    """Stamps numbered combatants from a template, HP rolled or typed in from real dice."""
+
+    def __init__(
+        self,
+        template: MonsterTemplate,
+        rng: random.Random | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Stamp {template.name}")
+        self.template = template
+        self._roller = Roller(rng or random.Random())
+        self.combatants: list[Combatant] = []
+        self.count = QSpinBox()
+        self.count.setObjectName("stampCount")
+        self.count.setRange(1, MAX_STAMP)
+        self.count.setValue(4)
+        self.roll_radio = QRadioButton(f"&Roll {template.hit_dice} each")
+        self.hand_radio = QRadioButton("&Enter rolled totals:")
+        self.roll_radio.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.roll_radio)
+        group.addButton(self.hand_radio)
+        self.hp_edit = QLineEdit()
+        self.hp_edit.setObjectName("stampHp")
+        self.hp_edit.setPlaceholderText("e.g. 5, 3, 8, 6")
+        self.reason = QLabel()
+        self.reason.setStyleSheet("color: #b00020;")
+        self.reason.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self._on_ok)
+        self.buttons.rejected.connect(self.reject)
+        form = QFormLayout(self)
+        form.addRow("&How many", self.count)
+        form.addRow(self.roll_radio)
+        form.addRow(self.hand_radio, self.hp_edit)
+        form.addRow(self.reason)
+        form.addRow(self.buttons)
+        self.hp_edit.textEdited.connect(lambda _t: self.hand_radio.setChecked(True))
+
+    def make(self) -> list[Combatant]:
+        """Stamps the combatants; raises StampError saying what is wrong."""
+        if self.roll_radio.isChecked():
+            return stamp(self.template, self.count.value(), self._roller)
+        parts = [p for p in self.hp_edit.text().replace(";", ",").split(",") if p.strip()]
+        try:
+            totals = [int(p) for p in parts]
+        except ValueError:
+            raise StampError("Hit points are whole numbers separated by commas.") from None
+        return stamp(self.template, self.count.value(), totals)
+
+    def _on_ok(self) -> None:
+        try:
+            self.combatants = self.make()
+        except StampError as exc:
+            self.reason.setText(str(exc))
+            return
+        self.accept()
+
+
+class ResultsDialog(QDialog):
+    """Lists an encounter's proposed roster changes with a check box each."""
+
+    def __init__(self, changes: Sequence[ProposedChange], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Encounter results for the roster")
+        self.changes = list(changes)
+        self.list = QListWidget()
+        self.list.setObjectName("resultsList")
+        for change in self.changes:
+            item = QListWidgetItem(change.description)
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked)
+            self.list.addItem(item)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Apply | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Tick the changes to write to the roster (one transaction):"))
+        layout.addWidget(self.list)
+        layout.addWidget(buttons)
+
+    def accepted_changes(self) -> list[ProposedChange]:
+        """Gets the changes still ticked."""
+        return [
+            c
+            for i, c in enumerate(self.changes)
+            if self.list.item(i).checkState() == Qt.CheckState.Checked
+        ]
+
+
+class SessionLogDialog(QDialog):
+    """Shows what changed in the campaign's roster, newest first."""
+
+    def __init__(self, log: Sequence[SessionLogEntry], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Session log")
+        self.resize(560, 380)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("sessionLog")
+        self.tree.setHeaderLabels(["When", "What"])
+        for entry in log:
+            when = entry.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            top = QTreeWidgetItem([when, entry.summary])
+            for line in entry.details:
+                top.addChild(QTreeWidgetItem(["", line]))
+            self.tree.addTopLevelItem(top)
+        self.tree.expandAll()
+        self.tree.resizeColumnToContents(0)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tree)
+        layout.addWidget(buttons)

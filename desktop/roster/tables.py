@@ -1,0 +1,185 @@
+"""Small table editors for an entry's weapons and memorised spells."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.model import Spell, Weapon
+
+
+class TableError(ValueError):
+    """A cell that does not hold what its column needs."""
+
+
+def _int_cell(text: str, what: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise TableError(f"{what}: {text!r} is not a whole number") from None
+
+
+def _float_cell(text: str, what: str) -> float | None:
+    text = text.strip().replace(",", ".")
+    if not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise TableError(f"{what}: {text!r} is not a number of feet") from None
+
+
+class _RowsEditor(QWidget):
+    """A table with Add/Remove buttons; text columns plus check-box columns."""
+
+    changed = Signal()
+
+    def __init__(
+        self, name: str, headers: Sequence[str], checks: Sequence[int], parent: QWidget | None
+    ) -> None:
+        super().__init__(parent)
+        self._checks = set(checks)
+        self.table = QTableWidget(0, len(headers))
+        self.table.setObjectName(f"{name}Table")
+        self.table.setHorizontalHeaderLabels(list(headers))
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setMinimumHeight(90)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table, arrows move inside it
+        self.table.itemChanged.connect(lambda _item: self.changed.emit())
+        self.add_button = QPushButton(f"Add {name[:-1]}")
+        self.add_button.setObjectName(f"add{name.capitalize()[:-1]}")
+        self.add_button.clicked.connect(self._on_add)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.clicked.connect(self._on_remove)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.table)
+        layout.addLayout(buttons)
+
+    def _set_rows(self, rows: Sequence[Sequence[object]]) -> None:
+        self.table.blockSignals(True)
+        self.table.setRowCount(0)
+        for values in rows:
+            self._append(values)
+        self.table.blockSignals(False)
+        self.table.resizeColumnsToContents()
+
+    def _append(self, values: Sequence[object]) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        for col, value in enumerate(values):
+            item = QTableWidgetItem()
+            if col in self._checks:
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Checked if value else Qt.CheckState.Unchecked)
+            else:
+                item.setText("" if value is None else str(value))
+            self.table.setItem(row, col, item)
+
+    def _text(self, row: int, col: int) -> str:
+        item = self.table.item(row, col)
+        return item.text() if item is not None else ""
+
+    def _checked(self, row: int, col: int) -> bool:
+        item = self.table.item(row, col)
+        return item is not None and item.checkState() == Qt.CheckState.Checked
+
+    def _blank(self) -> Sequence[object]:
+        raise NotImplementedError
+
+    def _on_add(self) -> None:
+        self._append(self._blank())
+        self.table.setCurrentCell(self.table.rowCount() - 1, 0)
+        self.table.editItem(self.table.item(self.table.rowCount() - 1, 0))
+        self.changed.emit()
+
+    def _on_remove(self) -> None:
+        rows = sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True)
+        if not rows and self.table.currentRow() >= 0:
+            rows = [self.table.currentRow()]
+        for row in rows:
+            self.table.removeRow(row)
+        self.changed.emit()
+
+
+class WeaponsEditor(_RowsEditor):
+    """Name, speed factor, length, missile, slow, rate of fire."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        headers = ("Weapon", "Speed", "Length ft", "Missile", "Slow", "Rate of fire")
+        super().__init__("weapons", headers, checks=(3, 4), parent=parent)
+
+    def set_weapons(self, weapons: Sequence[Weapon]) -> None:
+        """Shows ``weapons``."""
+        self._set_rows(
+            [(w.name, w.speed_factor, w.length, w.missile, w.slow, w.rate_of_fire) for w in weapons]
+        )
+
+    def _blank(self) -> Sequence[object]:
+        return ("New weapon", None, None, False, False, None)
+
+    def weapons(self) -> tuple[Weapon, ...]:
+        """Gets the weapons as typed; raises TableError naming the row and column."""
+        out = []
+        for row in range(self.table.rowCount()):
+            what = f"Weapon {row + 1}"
+            out.append(
+                Weapon(
+                    name=self._text(row, 0).strip(),
+                    speed_factor=_int_cell(self._text(row, 1), f"{what} speed factor"),
+                    length=_float_cell(self._text(row, 2), f"{what} length"),
+                    missile=self._checked(row, 3),
+                    slow=self._checked(row, 4),
+                    rate_of_fire=_int_cell(self._text(row, 5), f"{what} rate of fire"),
+                )
+            )
+        return tuple(out)
+
+
+class SpellsEditor(_RowsEditor):
+    """Memorised spells: name, level, casting time (segments)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("spells", ("Spell", "Level", "Casting time"), checks=(), parent=parent)
+
+    def set_spells(self, spells: Sequence[Spell]) -> None:
+        """Shows ``spells``."""
+        self._set_rows([(s.name, s.level, s.casting_time) for s in spells])
+
+    def _blank(self) -> Sequence[object]:
+        return ("New spell", 1, 1)
+
+    def spells(self) -> tuple[Spell, ...]:
+        """Gets the spells as typed; raises TableError naming the row and column."""
+        out = []
+        for row in range(self.table.rowCount()):
+            what = f"Spell {row + 1}"
+            level = _int_cell(self._text(row, 1), f"{what} level")
+            casting = _int_cell(self._text(row, 2), f"{what} casting time")
+            out.append(
+                Spell(
+                    name=self._text(row, 0).strip(),
+                    level=1 if level is None else level,
+                    casting_time=1 if casting is None else casting,
+                )
+            )
+        return tuple(out)

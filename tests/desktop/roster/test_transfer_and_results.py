@@ -1,0 +1,106 @@
+"""Import/export, encounter results flowing back, and stamping monsters, through the window."""
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+from pytestqt.qtbot import QtBot
+
+from core.log import Command, EncounterLog, Event, EventKind, add_combatant
+from core.model import Status, frozen_mapping
+from core.results import roster_combatant
+from core.roster import MonsterTemplate, RosterStatus
+from desktop.main_window import MainWindow
+from desktop.roster.dialogs import ResultsDialog, StampDialog
+from tests.desktop.roster.conftest import Answers
+
+
+def test_a_file_with_an_error_is_refused_whole(
+    window: MainWindow, tmp_path: Path, answers: Answers
+) -> None:
+    before = list(window.entries)
+    bad = tmp_path / "party.csv"
+    bad.write_text("name,kind,dex\nAlda,pc,12\nBorin,pc,25\nCarys,pc,9\n", encoding="utf-8")
+    assert window.roster_actions.import_path(bad) == 0
+    assert answers.warnings and "line 3, field dex: Dex is 3–18." in answers.warnings[0]
+    assert "nothing was added" in answers.warnings[0]
+    assert window.entries == before
+    assert window.store.roster(window.campaign.id) == before  # type: ignore[union-attr]
+
+
+def test_a_large_import_lands_whole_with_progress_and_exports_back(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    rows = "\n".join(f"Spearman {i},hireling,party,1,4,7" for i in range(400))
+    good = tmp_path / "levy.csv"
+    good.write_text(f"name,kind,side,hp,max_hp,ac\n{rows}\n", encoding="utf-8")
+    assert window.roster_actions.import_path(good) == 400
+    assert sum(e.name.startswith("Spearman") for e in window.entries) == 400
+    log = window.store.session_log(window.campaign.id)  # type: ignore[union-attr]
+    assert log[0].summary == "Imported 400 entries from levy.csv"
+    out = tmp_path / "roster.json"
+    window.roster_actions.export_path(out)
+    assert out.read_text(encoding="utf-8").count('"Spearman ') == 400
+
+
+def test_encounter_results_flow_back_in_one_undoable_transaction(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    brannoc = next(e for e in window.entries if e.name == "Brannoc the Bold")
+    ysolde = next(e for e in window.entries if e.name == "Sister Ysolde")
+    log = EncounterLog()
+    for entry in (brannoc, ysolde):
+        log.execute(add_combatant(roster_combatant(entry)))
+    b, y = f"roster-{brannoc.id}", f"roster-{ysolde.id}"
+    log.execute(Command("Hit", (Event(EventKind.HP_CHANGED, frozen_mapping({"id": b, "delta": -30})),)))  # noqa: E501
+    log.execute(Command("Down", (Event(EventKind.STATUS_CHANGED, frozen_mapping({"id": b, "status": str(Status.DEAD)})),)))  # noqa: E501
+    log.execute(Command("Hit", (Event(EventKind.HP_CHANGED, frozen_mapping({"id": y, "delta": -4})),)))  # noqa: E501
+    dialog = window.roster_actions.review_results(log.state, "Orc ambush", {y: ["Bless"]})
+    assert isinstance(dialog, ResultsDialog)
+    texts = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+    assert texts == [
+        "Brannoc the Bold: HP 24 → -6",
+        "Brannoc the Bold: active → dead",
+        "Sister Ysolde: HP 17 → 13",
+        "Sister Ysolde: spells used — Bless",
+    ]
+    dialog.list.item(0).setCheckState(Qt.CheckState.Unchecked)  # the DM rules he is at 0 later
+    dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Apply).click()
+    qtbot.waitUntil(lambda: window.undo_stack.count() == 1)
+    now = {e.name: e for e in window.entries}
+    assert now["Brannoc the Bold"].status is RosterStatus.DEAD and now["Brannoc the Bold"].hp == 24
+    assert now["Sister Ysolde"].hp == 13
+    assert [s.name for s in now["Sister Ysolde"].spells] == ["Cure light wounds", "Hold person"]
+    log_dialog = window.roster_actions.show_session_log()
+    assert log_dialog is not None
+    top = log_dialog.tree.topLevelItem(0)
+    assert top.text(1) == "Results of Orc ambush" and top.childCount() == 3
+    window.undo_action.trigger()
+    now = {e.name: e for e in window.entries}
+    assert now["Brannoc the Bold"].status is RosterStatus.ACTIVE
+    assert len(now["Sister Ysolde"].spells) == 3
+    log_dialog.close()
+
+
+def test_stamping_a_template_by_hand_checks_every_total(qtbot: QtBot, window: MainWindow) -> None:
+    model = window.roster_panel.model
+    templates = model.group_index("templates")
+    orc_row = next(
+        r for r in range(model.rowCount(templates))
+        if model.index(r, 0, templates).data() == "Orc"
+    )  # fmt: skip
+    window.roster_panel.view.setCurrentIndex(
+        window.roster_panel.proxy.mapFromSource(model.index(orc_row, 0, templates))
+    )
+    window.roster_actions.stamp_action.trigger()
+    dialog = window.roster_actions.dialog
+    assert isinstance(dialog, StampDialog) and isinstance(dialog.template, MonsterTemplate)
+    dialog.count.setValue(3)
+    qtbot.keyClicks(dialog.hp_edit, "5, 9, 2")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert "Orc 2: 1d8 shows 1–8; 9 is not possible" in dialog.reason.text()
+    assert dialog.isVisible()
+    dialog.hp_edit.setText("5, 8, 2")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    assert [(c.name, c.hp) for c in dialog.combatants] == [("Orc 1", 5), ("Orc 2", 8), ("Orc 3", 2)]
+    assert '"orc-3"' in QApplication.clipboard().text()

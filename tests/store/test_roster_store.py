@@ -1,0 +1,48 @@
+"""Store methods behind the roster editor: restore, bulk import, results, the session log."""
+
+from dataclasses import replace
+
+import pytest
+
+from core.model import Spell
+from core.roster import RosterEntry, RosterStatus
+from core.store import ConflictError, Store
+
+WAT = RosterEntry(name="Wat", hp=3, max_hp=3, spells=(Spell("Light"),), initiative_adj=1)
+
+
+def test_a_removed_entry_comes_back_with_its_id_and_version(store: Store) -> None:
+    campaign = store.create_campaign("Greyhawk")
+    saved = store.update_entry(replace(store.add_entry(campaign.id, WAT), hp=2))
+    store.remove_entry(saved.id or 0, saved.version)
+    restored = store.restore_entry(campaign.id, saved)
+    assert restored == saved and restored.initiative_adj == 1
+    assert store.update_entry(replace(restored, hp=1)).version == saved.version + 1
+    with pytest.raises(ConflictError):
+        store.remove_entry(saved.id or 0, saved.version)  # stale version: refused
+
+
+def test_a_bulk_import_is_one_transaction_and_logged(store: Store) -> None:
+    campaign = store.create_campaign("Greyhawk")
+    entries = [replace(WAT, name=f"Levy {i}") for i in range(1000)]
+    assert store.import_entries(campaign.id, entries, "Levy") == 1000
+    roster = store.roster(campaign.id)
+    assert len(roster) == 1000 and roster[0].version == 1 and roster[0].spells == WAT.spells
+    store.update_entry(replace(roster[0], hp=1))  # bulk-inserted rows are version-checked too
+    assert store.session_log(campaign.id)[0].summary == "Levy"
+
+
+def test_results_write_all_or_nothing(store: Store) -> None:
+    campaign = store.create_campaign("Greyhawk")
+    a, b = store.add_entries(campaign.id, [WAT, replace(WAT, name="Alda")])
+    store.update_entry(replace(b, notes="elsewhere"))
+    with pytest.raises(ConflictError):
+        store.apply_results(
+            campaign.id, [replace(a, hp=0), replace(b, status=RosterStatus.DEAD)], "Fight", []
+        )
+    assert [e.hp for e in store.roster(campaign.id)] == [3, 3]
+    assert store.session_log(campaign.id) == []
+    (saved,) = store.apply_results(campaign.id, [replace(a, hp=0)], "Fight", ["Wat: HP 3 → 0"])
+    assert saved.hp == 0
+    (line,) = store.session_log(campaign.id)
+    assert (line.summary, line.details) == ("Fight", ("Wat: HP 3 → 0",))
