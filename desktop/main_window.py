@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -38,6 +38,7 @@ class MainWindow(QMainWindow):
         self._store = store
         self._settings = settings
         self._campaigns: list[Campaign] = []
+        self._leaving_guard = False
         self.campaign: Campaign | None = None
 
         self.entries: list[RosterEntry] = []
@@ -267,14 +268,52 @@ class MainWindow(QMainWindow):
                 self.editor.load(fresh)
         self.statusBar().showMessage("Reloaded the roster from the database.", 5000)
 
+    def confirm_unsaved_edits(self) -> bool:
+        """Asks what to do with unsaved edits; True when the DM may move on (saved or dropped)."""
+        if not self.editor.is_dirty:
+            return True
+        name = self.editor.before.name if self.editor.before is not None else "the new entry"
+        answer = QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"Save your changes to {name}?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.editor.save()  # False (and the reason shown) while a field is bad
+        return answer == QMessageBox.StandardButton.Discard
+
     def _on_current_item(self, item: object) -> None:
         shown = self.editor.before
-        if isinstance(item, RosterEntry):
-            if shown is not None and shown.id == item.id and self.editor.is_dirty:
-                return  # a refresh re-selected it: keep the DM's unsaved typing
-            self.editor.load(item)
-        elif not self.editor.is_dirty:
-            self.editor.load(None)
+        same = isinstance(item, RosterEntry) and shown is not None and shown.id == item.id
+        if same and self.editor.is_dirty:
+            return  # a refresh re-selected it: keep the DM's unsaved typing
+        if self._leaving_guard:
+            return
+        if not self.editor.is_dirty:
+            self.editor.load(item if isinstance(item, RosterEntry) else None)
+            return
+        # Asking, saving (which refreshes the model) or re-selecting must not happen inside the
+        # view's selection signal: Qt crashes when the selection changes under its own feet.
+        QTimer.singleShot(0, lambda: self._leave_dirty_entry(item, shown))
+
+    def _leave_dirty_entry(self, item: object, shown: RosterEntry | None) -> None:
+        item_id = item.id if isinstance(item, RosterEntry) else None
+        self._leaving_guard = True  # selections made here must not ask again
+        try:
+            if not self.confirm_unsaved_edits():
+                if shown is not None and shown.id is not None:
+                    self.roster_panel.select_entry(shown.id)
+                return
+            fresh = self.entry(item_id) if item_id is not None else None
+            if fresh is not None:
+                self.roster_panel.select_entry(item_id or 0)
+            self.editor.load(fresh)
+        finally:
+            self._leaving_guard = False
 
     def _on_save_requested(self, before: RosterEntry | None, after: RosterEntry) -> None:
         self.roster_actions.save(before, after)
@@ -320,8 +359,11 @@ class MainWindow(QMainWindow):
             f"<p>Campaign database: {html.escape(self._store.label)}</p>",
         )
 
-    def closeEvent(self, event: object) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.confirm_unsaved_edits():
+            event.ignore()
+            return
         self._settings.setValue("window/geometry", self.saveGeometry())
         self._settings.setValue("window/state", self.saveState())
         self._settings.sync()
-        super().closeEvent(event)  # type: ignore[arg-type]
+        super().closeEvent(event)

@@ -20,6 +20,7 @@ def type_into(qtbot: QtBot, window: MainWindow, field: str, text: str) -> None:
 def select(window: MainWindow, name: str) -> None:
     entry = next(e for e in window.entries if e.name == name)
     assert window.roster_panel.select_entry(entry.id or 0)
+    QApplication.processEvents()  # a move away from unsaved edits is handled after the signal
 
 
 def test_the_dm_creates_a_pc_sees_validation_and_finds_it_after_reopening(
@@ -186,3 +187,44 @@ def test_undo_over_another_instances_edit_is_refused(
     assert final.status is RosterStatus.DEAD and final.hp == 1
     other.close()
     QApplication.processEvents()
+
+
+def stored(store: Store, window: MainWindow, name: str) -> int | None:
+    """Reads an entry's HP back from the database, not from the window."""
+    assert window.campaign is not None
+    return next(e for e in store.roster(window.campaign.id) if e.name == name).hp
+
+
+def test_moving_away_from_unsaved_edits_asks_and_nothing_is_lost(
+    qtbot: QtBot, window: MainWindow, answers: Answers, sample_store: Store
+) -> None:
+    select(window, "Brannoc the Bold")
+    type_into(qtbot, window, "hp", "20")
+    assert window.editor.is_dirty
+
+    answers.answer = QMessageBox.StandardButton.Cancel
+    select(window, "Sister Ysolde")
+    assert answers.questions == ["Save your changes to Brannoc the Bold?"]
+    assert window.editor.before is not None and window.editor.before.name == "Brannoc the Bold"
+    assert window.editor.fields["hp"].text() == "20"  # the typing is still there
+
+    answers.answer = QMessageBox.StandardButton.Save
+    select(window, "Sister Ysolde")
+    assert window.editor.fields["name"].text() == "Sister Ysolde"
+    assert stored(sample_store, window, "Brannoc the Bold") == 20  # saved on the way out
+
+    type_into(qtbot, window, "hp", "1")
+    answers.answer = QMessageBox.StandardButton.Discard
+    select(window, "Halvaine the Arcane")
+    assert stored(sample_store, window, "Sister Ysolde") == 17  # dropped, as the DM chose
+    assert window.editor.fields["name"].text() == "Halvaine the Arcane"
+
+
+def test_closing_with_unsaved_edits_asks_first(
+    qtbot: QtBot, window: MainWindow, answers: Answers
+) -> None:
+    select(window, "Garrick")
+    type_into(qtbot, window, "hp", "3")
+    answers.answer = QMessageBox.StandardButton.Cancel
+    assert not window.close()
+    assert window.isVisible() and window.editor.is_dirty
