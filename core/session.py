@@ -1,0 +1,108 @@
+"""An encounter in play: its log kept in memory and every command saved as it happens.
+
+The session is what the encounter workspace drives. A command is checked against the current
+state first, then written to the store in one transaction, and only then applied in memory —
+so a crash at any moment loses at most the command being written, and reopening the encounter
+(:meth:`EncounterSession.resume`) continues at exactly the last saved command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from core.dice import Roller
+from core.encounter import configure, resolve_state
+from core.log import Command, EncounterLog, EncounterState, LogError, replay
+from core.model import Resolution
+from core.store import EncounterInfo, Store
+
+Listener = Callable[[EncounterState], None]
+
+
+class EncounterSession:
+    """One encounter's log bound to its store rows."""
+
+    def __init__(self, store: Store, info: EncounterInfo, log: EncounterLog) -> None:
+        self._store = store
+        self.info = info
+        self.log = log
+        self._redo: list[Command] = []
+        self._listeners: list[Listener] = []
+
+    @classmethod
+    def start(
+        cls,
+        store: Store,
+        campaign_id: int,
+        name: str,
+        system: str,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> EncounterSession:
+        """Creates a new encounter and saves its configuration as the first command."""
+        info = store.create_encounter(campaign_id, name, system, options)
+        session = cls(store, info, EncounterLog())
+        session.execute(configure(system, options, seed))
+        return session
+
+    @classmethod
+    def resume(cls, store: Store, info: EncounterInfo) -> EncounterSession:
+        """Reopens an encounter at exactly its last saved command."""
+        return cls(store, info, EncounterLog(store.load_commands(info.id)))
+
+    # --- listening -----------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """Calls ``listener`` with the new state after every change."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in self._listeners:
+            listener(self.log.state)
+
+    # --- commands ------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> EncounterState:
+        """Gets the encounter's current state."""
+        return self.log.state
+
+    def _apply(self, command: Command) -> EncounterState:
+        replay([command], self.log.state)  # raises LogError before anything is written
+        self._store.append_command(self.info.id, command)
+        state = self.log.execute(command)
+        self._changed()
+        return state
+
+    def execute(self, command: Command) -> EncounterState:
+        """Checks, saves, then applies a command (LogError/StoreError: nothing changed)."""
+        state = self._apply(command)
+        self._redo.clear()
+        return state
+
+    def undo(self) -> Command:
+        """Undoes the last command in the store and in memory; it can be redone."""
+        self._store.undo_command(self.info.id)
+        command = self.log.undo()
+        self._redo.append(command)
+        self._changed()
+        return command
+
+    def redo(self) -> Command:
+        """Applies the last undone command again (saved as a new command)."""
+        if not self._redo:
+            raise LogError("nothing to redo")
+        command = self._redo[-1]
+        self._apply(command)
+        self._redo.pop()  # only once it is saved: a failed redo can be tried again
+        return command
+
+    @property
+    def can_redo(self) -> bool:
+        """Tells whether an undone command is waiting to be redone."""
+        return bool(self._redo)
+
+    def resolution(self) -> Resolution:
+        """Resolves the encounter as its log stands (dice not given come from its seed)."""
+        return resolve_state(self.log.state, Roller.seeded(self.log.state.config.get("seed")))
