@@ -1,0 +1,104 @@
+"""The resolved steps as a table: seq, when, actor, event, target, rules (plain words on hover)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from core.model import Combatant, Resolution, Step
+from desktop.resolution.step_text import short_rule_ids, step_tooltip, step_when
+
+SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
+"""Gets a row's step seq (an int) from any of its cells."""
+
+_HEADERS = ("#", "When", "Actor", "Event", "Target", "Rules")
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class StepsModel(QAbstractTableModel):
+    """Read-only rows, one per step of a resolution, in resolution order."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._system = ""
+        self._steps: tuple[Step, ...] = ()
+        self._row_of: dict[int, int] = {}
+        self._labels: Mapping[str, str] = {}
+
+    def set_resolution(
+        self, resolution: Resolution | None, combatants: Sequence[Combatant] | None = None
+    ) -> None:
+        """Shows ``resolution``'s steps; ``combatants`` gives the names to show."""
+        self.beginResetModel()
+        self._system = resolution.system if resolution else ""
+        self._steps = resolution.steps if resolution else ()
+        self._row_of = {step.seq: row for row, step in enumerate(self._steps)}
+        if combatants is not None:
+            self._labels = {c.id: c.label for c in combatants}
+        self.endResetModel()
+
+    def row_of_seq(self, seq: int) -> int | None:
+        """Gets the row showing step ``seq``."""
+        return self._row_of.get(seq)
+
+    def step_at(self, row: int) -> Step | None:
+        return self._steps[row] if 0 <= row < len(self._steps) else None
+
+    # --- Qt overrides ---------------------------------------------------------------------------
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self._steps)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(_HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return _HEADERS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        step = self.step_at(index.row()) if index.isValid() else None
+        if step is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._cell(step, index.column())
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return step_tooltip(step, self._system, self._labels)
+        if role == SEQ_ROLE:
+            return step.seq
+        return None
+
+    def _cell(self, step: Step, column: int) -> str:
+        label = self._labels.get
+        if column == 0:
+            return str(step.seq)
+        if column == 1:
+            return step_when(step)
+        if column == 2:
+            return label(step.actor, step.actor)
+        if column == 3:
+            return str(step.event)
+        if column == 4:
+            return label(step.target, step.target) if step.target else ""
+        return short_rule_ids(step, self._system)
+
+
+def make_steps_view(model: StepsModel, parent: QWidget | None = None) -> QTableView:
+    """Builds the resolution list: whole-row single selection, rules column stretched."""
+    view = QTableView(parent)
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().hide()
+    view.setAlternatingRowColors(True)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setStretchLastSection(True)
+    return view
