@@ -1,4 +1,4 @@
-"""The scenario command line: ``simulate FILE [--json]`` and ``rules``.
+"""The scenario command line: ``simulate FILE [--json]``, ``summary FILE`` and ``rules``.
 
 Every failure a user can cause prints one line naming the file, field and reason and exits
 non-zero; a traceback here is a bug.
@@ -73,6 +73,36 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _summary(args: argparse.Namespace, out: TextIO) -> int:
+    from core.summary import SummaryError, build_summary
+    from core.summary_html import render_html
+
+    path = Path(args.file)
+    try:
+        scenario = load_scenario(path)
+        resolution = resolve_scenario(scenario)
+        html = render_html(build_summary(scenario, resolution, args.round))
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SummaryError as exc:
+        print(f"error: --round: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (ScenarioError, UnknownSystemError, DiceError) as exc:
+        where = "system" if isinstance(exc, UnknownSystemError) else ""
+        print(f"error: {path}: {where + ': ' if where else ''}{exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.html is None:
+        out.write(html)
+        return 0
+    try:
+        Path(args.html).write_text(html, encoding="utf-8")
+    except OSError as exc:
+        print(f"error: {args.html}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
 def _rules(args: argparse.Namespace, out: TextIO) -> int:
     out.write(rules_markdown())
     return 0
@@ -86,6 +116,20 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("file", help="scenario JSON file")
     sim.add_argument("--json", action="store_true", help="print a combatdesk/resolution-1 document")
     sim.set_defaults(run=_simulate)
+    summary = sub.add_parser(
+        "summary", help="write the printable round summary of a scenario as one HTML file"
+    )
+    summary.add_argument("file", help="scenario JSON file")
+    summary.add_argument(
+        "--html", metavar="OUT.html", help="write the page here (default: print it)"
+    )
+    summary.add_argument(
+        "--round",
+        type=int,
+        metavar="N",
+        help="summarise round N only (from 1); default: the whole encounter",
+    )
+    summary.set_defaults(run=_summary)
     rules = sub.add_parser("rules", help="print the rule catalogue as Markdown (docs/rules.md)")
     rules.set_defaults(run=_rules)
     return parser

@@ -49,6 +49,13 @@ class EventKind(StrEnum):
     """``{"list": "declarations" | "turns", "entry"}``: appended to the current round."""
     TIMED_ACTION_ADDED = "timed-action-added"
     """``{"entry"}``: a time-unit action, in declaration order."""
+    ROUND_FIELD_SET = "round-field-set"
+    """``{"name", "value"}``: a field of the current round, e.g. its ``initiative`` dice."""
+    ENTRY_REPLACED = "entry-replaced"
+    """``{"list", "index", "entry"}``: changes a declaration or turn of the current round, or
+    a time-unit action (``list: "actions"``)."""
+    ENTRY_REMOVED = "entry-removed"
+    """``{"list", "index"}``: takes a declaration, turn or time-unit action back."""
     HP_CHANGED = "hp-changed"
     """``{"id", "delta"}``."""
     STATUS_CHANGED = "status-changed"
@@ -176,6 +183,16 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
         case EventKind.TIMED_ACTION_ADDED:
             entry = frozen_mapping(data.get("entry") or {})
             return replace(state, actions=(*state.actions, entry))
+        case EventKind.ROUND_FIELD_SET:
+            name = data.get("name")
+            if not state.rounds:
+                raise LogError("no round has started")
+            if not isinstance(name, str) or name in ROUND_LISTS:
+                raise LogError(f"{name!r} cannot be set as a round field")
+            last = frozen_mapping({**state.rounds[-1], name: data.get("value")})
+            return replace(state, rounds=(*state.rounds[:-1], last))
+        case EventKind.ENTRY_REPLACED | EventKind.ENTRY_REMOVED:
+            return _edit_entry(state, event)
         case EventKind.PHASE_ENTERED:
             return replace(state, phase=str(data.get("phase")))
         case EventKind.DECLARED:
@@ -203,6 +220,26 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
                 raise LogError(f"unknown status {data.get('status')!r}") from None
             return _with_combatant(state, replace(combatant, status=status))
     raise LogError(f"unhandled event kind {event.kind}")  # pragma: no cover - enum is closed
+
+
+def _edit_entry(state: EncounterState, event: Event) -> EncounterState:
+    which, index = event.data.get("list"), event.data.get("index")
+    if which == "actions":
+        entries = list(state.actions)
+    elif which in ROUND_LISTS and state.rounds:
+        entries = list(state.rounds[-1][which])
+    else:
+        raise LogError(f"there is no list {which!r} to change")
+    if not isinstance(index, int) or not 0 <= index < len(entries):
+        raise LogError(f"{which} has no entry {index!r}")
+    if event.kind is EventKind.ENTRY_REMOVED:
+        del entries[index]
+    else:
+        entries[index] = frozen_mapping(event.data.get("entry") or {})
+    if which == "actions":
+        return replace(state, actions=tuple(entries))
+    last = frozen_mapping({**state.rounds[-1], which: tuple(entries)})
+    return replace(state, rounds=(*state.rounds[:-1], last))
 
 
 def replay(commands: Iterable[Command], start: EncounterState | None = None) -> EncounterState:

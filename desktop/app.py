@@ -1,15 +1,18 @@
-"""Starts Combat Desk: ``combatdesk [--database URL]`` or ``combatdesk simulate FILE …``."""
+"""Starts Combat Desk: ``combatdesk [--database URL]``, ``combatdesk simulate FILE …``, or
+``combatdesk --pdf OUT.pdf SCENARIO.json`` (the round summary as PDF, no window)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from core import __version__
 from core.store import Store, StoreError, default_database_url
 
-CLI_COMMANDS = ("simulate", "rules")
+CLI_COMMANDS = ("simulate", "summary", "rules")
 """Subcommands handed to the scenario command line (``python -m core``) without a window."""
 
 
@@ -39,7 +42,65 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"SQLAlchemy database URL (default: {default_database_url()})",
     )
     parser.add_argument("--version", action="version", version=f"Combat Desk {__version__}")
+    parser.add_argument(
+        "--pdf",
+        nargs=2,
+        metavar=("OUT.pdf", "SCENARIO.json"),
+        help="write the round summary of a scenario file as a PDF and exit, without a window",
+    )
+    parser.add_argument(
+        "--page-size",
+        choices=("a4", "letter"),
+        default="a4",
+        help="paper for --pdf (default: a4)",
+    )
+    parser.add_argument(
+        "--round",
+        type=int,
+        metavar="N",
+        help="with --pdf: summarise round N only (default: the whole encounter)",
+    )
     return parser
+
+
+def export_summary_pdf(out: Path, scenario_path: Path, page: str, round_no: int | None) -> int:
+    """Renders a scenario's summary to PDF offscreen; returns the exit code."""
+    from core.cli import EXIT_BAD_INPUT, InputError, load_scenario, resolve_scenario
+    from core.dice import DiceError
+    from core.rules import UnknownSystemError
+    from core.scenario import ScenarioError
+    from core.summary import SummaryError, build_summary
+    from core.summary_html import render_html
+
+    try:
+        scenario = load_scenario(scenario_path)
+        html = render_html(build_summary(scenario, resolve_scenario(scenario), round_no))
+    except InputError as exc:
+        print(f"combatdesk: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SummaryError as exc:
+        print(f"combatdesk: error: --round: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (ScenarioError, UnknownSystemError, DiceError) as exc:
+        print(f"combatdesk: error: {scenario_path}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+    # No window is ever shown, so the offscreen platform is enough (and works with no display).
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.printing import export_pdf
+
+    _app = QApplication.instance() or QApplication([sys.argv[0]])
+    if out.parent and not out.parent.is_dir():
+        print(f"combatdesk: error: {out}: no such folder {out.parent}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        export_pdf(html, out, page)
+    except OSError as exc:
+        print(f"combatdesk: error: {out}: cannot write the PDF ({exc})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return cli_main(args_list)
     args = build_parser().parse_args(args_list)
+    if args.pdf:  # before any window exists: a headless export
+        out, scenario_path = args.pdf
+        return export_summary_pdf(Path(out), Path(scenario_path), args.page_size, args.round)
 
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QMessageBox

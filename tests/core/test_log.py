@@ -125,3 +125,29 @@ def test_undo_and_replay_rebuild_exactly_the_same_state(steps: list[object]) -> 
     assert EncounterLog(log.commands).state == log.state
     for count in range(len(log.commands) + 1):
         assert log.state_after(count) == history[count]
+
+
+def test_the_current_round_can_be_edited_and_edits_undo() -> None:
+    log = EncounterLog()
+    log.execute(add_combatant(ORC))
+    log.execute(Command("r1", (Event(EventKind.ROUND_STARTED, {"round": 1, "fields": {}}),)))
+    declare = {"list": "declarations", "entry": {"actor": "orc-1", "action": "G"}}
+    log.execute(Command("declare", (Event(EventKind.ROUND_ENTRY_ADDED, declare),)))
+    log.execute(Command("init", (Event(EventKind.ROUND_FIELD_SET,
+                                       {"name": "initiative", "value": {"monsters": 4}}),)))
+    change = {"list": "declarations", "index": 0, "entry": {"actor": "orc-1", "action": "A"}}
+    log.execute(Command("change", (Event(EventKind.ENTRY_REPLACED, change),)))
+    assert log.state.rounds[-1]["declarations"][0]["action"] == "A"
+    assert log.state.rounds[-1]["initiative"] == {"monsters": 4}
+    log.execute(Command("take back", (Event(EventKind.ENTRY_REMOVED,
+                                            {"list": "declarations", "index": 0}),)))
+    assert log.state.rounds[-1]["declarations"] == ()
+    log.undo()
+    log.undo()
+    assert log.state.rounds[-1]["declarations"][0]["action"] == "G"
+    with pytest.raises(LogError, match="declarations has no entry 5"):
+        log.execute(Command("bad", (Event(EventKind.ENTRY_REMOVED,
+                                          {"list": "declarations", "index": 5}),)))
+    with pytest.raises(LogError, match="cannot be set as a round field"):
+        log.execute(Command("bad", (Event(EventKind.ROUND_FIELD_SET,
+                                          {"name": "declarations", "value": []}),)))

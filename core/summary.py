@@ -1,0 +1,786 @@
+"""The round summary as data: what a DM prints after a round or at the end of an encounter.
+
+Built from a scenario and its resolution only (no Qt, no store), so the command line, the app
+and the tests all print the same facts. :mod:`core.summary_html` turns it into HTML.
+Everything here is plain text as the user typed it; escaping is the renderer's job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+
+from core.model import Resolution, Roll, Status, Step, StepEvent
+from core.rules import find_system
+from core.rules.base import parse_options
+from core.scenario import Declaration, Scenario, TimedAction, Turn
+from core.summary_text import Names, declaration_parts, plain, plural, step_text
+
+SEGMENT_SYSTEMS = frozenset({"addict", "side-d6"})
+ATTACK_EVENTS = frozenset({StepEvent.HITS, StepEvent.MISSES, StepEvent.ATTACKS})
+
+
+class SummaryError(ValueError):
+    """The summary cannot be built as asked (e.g. a round the encounter does not have)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionRow:
+    name: str
+    value: str
+    default: str
+    is_default: bool
+    meaning: str
+
+
+@dataclass(frozen=True, slots=True)
+class RollRow:
+    round: int | None
+    """The round the roll belongs to, when its purpose says so; None for encounter rolls."""
+    purpose: str
+    expression: str
+    dice: tuple[int, ...]
+    total: int
+    manual: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationRow:
+    actor: str
+    action: str
+    target: str
+    details: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepRow:
+    seq: int
+    when: str
+    group: int | None
+    simultaneous: bool
+    actor: str
+    event: str
+    text: str
+    because: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HitRow:
+    when: str
+    actor: str
+    target: str
+    result: str
+    """``hit``, ``miss`` or ``attack`` (no outcome recorded)."""
+    means: str
+    damage: int | None
+    hp_after: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SpellRow:
+    when: str
+    caster: str
+    spell: str
+    outcome: str
+    """``begun``, ``cast`` or ``lost``."""
+    details: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteRow:
+    """A morale check, a bleeding step or a death: who, and what happened."""
+
+    when: str
+    actor: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class EffectRow:
+    name: str
+    target: str
+    source: str
+    started: str
+    remaining: str
+
+
+@dataclass(frozen=True, slots=True)
+class StateRow:
+    name: str
+    side: str
+    hp: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineStep:
+    """What the timeline picture needs of a step (kept apart from the printed rows)."""
+
+    seq: int
+    actor: str
+    event: StepEvent
+    x: float
+    span_key: str | None
+    """Pairs a spell's begin with its end (caster + declaration or spell name)."""
+    damage: int | None
+    continued: bool = False
+    """A spell's end whose casting began in an earlier round (its bar starts at the edge)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    number: int
+    title: str
+    surprise: bool
+    declarations_title: str
+    declarations: tuple[DeclarationRow, ...]
+    rolls: tuple[RollRow, ...]
+    steps: tuple[StepRow, ...]
+    hits: tuple[HitRow, ...]
+    spells: tuple[SpellRow, ...]
+    notes: tuple[NoteRow, ...]
+    effects: tuple[EffectRow, ...]
+    effects_note: str
+    states: tuple[StateRow, ...]
+    states_note: str
+    timeline: tuple[TimelineStep, ...]
+    axis: Axis
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """The x axis of a timeline picture."""
+
+    kind: str
+    """``segments``, ``tu`` or ``turns``."""
+    start: float
+    end: float
+    labels: tuple[tuple[float, str], ...]
+    marks: tuple[tuple[float, str], ...] = ()
+    """Where heavier lines start a round on the TU clock, with their labels."""
+    shaded: tuple[tuple[float, float], ...] = ()
+    """Ranges to mark (surprise segments)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    cid: str
+    name: str
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    title: str
+    scenario_note: str
+    system_id: str
+    system_title: str
+    scope: str
+    options: tuple[OptionRow, ...]
+    encounter_rolls: tuple[RollRow, ...]
+    rounds: tuple[RoundSummary, ...]
+    final_states: tuple[StateRow, ...]
+    combatants: tuple[Combatant, ...]
+    notes: tuple[str, ...]
+    round_count: int = 1
+    encounter_timeline: tuple[TimelineStep, ...] = ()
+    encounter_axis: Axis | None = None
+    """The whole TU clock in one picture (time units, whole encounter of several rounds)."""
+
+
+# --- options and rolls --------------------------------------------------------------------------
+
+
+def _options(scenario: Scenario) -> tuple[OptionRow, ...]:
+    system = find_system(scenario.system)
+    chosen = parse_options(system.options_type, scenario.options)
+    defaults = system.options_type()
+    meanings: dict[str, str] = {}
+    for rule in system.rules.values():
+        if rule.option and rule.option not in meanings:
+            meanings[rule.option] = rule.summary
+    rows = []
+    for f in fields(chosen):
+        value, default = getattr(chosen, f.name), getattr(defaults, f.name)
+        rows.append(
+            OptionRow(
+                name=f.name,
+                value=plain(value),
+                default=plain(default),
+                is_default=value == default,
+                meaning=meanings.get(f.name, ""),
+            )
+        )
+    return tuple(rows)
+
+
+_ROUND_IN_PURPOSE = re.compile(r"\bround (\d+)\b")
+_ACTION_IN_PURPOSE = re.compile(r"\((actions\[\d+\])\)")
+
+
+def _roll_round(roll: Roll, action_rounds: Mapping[str, int]) -> int | None:
+    found = _ROUND_IN_PURPOSE.search(roll.purpose)
+    if found:
+        return int(found.group(1))
+    action = _ACTION_IN_PURPOSE.search(roll.purpose)
+    if action:
+        return action_rounds.get(action.group(1))
+    return None
+
+
+# --- rounds -------------------------------------------------------------------------------------
+
+
+def _when(step: Step, system: str, turn_index: Mapping[int, str]) -> str:
+    if step.tu is not None:
+        return f"TU {step.tu}"
+    if step.segment is not None:
+        return f"Surprise seg. {step.segment}" if step.surprise else f"Segment {step.segment}"
+    return turn_index.get(step.seq, f"#{step.seq}")
+
+
+# Steps without a turn of their own that a turn's blow causes at once (not End of Round ones).
+_FOLLOWS_A_TURN = frozenset(
+    {StepEvent.DIES, StepEvent.SPELL_DISRUPTED, StepEvent.READIED_TRIGGERS, StepEvent.BLEEDS}
+)
+
+
+def _popcorn_turns(steps: Sequence[Step]) -> dict[int, str]:
+    """Labels popcorn steps by turn number in their round ("End" for end-of-round steps)."""
+    labels: dict[int, str] = {}
+    seen: dict[int | None, dict[str, int]] = {}
+    previous: Step | None = None
+    for step in steps:
+        turn = step.detail.get("turn")
+        per_round = seen.setdefault(step.round, {})
+        if isinstance(turn, str):
+            key = turn.split(".triggers")[0]
+            number = per_round.setdefault(key, len(per_round) + 1)
+            labels[step.seq] = f"Turn {number}"
+        elif (
+            step.event in _FOLLOWS_A_TURN
+            and previous is not None
+            and previous.round == step.round
+            and labels[previous.seq] != "End of round"
+        ):
+            labels[step.seq] = labels[previous.seq]  # a death or lost spell the turn caused
+        else:
+            labels[step.seq] = "End of round"
+        previous = step
+    return labels
+
+
+@dataclass
+class _Track:
+    """Follows one combatant's hp and status along the steps."""
+
+    hp: int | None
+    status: str
+    known: bool = True
+
+
+def _hp_owner(step: Step) -> str:
+    if step.event in (StepEvent.BLEEDS, StepEvent.DIES) or step.target is None:
+        return step.actor
+    return step.target
+
+
+def _follow(track: dict[str, _Track], step: Step) -> None:
+    owner = _hp_owner(step)
+    if owner in track:
+        hp, damage = step.detail.get("hp"), step.detail.get("damage")
+        if isinstance(hp, int):
+            track[owner].hp = hp
+        elif isinstance(damage, int) and damage:
+            track[owner].known = False  # damage landed but the system did not say the new hp
+    if step.actor in track:
+        if step.event == StepEvent.DIES:
+            track[step.actor].status = Status.DEAD
+        elif step.event == StepEvent.FLEES:
+            track[step.actor].status = Status.FLED
+
+
+def _state_rows(
+    scenario: Scenario, track: Mapping[str, _Track], final: bool, resolution: Resolution
+) -> tuple[StateRow, ...]:
+    rows = []
+    for c in scenario.combatants:
+        t = track[c.id]
+        if final and c.id in resolution.combatants:
+            result = resolution.combatants[c.id]
+            hp, status = result.hp, str(result.status)
+        else:
+            hp = t.hp if t.known else None
+            status = t.status
+            if status == Status.ACTIVE and hp is not None and hp <= 0:
+                status = "down (0 hp or less)"
+        max_hp = f" / {c.max_hp}" if c.max_hp is not None and hp is not None else ""
+        hp_text = "?" if hp is None else f"{hp}{max_hp}"
+        rows.append(StateRow(name=c.label, side=c.side, hp=hp_text, status=str(status)))
+    return tuple(rows)
+
+
+@dataclass(frozen=True, slots=True)
+class _StartedEffect:
+    path: str
+    name: str
+    duration: int
+    target: str | None
+    source: str
+    start_round: int
+    start_tu: int | None
+
+
+def _effects_started(
+    scenario: Scenario, steps: Sequence[Step], round_of: Mapping[int, int], round_tu: int
+) -> list[_StartedEffect]:
+    out: list[_StartedEffect] = []
+    for i, spec in enumerate(scenario.rounds):
+        items: list[Declaration | Turn] = [*spec.declarations, *spec.turns]
+        for item in items:
+            if item.effect:
+                e = item.effect
+                out.append(
+                    _StartedEffect(item.path, e.name, e.duration, e.target, item.actor, i + 1, None)
+                )
+    for action in scenario.actions:
+        if not action.effect:
+            continue
+        own = [
+            s
+            for s in steps
+            if s.detail.get("declaration") == action.path
+            and s.event != StepEvent.EFFECT_EXPIRES
+            and s.tu is not None
+        ]
+        if not own:
+            continue  # the action never happened (its actor fell first)
+        last = own[-1]
+        assert last.tu is not None
+        e = action.effect
+        out.append(
+            _StartedEffect(
+                action.path, e.name, e.duration, e.target, action.actor, round_of[last.seq], last.tu
+            )
+        )
+    return out
+
+
+def _effect_rows(
+    started: Sequence[_StartedEffect],
+    steps: Sequence[Step],
+    round_no: int,
+    round_of: Mapping[int, int],
+    system: str,
+    round_tu: int,
+    names: Names,
+) -> tuple[EffectRow, ...]:
+    rows = []
+    for eff in started:
+        if eff.start_round > round_no:
+            continue
+        expired = any(
+            s.event == StepEvent.EFFECT_EXPIRES
+            and s.detail.get("effect") == eff.name
+            and (s.target or None) == (eff.target or s.target or None)
+            and round_of[s.seq] <= round_no
+            for s in steps
+        )
+        if expired:
+            continue
+        if eff.start_tu is not None:
+            end_tu = eff.start_tu + eff.duration * round_tu
+            left = end_tu - round_no * round_tu
+            if left <= 0:
+                continue
+            remaining = f"until TU {end_tu} ({left} TU left)"
+            started_text = f"TU {eff.start_tu}"
+        else:
+            left = eff.start_round + eff.duration - round_no
+            if left < 0 or (left == 0 and system == "popcorn"):
+                continue  # popcorn reports the expiry itself; the others run out quietly
+            remaining = (
+                "ends at the end of this round" if left == 0 else f"{plural(left, 'more round')}"
+            )
+            started_text = f"round {eff.start_round}"
+        rows.append(
+            EffectRow(
+                name=eff.name,
+                target=names(eff.target),
+                source=names(eff.source),
+                started=started_text,
+                remaining=remaining,
+            )
+        )
+    return tuple(rows)
+
+
+def _effects_note(system: str) -> str:
+    if system in SEGMENT_SYSTEMS:
+        return (
+            "This system does not track when effects end; the remaining rounds are counted "
+            "from the round the effect started."
+        )
+    return ""
+
+
+def _axis(
+    system: str,
+    steps: Sequence[Step],
+    surprise: bool,
+    tu_range: tuple[int, int],
+    round_tu: int,
+) -> Axis:
+    if system in SEGMENT_SYSTEMS:
+        if surprise:
+            last = max([s.segment or 1 for s in steps] + [1])
+            labels = tuple((float(i), f"S{i}") for i in range(1, last + 1))
+            return Axis("segments", 0.5, last + 0.5, labels, shaded=((0.5, last + 0.5),))
+        labels = tuple((float(i), str(i)) for i in range(1, 11))
+        return Axis("segments", 0.5, 10.5, labels)
+    if system == "time-units":
+        lo, hi = tu_range
+        step = 1 if hi - lo <= 20 else 5
+        labels = tuple((float(t), str(t)) for t in range(lo, hi + 1) if t % step == 0)
+        marks = tuple(
+            (float(t), f"round {t // round_tu + 1}")
+            for t in range(lo, hi + 1)
+            if t % round_tu == 0 and t > 0
+        )
+        return Axis("tu", lo - 0.5, hi + 0.5, labels, marks=marks)
+    return Axis("turns", 0.5, 1.5, ((1.0, "1"),))
+
+
+def _span_key(step: Step) -> str | None:
+    if step.event not in (
+        StepEvent.BEGINS_CASTING,
+        StepEvent.SPELL_TAKES_EFFECT,
+        StepEvent.SPELL_DISRUPTED,
+    ):
+        return None
+    ref = step.detail.get("declaration") or step.detail.get("turn") or step.detail.get("spell")
+    return f"{step.actor}|{ref}"
+
+
+def _timeline(
+    system: str,
+    steps: Sequence[Step],
+    turn_index: Mapping[int, str],
+    begun_earlier: frozenset[str] = frozenset(),
+) -> tuple[tuple[TimelineStep, ...], Axis | None]:
+    """Places a round's steps on its x axis (popcorn: its turns, then End of round)."""
+    out = []
+    popcorn_x: dict[str, float] = {}
+    for step in steps:
+        if system == "popcorn":
+            label = turn_index.get(step.seq, "")
+            x = popcorn_x.setdefault(label, float(len(popcorn_x) + 1))
+        elif step.tu is not None:
+            x = float(step.tu)
+        else:
+            x = float(step.segment or 1)
+        damage = step.detail.get("damage")
+        out.append(
+            TimelineStep(
+                seq=step.seq,
+                actor=step.actor,
+                event=step.event,
+                x=x,
+                span_key=_span_key(step),
+                damage=damage if isinstance(damage, int) else None,
+                continued=step.event != StepEvent.BEGINS_CASTING
+                and _span_key(step) in begun_earlier,
+            )
+        )
+    if system == "popcorn":
+        count = max(len(popcorn_x), 1)
+        labels = tuple(
+            (x, label.replace("Turn ", "T").replace("End of round", "End"))
+            for label, x in popcorn_x.items()
+        )
+        return tuple(out), Axis("turns", 0.5, count + 0.5, labels or ((1.0, "—"),))
+    return tuple(out), None
+
+
+def _round_title(system: str, number: int, surprise: bool, round_tu: int) -> str:
+    if system == "time-units":
+        lo = (number - 1) * round_tu
+        return f"Round {number} (TU {lo}–{lo + round_tu - 1})"
+    return f"Round {number}" + (" — surprise segments" if surprise else "")
+
+
+def build_summary(
+    scenario: Scenario, resolution: Resolution, round_no: int | None = None
+) -> Summary:
+    """Builds the summary of the whole encounter, or of round ``round_no`` only (from 1)."""
+    system = find_system(scenario.system)
+    names = Names(scenario)
+    options = _options(scenario)
+    round_tu = 10
+    if scenario.system == "time-units":
+        chosen = parse_options(system.options_type, scenario.options)
+        round_tu = int(getattr(chosen, "round_tu", 10)) or 10
+    steps = list(resolution.steps)
+
+    # Which round each step belongs to: the resolution says so, except on the TU clock.
+    round_of: dict[int, int] = {}
+    for s in steps:
+        if s.tu is not None:
+            round_of[s.seq] = s.tu // round_tu + 1
+        else:
+            round_of[s.seq] = s.round or 1
+    round_count = max([len(scenario.rounds), *round_of.values(), 1])
+    if round_no is not None and not 1 <= round_no <= round_count:
+        raise SummaryError(
+            f"round {round_no}: the encounter has rounds 1–{round_count}"
+            if round_count > 1
+            else f"round {round_no}: the encounter has one round (1)"
+        )
+
+    action_rounds: dict[str, int] = {}
+    for s in steps:
+        ref = s.detail.get("declaration")
+        if isinstance(ref, str) and ref.startswith("actions["):
+            action_rounds.setdefault(ref, round_of[s.seq])
+    rolls = [
+        RollRow(
+            round=_roll_round(r, action_rounds),
+            purpose=r.purpose,
+            expression=r.expression,
+            dice=r.dice,
+            total=r.total,
+            manual=r.manual,
+        )
+        for r in resolution.rolls
+    ]
+    turn_index = _popcorn_turns(steps) if scenario.system == "popcorn" else {}
+    started = _effects_started(scenario, steps, round_of, round_tu)
+    tus = [s.tu for s in steps if s.tu is not None]
+
+    track = {c.id: _Track(hp=c.hp, status=str(c.status), known=True) for c in scenario.combatants}
+    rounds: list[RoundSummary] = []
+    for number in range(1, round_count + 1):
+        own = [s for s in steps if round_of[s.seq] == number]
+        for s in own:
+            _follow(track, s)
+        if round_no is not None and number != round_no:
+            continue
+        if round_no is None and scenario.system == "time-units" and not own:
+            continue  # a quiet stretch of the TU clock: nothing to print
+        spec = scenario.rounds[number - 1] if number <= len(scenario.rounds) else None
+        surprise = bool(spec and spec.surprise) or any(s.surprise for s in own)
+        rounds.append(
+            _round_summary(
+                scenario,
+                resolution,
+                number,
+                own,
+                spec_items=_declared_items(scenario, number, action_rounds),
+                declarations_title="Turns as played"
+                if scenario.system == "popcorn"
+                else "Declarations",
+                rolls=tuple(r for r in rolls if r.round == number),
+                surprise=surprise,
+                names=names,
+                turn_index=turn_index,
+                track=track,
+                final=number == round_count,
+                effects=_effect_rows(
+                    started, steps, number, round_of, scenario.system, round_tu, names
+                ),
+                round_tu=round_tu,
+                tu_range=(
+                    (number - 1) * round_tu,
+                    number * round_tu - 1,
+                ),
+            )
+        )
+
+    notes: list[str] = []
+    unknown = [c.label for c in scenario.combatants if not track[c.id].known]
+    if unknown:
+        notes.append(
+            "Hit points of "
+            + ", ".join(unknown)
+            + " cannot be followed round by round (this system reported damage without the "
+            "new total); they show as ? until the end of the encounter, which comes from the "
+            "resolution."
+        )
+    if scenario.system == "time-units":
+        notes.append(
+            f"Time units have no rounds; a round here is a stretch of {round_tu} TU "
+            f"(TU 0–{round_tu - 1}, {round_tu}–{2 * round_tu - 1}, …)."
+        )
+    if any(r.round is None for r in rolls):
+        notes.append("Rolls whose purpose names no round are listed once for the encounter.")
+    track_final = {c.id: track[c.id] for c in scenario.combatants}
+    final_states = _state_rows(scenario, track_final, True, resolution)
+    title = ""
+    for key in ("title", "name"):
+        value = scenario.raw.get(key)
+        if isinstance(value, str) and value.strip():
+            title = value.strip()
+            break
+    note = ""
+    for key in ("description", "comment"):
+        value = scenario.raw.get(key)
+        if isinstance(value, str) and value.strip():
+            note = value.strip()
+            break
+    encounter_timeline: tuple[TimelineStep, ...] = ()
+    encounter_axis = None
+    if scenario.system == "time-units" and round_no is None and round_count > 1 and tus:
+        encounter_timeline, _ = _timeline(scenario.system, steps, turn_index)
+        encounter_axis = _axis(scenario.system, steps, False, (min(0, *tus), max(tus)), round_tu)
+    return Summary(
+        round_count=round_count,
+        encounter_timeline=encounter_timeline,
+        encounter_axis=encounter_axis,
+        title=title or f"{system.title} encounter",
+        scenario_note=note,
+        system_id=scenario.system,
+        system_title=system.title,
+        scope="Whole encounter" if round_no is None else f"Round {round_no} only",
+        options=options,
+        encounter_rolls=tuple(r for r in rolls if r.round is None),
+        rounds=tuple(rounds),
+        final_states=final_states,
+        combatants=tuple(Combatant(c.id, c.label, c.side) for c in scenario.combatants),
+        notes=tuple(notes),
+    )
+
+
+def _declared_items(
+    scenario: Scenario, number: int, action_rounds: Mapping[str, int]
+) -> list[Declaration | Turn | TimedAction]:
+    if scenario.system == "time-units":
+        # An action belongs to the round where its first step falls; a dropped one to round 1
+        # only if nothing else places it (its actor fell before it could start).
+        return [a for a in scenario.actions if action_rounds.get(a.path, 1) == number]
+    if number > len(scenario.rounds):
+        return []
+    spec = scenario.rounds[number - 1]
+    return [*spec.declarations, *spec.turns]
+
+
+def _round_summary(
+    scenario: Scenario,
+    resolution: Resolution,
+    number: int,
+    own: Sequence[Step],
+    *,
+    spec_items: Sequence[Declaration | Turn | TimedAction],
+    declarations_title: str,
+    rolls: tuple[RollRow, ...],
+    surprise: bool,
+    names: Names,
+    turn_index: Mapping[int, str],
+    track: Mapping[str, _Track],
+    final: bool,
+    effects: tuple[EffectRow, ...],
+    round_tu: int,
+    tu_range: tuple[int, int],
+) -> RoundSummary:
+    system = scenario.system
+    groups: dict[int | None, int] = {}
+    for s in own:
+        groups[s.group] = groups.get(s.group, 0) + 1
+    step_rows = []
+    hits, spells, notes = [], [], []
+    for s in own:
+        when = _when(s, system, turn_index)
+        step_rows.append(
+            StepRow(
+                seq=s.seq,
+                when=when,
+                group=s.group,
+                simultaneous=s.group is not None and groups[s.group] > 1,
+                actor=names(s.actor),
+                event=str(s.event),
+                text=step_text(s, names),
+                because=s.because,
+            )
+        )
+        if s.event in ATTACK_EVENTS:
+            result = {StepEvent.HITS: "hit", StepEvent.MISSES: "miss"}.get(s.event, "attack")
+            weapon = s.detail.get("weapon")
+            hits.append(_hit_row(s, when, names, result, plain(weapon) if weapon else ""))
+        elif s.event == StepEvent.SPELL_TAKES_EFFECT and "damage" in s.detail:
+            hits.append(_hit_row(s, when, names, "hit", f"spell {plain(s.detail.get('spell'))}"))
+        if s.event in (
+            StepEvent.BEGINS_CASTING,
+            StepEvent.SPELL_TAKES_EFFECT,
+            StepEvent.SPELL_DISRUPTED,
+        ):
+            outcome = {
+                StepEvent.BEGINS_CASTING: "begun",
+                StepEvent.SPELL_TAKES_EFFECT: "cast",
+                StepEvent.SPELL_DISRUPTED: "lost",
+            }[s.event]
+            spells.append(
+                SpellRow(
+                    when=when,
+                    caster=names(s.actor),
+                    spell=plain(s.detail.get("spell")),
+                    outcome=outcome,
+                    details=step_text(s, names),
+                )
+            )
+        if s.event in (
+            StepEvent.MORALE_CHECK,
+            StepEvent.BLEEDS,
+            StepEvent.DIES,
+            StepEvent.FLEES,
+        ):
+            notes.append(NoteRow(when=when, actor=names(s.actor), text=step_text(s, names)))
+    states = _state_rows(scenario, track, final, resolution)
+    states_note = (
+        "Hit points as the steps report them; only deaths and flights change the status "
+        "here (the exact status is known at the end of the encounter)."
+    )
+    first = own[0].seq if own else 0
+    begun_earlier = frozenset(
+        key
+        for s in resolution.steps
+        if s.seq < first and s.event == StepEvent.BEGINS_CASTING
+        for key in [_span_key(s)]
+        if key is not None
+    )
+    timeline, popcorn_axis = _timeline(system, own, turn_index, begun_earlier)
+    if system == "time-units" and own:
+        lo = min(tu_range[0], *(s.tu for s in own if s.tu is not None))
+        hi = max(tu_range[1], *(s.tu for s in own if s.tu is not None))
+        tu_range = (lo, hi)
+    axis = popcorn_axis or _axis(system, own, surprise, tu_range, round_tu)
+    return RoundSummary(
+        number=number,
+        title=_round_title(system, number, surprise, round_tu),
+        surprise=surprise,
+        declarations_title=declarations_title,
+        declarations=tuple(DeclarationRow(*declaration_parts(item, names)) for item in spec_items),
+        rolls=rolls,
+        steps=tuple(step_rows),
+        hits=tuple(hits),
+        spells=tuple(spells),
+        notes=tuple(notes),
+        effects=effects,
+        effects_note=_effects_note(system),
+        states=states,
+        states_note=states_note,
+        timeline=timeline,
+        axis=axis,
+    )
+
+
+def _hit_row(step: Step, when: str, names: Names, result: str, means: str) -> HitRow:
+    damage, hp = step.detail.get("damage"), step.detail.get("hp")
+    return HitRow(
+        when=when,
+        actor=names(step.actor),
+        target=names(step.target),
+        result=result,
+        means=means,
+        damage=damage if isinstance(damage, int) else None,
+        hp_after=hp if isinstance(hp, int) else None,
+    )

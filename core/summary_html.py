@@ -1,0 +1,261 @@
+"""Renders a :class:`~core.summary.Summary` as one self-contained HTML page.
+
+The page skeleton is ``resources/summary.html.tmpl`` (``string.Template``); the tables are
+built here. Every text that came from a user (names, ids, spells, notes, options) goes
+through :func:`html.escape`, and the template only ever receives escaped text or fragments
+built from escaped text. Timeline pictures are embedded as base64 ``data:`` SVG images so the
+file stands alone (the printing code swaps them for rendered images: Qt cannot show those).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from html import escape
+from string import Template
+
+from core import __version__
+from core.resources import resource
+from core.summary import (
+    Axis,
+    OptionRow,
+    RollRow,
+    RoundSummary,
+    StateRow,
+    Summary,
+    TimelineStep,
+)
+from core.timeline_svg import render_timeline_svg
+
+TEMPLATE_NAME = "summary.html.tmpl"
+PICTURE_WIDTH = 660
+"""Printed width of a timeline picture in CSS pixels: A4 and Letter with 15 mm margins leave
+about 680 px of text width, less the document's own margin."""
+
+
+def _e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    widths: str = "",
+    columns: Sequence[int] = (),
+) -> str:
+    """Builds a table from already-escaped cells (headers are our own words).
+
+    ``columns`` gives each column's share of the width in percent, when the default split
+    would squeeze the long text.
+    """
+    head = "".join(
+        f'<th width="{columns[i]}%">{h}</th>' if i < len(columns) else f"<th>{h}</th>"
+        for i, h in enumerate(headers)
+    )
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    width = f' width="{widths}"' if widths else ""
+    return (
+        f'<table border="1" cellspacing="0" cellpadding="3"{width}>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+def _options(rows: Sequence[OptionRow]) -> str:
+    if not rows:
+        return "<p>This system has no options.</p>"
+    return _table(
+        ["Option", "Value", "What it decides"],
+        [
+            [
+                f"<b>{_e(r.name)}</b>" if not r.is_default else _e(r.name),
+                _e(r.value)
+                + (
+                    " <i>(default)</i>"
+                    if r.is_default
+                    else f" <b>(house rule; default {_e(r.default)})</b>"
+                ),
+                f'<span class="small">{_e(r.meaning)}</span>',
+            ]
+            for r in rows
+        ],
+        "100%",
+        (28, 27, 45),
+    )
+
+
+def _rolls(rows: Sequence[RollRow]) -> str:
+    return _table(
+        ["Purpose", "Dice", "Faces", "Total", "Entered"],
+        [
+            [
+                _e(r.purpose or "—"),
+                _e(r.expression),
+                _e(", ".join(str(d) for d in r.dice) or "—"),
+                f"<b>{r.total}</b>",
+                "by hand (manual)" if r.manual else "rolled by the app (auto)",
+            ]
+            for r in rows
+        ],
+    )
+
+
+def _states(rows: Sequence[StateRow]) -> str:
+    return _table(
+        ["Combatant", "Side", "HP", "Status"],
+        [[_e(r.name), _e(r.side), _e(r.hp), _e(r.status)] for r in rows],
+    )
+
+
+def svg_img(svg: str, alt: str) -> str:
+    """Embeds an SVG picture as a self-contained ``<img>``."""
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f'<img src="data:image/svg+xml;base64,{data}" width="{PICTURE_WIDTH}" alt="{_e(alt)}">'
+
+
+def _picture(summary: Summary, steps: Sequence[TimelineStep], axis: Axis, alt: str) -> str:
+    caption = {"segments": "segment", "tu": "TU", "turns": "order of play"}.get(axis.kind, "")
+    svg = render_timeline_svg(summary.combatants, steps, axis, caption)
+    return f"<p>{svg_img(svg, alt)}</p>"
+
+
+def _round(summary: Summary, rnd: RoundSummary, new_page: bool, last: bool) -> str:
+    # every round starts a printed page, so one round's sheet can be handed out alone and a
+    # round heading never sits alone at the foot of the options page
+    brk = ' style="page-break-before: always"' if new_page else ""
+    out = [f"<h2{brk}>{_e(rnd.title)}</h2>"]
+    out.append("<h3>Timeline</h3>")
+    out.append(_picture(summary, rnd.timeline, rnd.axis, f"timeline of {rnd.title}"))
+    out.append(f"<h3>{_e(rnd.declarations_title)}</h3>")
+    if rnd.declarations:
+        out.append(
+            _table(
+                ["Who", "Action", "Target", "Details"],
+                [
+                    [_e(d.actor), _e(d.action), _e(d.target or "—"), _e(d.details)]
+                    for d in rnd.declarations
+                ],
+            )
+        )
+    else:
+        out.append("<p>None in the scenario.</p>")
+    if rnd.rolls:
+        out.append("<h3>Rolls</h3>")
+        out.append(_rolls(rnd.rolls))
+    out.append("<h3>Order of resolution</h3>")
+    if rnd.steps:
+        out.append(
+            '<p class="small">≡ marks steps of one group: they resolve simultaneously. '
+            "Rules: the ids in docs/rules.md that placed the step.</p>"
+        )
+        out.append(
+            _table(
+                ["#", "When", "Grp", "Who", "What happens", "Rules"],
+                [
+                    [
+                        str(s.seq),
+                        _e(s.when),
+                        ("≡ " if s.simultaneous else "") + _e(s.group if s.group else "—"),
+                        f"<b>{_e(s.actor)}</b>",
+                        _e(s.text),
+                        f'<span class="small">{"<br>".join(_e(b) for b in s.because)}</span>',
+                    ]
+                    for s in rnd.steps
+                ],
+                "100%",
+                (4, 12, 6, 16, 38, 24),
+            )
+        )
+    else:
+        out.append("<p>Nothing happens in this round.</p>")
+    if rnd.hits:
+        out.append("<h3>Hits and damage</h3>")
+        out.append(
+            _table(
+                ["When", "Attacker", "Target", "Result", "With", "Damage", "Target HP after"],
+                [
+                    [
+                        _e(h.when),
+                        _e(h.actor),
+                        _e(h.target or "—"),
+                        {"hit": "<b>HIT</b>", "miss": "miss"}.get(h.result, "no outcome"),
+                        _e(h.means or "—"),
+                        "—" if h.damage is None else str(h.damage),
+                        "—" if h.hp_after is None else str(h.hp_after),
+                    ]
+                    for h in rnd.hits
+                ],
+            )
+        )
+    if rnd.spells:
+        out.append("<h3>Spells</h3>")
+        words = {"begun": "begun", "cast": "<b>CAST</b>", "lost": "<b><i>LOST</i></b>"}
+        out.append(
+            _table(
+                ["When", "Caster", "Spell", "Outcome", "Details"],
+                [
+                    [_e(s.when), _e(s.caster), _e(s.spell), words[s.outcome], _e(s.details)]
+                    for s in rnd.spells
+                ],
+            )
+        )
+    if rnd.notes:
+        out.append("<h3>Morale, bleeding, deaths and flight</h3>")
+        out.append(
+            _table(
+                ["When", "Who", "What"],
+                [[_e(n.when), _e(n.actor), _e(n.text)] for n in rnd.notes],
+            )
+        )
+    out.append("<h3>Effects running at the end of the round</h3>")
+    if rnd.effects:
+        out.append(
+            _table(
+                ["Effect", "On", "From", "Started", "Remaining"],
+                [
+                    [_e(f.name), _e(f.target or "—"), _e(f.source), _e(f.started), _e(f.remaining)]
+                    for f in rnd.effects
+                ],
+            )
+        )
+    else:
+        out.append("<p>None.</p>")
+    if rnd.effects_note and rnd.effects:
+        out.append(f'<p class="small note">{_e(rnd.effects_note)}</p>')
+    out.append("<h3>Hit points and status at the end of the round</h3>")
+    if last:
+        out.append("<p>The last round: see the end of the encounter below.</p>")
+    else:
+        out.append(_states(rnd.states))
+        out.append(f'<p class="small note">{_e(rnd.states_note)}</p>')
+    return "\n".join(out)
+
+
+def render_html(summary: Summary) -> str:
+    """Renders the whole summary page."""
+    template = Template(resource(TEMPLATE_NAME).read_text(encoding="utf-8"))
+    encounter_rolls = ""
+    if summary.encounter_rolls:
+        encounter_rolls = "<h2>Encounter rolls</h2>" + _rolls(summary.encounter_rolls)
+    encounter_timeline = ""
+    if summary.encounter_axis is not None:
+        encounter_timeline = "<h2>Timeline of the encounter</h2>" + _picture(
+            summary, summary.encounter_timeline, summary.encounter_axis, "encounter timeline"
+        )
+    notes = "".join(f'<p class="note">{_e(n)}</p>' for n in summary.notes)
+    note = f"<p>{_e(summary.scenario_note)}</p>" if summary.scenario_note else ""
+    return template.substitute(
+        title=_e(summary.title),
+        system_title=_e(summary.system_title),
+        system_id=_e(summary.system_id),
+        scope=_e(summary.scope),
+        scenario_note=note,
+        notes=notes,
+        options=_options(summary.options),
+        encounter_rolls=encounter_rolls,
+        encounter_timeline=encounter_timeline,
+        rounds="\n".join(
+            _round(summary, r, True, r.number == summary.round_count) for r in summary.rounds
+        ),
+        final_states=_states(summary.final_states),
+        version=_e(__version__),
+    )

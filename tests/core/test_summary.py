@@ -1,0 +1,241 @@
+"""The printable round summary: its facts per system, its escaping, and ``core summary``."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.cli import load_scenario, resolve_scenario
+from core.scenario import parse_scenario
+from core.summary import SummaryError, build_summary
+from core.summary_html import render_html
+from core.timeline_svg import render_timeline_svg
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "tests" / "scenarios"
+EVIL = "<b>Orc</b><script>"
+_IMG = re.compile(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
+
+
+def _html(name: str, round_no: int | None = None) -> str:
+    scenario = load_scenario(SCENARIOS / name)
+    return render_html(build_summary(scenario, resolve_scenario(scenario), round_no))
+
+
+def _svgs(html: str) -> list[str]:
+    return [base64.b64decode(m).decode("utf-8") for m in _IMG.findall(html)]
+
+
+def _scenario_with(name: str) -> dict[str, Any]:
+    """A side-d6 fight whose orc carries ``name`` into every part of the summary."""
+    return {
+        "format": "combatdesk/scenario-1",
+        "system": "side-d6",
+        "title": name,
+        "description": name,
+        "combatants": [
+            {
+                "id": "hero",
+                "name": "Hero",
+                "side": "party",
+                "hp": 8,
+                "spells": [{"name": name, "casting_time": 2}],
+            },
+            {"id": "orc", "name": name, "side": name, "hp": 5},
+        ],
+        "rounds": [
+            {
+                "initiative": {"party": 5, name: 4},
+                "declarations": [
+                    {
+                        "actor": "hero",
+                        "action": "spell",
+                        "spell": name,
+                        "target": "orc",
+                        "effect": {"name": name, "duration": 2, "target": "orc"},
+                    },
+                    {
+                        "actor": "orc",
+                        "action": "attack",
+                        "target": "hero",
+                        "hit": True,
+                        "damage": 3,
+                    },
+                ],
+            },
+        ],
+    }
+
+
+def _render(document: dict[str, Any]) -> str:
+    scenario = parse_scenario(document)
+    return render_html(build_summary(scenario, resolve_scenario(scenario)))
+
+
+def test_side_d6_halvaine_order_segments_4_5_6() -> None:
+    html = _html("side-d6/halvaine-example.json")
+    begin = html.index("begins casting sleep on orc-1")
+    miss = html.index("misses Halvaine the Arcane")
+    effect = html.index("sleep takes effect on orc-1")
+    assert begin < miss < effect
+    assert "Segment 4" in html[:begin] and "Segment 6" in html[miss:effect]
+    assert "initiative party round 1" in html and "by hand (manual)" in html
+    assert "spell_goes_off" in html and "after-casting-time <i>(default)</i>" in html
+
+
+def test_addict_bleeding_and_death() -> None:
+    html = _html("addict/bleeding-and-death.json")
+    assert "hits gnoll-2 with spear for 14 (gnoll-2 now at -10 hp)" in html
+    assert "bleeds, now at -10 hp" in html
+    assert "Morale, bleeding, deaths and flight" in html
+    assert "<td>-10 / 8</td><td>dead</td>" in html  # the squire at the end
+
+
+def test_addict_surprise_segments_labelled_and_hp_per_round() -> None:
+    html = _html("addict/surprise-segments-spell-carries-over.json")
+    assert "Round 1 — surprise segments" in html and "Surprise seg. 2" in html
+    round_1 = html[
+        : html.index("<h2", html.index("Round 1 — surprise"))
+        if "Round 2" not in html
+        else html.index("Round 2")
+    ]
+    # the thief's hp after round 1 comes from the steps, before the end of the encounter
+    assert "<td>thief</td><td>party</td><td>3 / 6</td>" in round_1
+    svg = _svgs(html)[0]
+    assert "surprise segments" in svg and ">S2<" in svg
+
+
+def test_popcorn_turns_morale_and_death() -> None:
+    html = _html("popcorn/death-and-morale.json")
+    assert "Turns as played" in html
+    assert "checks morale: rolled 9 against 7, fails" in html
+    hit = html.index("hits goblin-1 for 3")
+    assert hit < html.index("<td>dies at 0 hp</td>", hit)
+    assert "<td>goblin-2</td><td>monsters</td><td>3 / 3</td><td>fled</td>" in html
+    assert ">T1<" in _svgs(html)[0] and ">End<" in _svgs(html)[0]
+
+
+def test_popcorn_effect_with_remaining_duration() -> None:
+    html = _html("popcorn/effect-durations-alice-example.json", round_no=1)
+    assert "Round 1 only" in html
+    assert "protection from evil" in html and "1 more round" in html
+
+
+def test_time_units_spell_lost_and_round_marks() -> None:
+    html = _html("time-units/bolog-hit-at-14.json")
+    assert "TU 14" in html and "TU 27" in html
+    assert "magic missile is lost (disrupted): hit by orc-1" in html
+    assert "<b><i>LOST</i></b>" in html
+    assert "Round 2 (TU 10–19)" in html
+    encounter_svg = _svgs(html)[0]
+    assert "round 2" in encounter_svg and "round 3" in encounter_svg
+    assert 'stroke-dasharray="4,2"' in encounter_svg  # the lost spell's dashed bar
+
+
+def test_time_units_effect_counts_down_in_tu() -> None:
+    html = _html("time-units/duration-four-rounds.json")
+    assert "until TU 49 (39 TU left)" in html
+
+
+def test_round_out_of_range_is_refused() -> None:
+    scenario = load_scenario(SCENARIOS / "side-d6/halvaine-example.json")
+    with pytest.raises(SummaryError, match="round 3"):
+        build_summary(scenario, resolve_scenario(scenario), 3)
+
+
+def test_evil_name_is_escaped_everywhere() -> None:
+    html = _render(_scenario_with(EVIL))
+    assert "<script>" not in html and "<b>Orc</b>" not in html
+    assert "&lt;b&gt;Orc&lt;/b&gt;&lt;script&gt;" in html
+    for svg in _svgs(html):
+        assert "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(min_size=1, max_size=30).filter(lambda s: s.strip() != ""))
+def test_any_name_adds_no_markup(name: str) -> None:
+    """Whatever a user types, the page (and every picture) has the same tags as for a plain
+    name: the text never opens a tag of its own."""
+    plain = _render(_scenario_with("Orc"))
+    html = _render(_scenario_with(name))
+    assert html.count("<") == plain.count("<")
+    assert [s.count("<") for s in _svgs(html)] == [s.count("<") for s in _svgs(plain)]
+
+
+def test_timeline_shapes_differ_by_kind() -> None:
+    from core.model import StepEvent
+    from core.summary import Axis, Combatant, TimelineStep
+
+    people = [Combatant("a", "A", "party"), Combatant("b", "B", "monsters")]
+    axis = Axis("segments", 0.5, 10.5, tuple((float(i), str(i)) for i in range(1, 11)))
+    steps = [
+        TimelineStep(1, "a", StepEvent.BEGINS_CASTING, 2, "a|x", None),
+        TimelineStep(2, "b", StepEvent.HITS, 3, None, 4),
+        TimelineStep(3, "a", StepEvent.SPELL_DISRUPTED, 3, "a|x", None),
+        TimelineStep(4, "b", StepEvent.MISSES, 4, None, None),
+        TimelineStep(5, "b", StepEvent.DIES, 5, None, None),
+    ]
+    svg = render_timeline_svg(people, steps, axis)
+    assert "<polygon" in svg and "<circle" in svg  # hit triangle, miss circle
+    assert 'stroke-dasharray="4,2"' in svg  # disrupted spell bar
+    assert 'fill="black"/>' in svg  # death square
+    assert "spell lost" in svg and "death" in svg  # the legend explains the shapes
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "core", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_cli_summary_writes_html(tmp_path: Path) -> None:
+    out = tmp_path / "s.html"
+    done = _run("summary", str(SCENARIOS / "side-d6/halvaine-example.json"), "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    html = out.read_text(encoding="utf-8")
+    assert "Halvaine the Arcane" in html and "data:image/svg+xml;base64," in html
+
+
+def test_cli_summary_one_round(tmp_path: Path) -> None:
+    out = tmp_path / "r2.html"
+    path = SCENARIOS / "addict/surprise-segments-spell-carries-over.json"
+    done = _run("summary", str(path), "--html", str(out), "--round", "2")
+    assert done.returncode == 0, done.stderr
+    html = out.read_text(encoding="utf-8")
+    assert "Round 2 only" in html and "Surprise seg." not in html
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("{not json", "not valid JSON"),
+        (json.dumps({"system": "side-d6", "combatants": [{"id": "x"}]}), "combatants[0].side"),
+        (json.dumps({"system": "chess", "combatants": [{"id": "x", "side": "a"}]}), "chess"),
+    ],
+)
+def test_cli_summary_bad_file_one_line(tmp_path: Path, content: str, expected: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(content, encoding="utf-8")
+    done = _run("summary", str(bad), "--html", str(tmp_path / "o.html"))
+    assert done.returncode == 2
+    assert expected in done.stderr and "bad.json" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_cli_summary_bad_round() -> None:
+    done = _run("summary", str(SCENARIOS / "side-d6/halvaine-example.json"), "--round", "9")
+    assert done.returncode == 2 and "--round" in done.stderr and "Traceback" not in done.stderr
