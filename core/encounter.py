@@ -10,11 +10,13 @@ tests prove that a replayed log gives the same resolution.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from core.log import ROUND_LISTS, Command, EncounterState, Event, EventKind
-from core.model import Resolution, frozen_mapping
+from core.log import ROUND_LISTS, Command, EncounterState, Event, EventKind, LogError, record_roll
+from core.model import Resolution, Roll, frozen_mapping
 from core.rules import RollSource, find_system
+from core.rules.base import RollRequest
 from core.scenario import SCENARIO_FORMAT, combatant_to_json, parse_scenario
 
 _STRUCTURE = frozenset({"format", "system", "options", "seed", "combatants", "rounds", "actions"})
@@ -83,6 +85,73 @@ def scenario_document(state: EncounterState) -> dict[str, Any]:
     if state.actions:
         document["actions"] = _plain(state.actions)
     return document
+
+
+def rolls_needed(state: EncounterState) -> list[RollRequest]:
+    """Lists the dice the encounter still needs, as its system says."""
+    system = find_system(str(state.config.get("system")))
+    return system.rolls_needed(scenario_document(state))
+
+
+def roll_command(state: EncounterState, request: RollRequest, roll: Roll) -> Command:
+    """Makes one command that records ``roll`` and puts its total where ``request`` says.
+
+    Rolled or typed in, the die is one undoable command: the record and the scenario field.
+    """
+    where = request.where
+    record = record_roll(replace(roll, purpose=roll.purpose or request.purpose)).events[0]
+    if where[0] == "rounds":
+        if not state.rounds:
+            raise LogError("no round has started")
+        name, key = str(where[2]), str(where[3])
+        current = state.rounds[-1].get(name) or {}
+        placed = Event(EventKind.ROUND_FIELD_SET,
+                       frozen_mapping({"name": name, "value": {**current, key: roll.total}}))
+    elif where[0] == "actions":
+        index = int(where[1])
+        if not 0 <= index < len(state.actions):
+            raise LogError(f"there is no time-unit action {index}")
+        entry = {**state.actions[index], str(where[2]): roll.total}
+        placed = Event(EventKind.ENTRY_REPLACED,
+                       frozen_mapping({"list": "actions", "index": index, "entry": entry}))
+    else:
+        name, key = str(where[0]), str(where[1])
+        current = state.fields.get(name) or {}
+        placed = Event(EventKind.SCENARIO_FIELD_SET,
+                       frozen_mapping({"name": name, "value": {**current, key: roll.total}}))
+    how = "typed in" if roll.manual else "rolled"
+    return Command(f"{request.purpose}: {roll.total} ({how})", (record, placed))
+
+
+def set_field(name: str, value: Any) -> Command:
+    """Makes the command that sets an encounter-wide field (``surprise``, ``reaction``…)."""
+    return _command(f"Set {name}", EventKind.SCENARIO_FIELD_SET, {"name": name, "value": value})
+
+
+def start_round(number: int, fields: Mapping[str, Any] | None = None) -> Command:
+    """Makes the command that opens round ``number`` (``{"surprise": true}`` for surprise)."""
+    return _command(f"Start round {number}", EventKind.ROUND_STARTED,
+                    {"round": number, "fields": dict(fields or {})})
+
+
+def add_entry(which: str, entry: Mapping[str, Any]) -> Command:
+    """Makes the command that adds a declaration or turn (current round) or a TU action."""
+    label = f"{entry.get('actor')}: {entry.get('action') or 'turn'}"
+    if which == "actions":
+        return _command(label, EventKind.TIMED_ACTION_ADDED, {"entry": dict(entry)})
+    return _command(label, EventKind.ROUND_ENTRY_ADDED, {"list": which, "entry": dict(entry)})
+
+
+def replace_entry(which: str, index: int, entry: Mapping[str, Any]) -> Command:
+    """Makes the command that changes a declaration, turn or TU action."""
+    return _command(f"Change {entry.get('actor')}: {entry.get('action') or 'turn'}",
+                    EventKind.ENTRY_REPLACED, {"list": which, "index": index, "entry": dict(entry)})
+
+
+def remove_entry(which: str, index: int) -> Command:
+    """Makes the command that takes a declaration, turn or TU action back."""
+    return _command(f"Take back {which} {index + 1}", EventKind.ENTRY_REMOVED,
+                    {"list": which, "index": index})
 
 
 def resolve_state(state: EncounterState, dice: RollSource) -> Resolution:

@@ -39,7 +39,15 @@ from core.model import (
     Weapon,
 )
 from core.rules.abilities import adnd_dex_reaction
-from core.rules.base import Phase, RollSource, Rule, parse_options, rule_table
+from core.rules.base import (
+    Phase,
+    RollRequest,
+    RollSource,
+    Rule,
+    missing_side_dice,
+    parse_options,
+    rule_table,
+)
 from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError
 
 SRC = "addict-procedure.md"
@@ -1425,6 +1433,18 @@ class AddictSystem:
     def phases(self) -> Sequence[Phase]:
         """Gets the eleven phases the stepper walks through."""
         return PHASES
+
+    def rolls_needed(self, document: Mapping[str, Any]) -> list[RollRequest]:
+        """Lists the surprise d6s (once a surprise check is asked for) and this round's d6s."""
+        needed = []
+        if isinstance(document.get("surprise"), Mapping):
+            needed += missing_side_dice(document, ("surprise",), document["surprise"],
+                                        "surprise")
+        rounds = document.get("rounds") or []
+        if rounds and isinstance(rounds[-1], Mapping) and not rounds[-1].get("surprise"):
+            needed += missing_side_dice(document, ("rounds", -1, "initiative"),
+                                        rounds[-1].get("initiative"), "initiative")
+        return needed
 
     def resolve(self, scenario: Scenario, dice: RollSource) -> Resolution:
         """Resolves a scenario into ordered steps."""

@@ -47,6 +47,36 @@ class Phase:
     rule_ids: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class RollRequest:
+    """A die the encounter still needs, and where in the scenario its result goes.
+
+    ``where`` is a path into the scenario document: ``("surprise", "party")``,
+    ``("rounds", -1, "initiative", "monsters")`` (the current round),
+    ``("initiative", "orc-1")`` or ``("actions", 3, "roll")``.
+    """
+
+    where: tuple[str | int, ...]
+    expression: str
+    purpose: str
+
+
+def missing_side_dice(
+    document: Mapping[str, Any], where: tuple[str | int, ...], given: Any, what: str,
+    expression: str = "1d6", skip: frozenset[str] = frozenset(),
+) -> list[RollRequest]:
+    """Lists a die for every side of the scenario that ``given`` (a side → result map) lacks."""
+    given = given if isinstance(given, Mapping) else {}
+    sides = dict.fromkeys(
+        c.get("side") for c in document.get("combatants") or [] if isinstance(c, Mapping)
+    )
+    return [
+        RollRequest((*where, side), expression, f"{what} {side}")
+        for side in sides
+        if isinstance(side, str) and side not in given and side not in skip
+    ]
+
+
 class InitiativeSystem(Protocol):
     """The protocol every system module's ``SYSTEM`` object follows."""
 
@@ -58,6 +88,8 @@ class InitiativeSystem(Protocol):
     def phases(self) -> Sequence[Phase]: ...
 
     def resolve(self, scenario: Scenario, dice: RollSource) -> Any: ...
+
+    def rolls_needed(self, document: Mapping[str, Any]) -> list[RollRequest]: ...
 
 
 OptionsT = TypeVar("OptionsT")

@@ -31,7 +31,14 @@ from core.model import (
     frozen_mapping,
 )
 from core.rules.abilities import bx_initiative_modifier, bx_modifier
-from core.rules.base import Phase, RollSource, Rule, parse_options, rule_table
+from core.rules.base import (
+    Phase,
+    RollRequest,
+    RollSource,
+    Rule,
+    parse_options,
+    rule_table,
+)
 from core.scenario import (
     Outcome,
     RoundSpec,
@@ -1080,6 +1087,16 @@ class PopcornSystem:
     def phases(self) -> Sequence[Phase]:
         """Gets the procedure the stepper walks through."""
         return PHASES
+
+    def rolls_needed(self, document: Mapping[str, Any]) -> list[RollRequest]:
+        """Lists the d20 of every creature whose initiative is not rolled yet (once a combat)."""
+        given = document.get("initiative")
+        given = given if isinstance(given, Mapping) else {}
+        return [
+            RollRequest(("initiative", c["id"]), "1d20", f"initiative {c.get('name') or c['id']}")
+            for c in document.get("combatants") or []
+            if isinstance(c, Mapping) and isinstance(c.get("id"), str) and c["id"] not in given
+        ]
 
     def resolve(self, scenario: Scenario, dice: RollSource) -> Resolution:
         """Resolves a popcorn scenario into ordered steps."""

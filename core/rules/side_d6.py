@@ -33,7 +33,15 @@ from core.model import (
     frozen_mapping,
 )
 from core.rules.abilities import adnd_dex_reaction
-from core.rules.base import Phase, RollSource, Rule, parse_options, rule_table
+from core.rules.base import (
+    Phase,
+    RollRequest,
+    RollSource,
+    Rule,
+    missing_side_dice,
+    parse_options,
+    rule_table,
+)
 from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError
 
 SOURCE = "side-d6-segment-initiative.md"
@@ -1015,6 +1023,16 @@ def resolve_with_ledger(scenario: Scenario, dice: RollSource) -> LedgerResolutio
     return LedgerResolution(resolution, dict(engine.state.ledger))
 
 
+def _alerted_in(document: Mapping[str, Any]) -> frozenset[str]:
+    """Gets the sides a scenario document marks as alerted (they roll no surprise)."""
+    raw = document.get("alerted")
+    if isinstance(raw, Mapping):
+        return frozenset(str(k) for k, v in raw.items() if v)
+    if isinstance(raw, list):
+        return frozenset(str(v) for v in raw)
+    return frozenset()
+
+
 class SideD6System:
     """Side initiative on d6 with ten-segment rounds."""
 
@@ -1026,6 +1044,18 @@ class SideD6System:
     def phases(self) -> Sequence[Phase]:
         """Gets the procedure the stepper walks through."""
         return PHASES
+
+    def rolls_needed(self, document: Mapping[str, Any]) -> list[RollRequest]:
+        """Lists the surprise d6s (once a surprise check is asked for) and this round's d6s."""
+        needed = []
+        if isinstance(document.get("surprise"), Mapping):
+            needed += missing_side_dice(document, ("surprise",), document["surprise"],
+                                        "surprise", skip=_alerted_in(document))
+        rounds = document.get("rounds") or []
+        if rounds and isinstance(rounds[-1], Mapping) and not rounds[-1].get("surprise"):
+            needed += missing_side_dice(document, ("rounds", -1, "initiative"),
+                                        rounds[-1].get("initiative"), "initiative")
+        return needed
 
     def resolve(self, scenario: Scenario, dice: RollSource) -> Resolution:
         """Resolves a scenario into ordered steps and end states."""

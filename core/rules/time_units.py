@@ -32,7 +32,15 @@ from core.model import (
     frozen_mapping,
 )
 from core.rules.abilities import bx_initiative_modifier
-from core.rules.base import Phase, RollSource, Rule, parse_options, rule_table
+from core.rules.base import (
+    Phase,
+    RollRequest,
+    RollSource,
+    Rule,
+    missing_side_dice,
+    parse_options,
+    rule_table,
+)
 from core.scenario import Scenario, ScenarioError, TimedAction, read_effect, read_int
 
 SOURCE = "time-unit-combat.md"
@@ -968,6 +976,19 @@ class TimeUnitSystem:
     def phases(self) -> Sequence[Phase]:
         """Gets the procedure the stepper walks through."""
         return PHASES
+
+    def rolls_needed(self, document: Mapping[str, Any]) -> list[RollRequest]:
+        """Lists the d10 of every declared action without one (and asked-for encounter d6s)."""
+        needed = []
+        if isinstance(document.get("initiative"), Mapping):
+            needed += missing_side_dice(document, ("initiative",), document["initiative"],
+                                        "encounter initiative")
+        for index, action in enumerate(document.get("actions") or []):
+            if isinstance(action, Mapping) and action.get("roll") is None:
+                who = action.get("actor")
+                needed.append(RollRequest(("actions", index, "roll"), "1d10",
+                                          f"initiative {who} ({action.get('action')})"))
+        return needed
 
     def resolve(self, scenario: Scenario, dice: RollSource) -> Resolution:
         """Resolves a scenario's actions on the TU clock."""
