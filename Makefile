@@ -5,7 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 
-.PHONY: run test lint typecheck contracts pytest bench clean
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+DIST := dist/CombatDesk
+TARBALL := dist/CombatDesk-$(VERSION)-linux-$(shell uname -m).tar.gz
+
+.PHONY: run test lint typecheck contracts pytest package package-check bench clean
 
 run: $(VENV)/.run-installed
 	@bash packaging/linux/system-libs.sh run
@@ -13,7 +17,7 @@ run: $(VENV)/.run-installed
 
 test: $(VENV)/.test-installed
 	@bash packaging/linux/system-libs.sh test
-	$(MAKE) --no-print-directory lint contracts typecheck pytest
+	$(MAKE) --no-print-directory lint contracts typecheck pytest package-check
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
@@ -26,6 +30,23 @@ typecheck: $(VENV)/.test-installed
 
 pytest: $(VENV)/.test-installed
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The standalone program (PyInstaller, one folder) and, on Linux, a tarball to hand to a DM.
+# ONEFILE=1 builds a single executable instead (slower to start: it unpacks every time).
+package: $(VENV)/.package-installed
+	COMBATDESK_ONEFILE=$(if $(ONEFILE),1,0) $(BIN)/pyinstaller --noconfirm --log-level WARN \
+		--distpath dist --workpath build/pyinstaller packaging/combatdesk.spec
+	@if [ -z "$(ONEFILE)" ] && [ "$$(uname)" = Linux ]; then \
+		rm -rf build/tarball && mkdir -p build/tarball/CombatDesk-$(VERSION) && \
+		cp -a $(DIST) packaging/linux/combatdesk.desktop packaging/linux/install.sh \
+			resources/icons/combatdesk.svg build/tarball/CombatDesk-$(VERSION)/ && \
+		tar -C build/tarball -czf $(TARBALL) CombatDesk-$(VERSION) && echo "built $(TARBALL)"; \
+	fi
+
+# What CI proves about the built program: it starts offscreen and passes its own self-test.
+package-check: package
+	QT_QPA_PLATFORM=offscreen $(DIST)/CombatDesk --self-test
+	$(DIST)/CombatDesk --version
 
 bench: $(VENV)/.test-installed
 	for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
@@ -41,6 +62,10 @@ $(VENV)/.run-installed: pyproject.toml | $(PY)
 $(VENV)/.test-installed: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --editable ".[test]"
 	@touch $@ $(VENV)/.run-installed
+
+$(VENV)/.package-installed: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --editable ".[test,packaging]"
+	@touch $@ $(VENV)/.run-installed $(VENV)/.test-installed
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -42,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"SQLAlchemy database URL (default: {default_database_url()})",
     )
     parser.add_argument("--version", action="version", version=f"Combat Desk {__version__}")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check this installation end to end without a window (store, engine, PDF); "
+        "exit 0 when everything works",
+    )
     parser.add_argument(
         "--pdf",
         nargs=2,
@@ -111,6 +118,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return cli_main(args_list)
     args = build_parser().parse_args(args_list)
+    if args.self_test:
+        from desktop.self_test import run_self_test, summary_pdf_check
+
+        return run_self_test(sys.stdout, [("summary", summary_pdf_check)])
     if args.pdf:  # before any window exists: a headless export
         out, scenario_path = args.pdf
         return export_summary_pdf(Path(out), Path(scenario_path), args.page_size, args.round)
@@ -122,6 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     QApplication.setOrganizationName("CombatDesk")
     QApplication.setApplicationName("Combat Desk")
     QApplication.setApplicationVersion(__version__)
+    QApplication.setDesktopFileName("combatdesk")  # ties windows to packaging/linux/*.desktop
+    from PySide6.QtGui import QIcon
+
+    from core.resources import resource
+
+    QApplication.setWindowIcon(QIcon(str(resource("icons/combatdesk.svg"))))
     try:
         store = Store.open(args.database)
         ensure_sample_campaign(store)
@@ -135,6 +152,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     window = MainWindow(store, QSettings())
     window.show()
+    if os.environ.get("COMBATDESK_STARTUP_PROBE"):  # bench/bench_startup.py: report and leave
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, lambda: (print(f"shown {time.monotonic()}", flush=True), app.quit()))
     try:
         return int(app.exec())
     finally:
