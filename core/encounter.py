@@ -128,6 +128,11 @@ def set_field(name: str, value: Any) -> Command:
     return _command(f"Set {name}", EventKind.SCENARIO_FIELD_SET, {"name": name, "value": value})
 
 
+def enter_phase(phase_id: str, title: str = "") -> Command:
+    """Makes the command that moves the procedure stepper to a phase (no scenario change)."""
+    return _command(f"Phase: {title or phase_id}", EventKind.PHASE_ENTERED, {"phase": phase_id})
+
+
 def start_round(number: int, fields: Mapping[str, Any] | None = None) -> Command:
     """Makes the command that opens round ``number`` (``{"surprise": true}`` for surprise)."""
     return _command(f"Start round {number}", EventKind.ROUND_STARTED,

@@ -30,6 +30,20 @@ def ensure_sample_campaign(store: Store) -> None:
     store.create_campaign_with(name, roster, templates)
 
 
+def _saved_url(settings: object) -> str | None:
+    from sqlalchemy.exc import ArgumentError
+
+    from desktop.database_settings import saved_database_url
+
+    try:
+        return saved_database_url(settings)  # type: ignore[arg-type]
+    except ArgumentError as exc:
+        raise StoreError(
+            f"The saved campaign database address is not valid ({exc}); start with "
+            "--database to choose another."
+        ) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Builds the desktop app's argument parser."""
     parser = argparse.ArgumentParser(
@@ -139,8 +153,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from core.resources import resource
 
     QApplication.setWindowIcon(QIcon(str(resource("icons/combatdesk.svg"))))
+    settings = QSettings()
     try:
-        store = Store.open(args.database)
+        # --database wins; otherwise the campaign database chosen in File → Campaign database…
+        url = args.database or _saved_url(settings)
+        store = Store.open(url)
         ensure_sample_campaign(store)
     except StoreError as exc:
         print(f"combatdesk: {exc}", file=sys.stderr)
@@ -150,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from desktop.main_window import MainWindow
 
-    window = MainWindow(store, QSettings())
+    window = MainWindow(store, settings)
     window.show()
     if os.environ.get("COMBATDESK_STARTUP_PROBE"):  # bench/bench_startup.py: report and leave
         from PySide6.QtCore import QTimer

@@ -5,7 +5,14 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QKeySequence,
+    QUndoGroup,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -21,6 +28,8 @@ from PySide6.QtWidgets import (
 from core import __version__
 from core.roster import Campaign, MonsterTemplate, RosterEntry
 from core.store import ConflictError, Store, StoreError
+from desktop.backup_actions import install_store_actions
+from desktop.encounter.actions import EncounterActions
 from desktop.roster.actions import RosterActions
 from desktop.roster.commands import RosterContext
 from desktop.roster.editor import EntryEditor
@@ -45,6 +54,10 @@ class MainWindow(QMainWindow):
         self.templates: list[MonsterTemplate] = []
         self.ctx: RosterContext | None = None
         self.undo_stack = QUndoStack(self)
+        # One Edit menu for the roster and every encounter tab: the group follows the tab shown.
+        self.undo_group = QUndoGroup(self)
+        self.undo_group.addStack(self.undo_stack)
+        self.undo_group.setActiveStack(self.undo_stack)
         self.roster_panel = RosterPanel()
         self.roster_panel.setObjectName("rosterPanel")
         self.roster_panel.current_changed.connect(self._on_current_item)
@@ -62,6 +75,7 @@ class MainWindow(QMainWindow):
         )
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.editor_dock)
         self.roster_actions = RosterActions(self)
+        self.encounter_actions = EncounterActions(self)
 
         self.campaign_box = QComboBox()
         self.campaign_box.setObjectName("campaignBox")
@@ -69,6 +83,7 @@ class MainWindow(QMainWindow):
         self.campaign_box.setToolTip("The campaign shown (Ctrl+1…9 to switch)")
         self.campaign_box.activated.connect(self._on_campaign_chosen)
         self._build_actions()
+        install_store_actions(self)
 
         self.db_label = QLabel(store.label)
         self.statusBar().addPermanentWidget(self.db_label)
@@ -90,9 +105,9 @@ class MainWindow(QMainWindow):
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
 
-        self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action = self.undo_group.createUndoAction(self, "&Undo")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.redo_action = self.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action = self.undo_group.createRedoAction(self, "&Redo")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
 
         self.file_menu = self.menuBar().addMenu("&File")
@@ -105,10 +120,13 @@ class MainWindow(QMainWindow):
         self.edit_menu.addAction(self.redo_action)
         self.roster_menu = self.menuBar().addMenu("R&oster")
         self.roster_actions.fill_menu(self.roster_menu)
+        self.encounter_menu = self.menuBar().addMenu("E&ncounter")
+        self.encounter_actions.fill_menu(self.encounter_menu)
         self.campaign_menu = self.menuBar().addMenu("&Campaign")
         self.campaign_group = QActionGroup(self)
         self.campaign_group.setExclusive(True)
         help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(self.encounter_actions.help_action)
         about = QAction("&About Combat Desk", self)
         about.triggered.connect(self._on_about)
         help_menu.addAction(about)
@@ -192,6 +210,7 @@ class MainWindow(QMainWindow):
             f"{len(roster)} in the roster, {len(templates)} monster templates", 5000
         )
         self._settings.setValue(LAST_CAMPAIGN_KEY, campaign.id)
+        self.encounter_actions.campaign_shown(campaign)
 
     def create_campaign(self, name: str) -> Campaign | None:
         """Creates a campaign and switches to it; reports a refused name to the DM."""
@@ -217,6 +236,11 @@ class MainWindow(QMainWindow):
             self.show_campaign(chosen)
 
     # --- roster ----------------------------------------------------------------------------------
+
+    @property
+    def settings(self) -> QSettings:
+        """Gets the settings the window and its encounter tabs keep their layout in."""
+        return self._settings
 
     @property
     def store(self) -> Store:
@@ -363,6 +387,7 @@ class MainWindow(QMainWindow):
         if not self.confirm_unsaved_edits():
             event.ignore()
             return
+        self.encounter_actions.save_layouts()
         self._settings.setValue("window/geometry", self.saveGeometry())
         self._settings.setValue("window/state", self.saveState())
         self._settings.sync()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.roster import MonsterTemplate, RosterEntry
+
 
 class StoreError(Exception):
     """A campaign database problem; the message is meant for the DM as it is."""
@@ -23,8 +25,24 @@ class DatabaseLockedError(StoreError):
     """Another program holds the database; try again when it lets go."""
 
 
+class ReadOnlyDatabaseError(StoreError):
+    """The database may be read but not written (file permissions, read-only medium)."""
+
+
+class DiskFullError(StoreError):
+    """The disk (or the database's size limit) is full; the command was rolled back whole."""
+
+
 class ConflictError(StoreError):
-    """Someone else saved this record since it was loaded; nothing was overwritten."""
+    """Someone else saved this record since it was loaded; nothing was overwritten.
+
+    ``saved`` is the version now in the database (None when the record is gone or is not a
+    roster entry or template), so that the app can show the DM both versions to choose from.
+    """
+
+    def __init__(self, message: str, saved: RosterEntry | MonsterTemplate | None = None) -> None:
+        super().__init__(message)
+        self.saved = saved
 
 
 class NotFoundError(StoreError):

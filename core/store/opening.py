@@ -95,7 +95,12 @@ def _check_sqlite_header(path: Path) -> bool:
     header_valid = header[24:28] == header[92:96]  # the page count is trusted only then
     if page_size < 512 or page_size & (page_size - 1):
         raise CorruptDatabaseError(f"{path} is damaged: its header names a bad page size.")
-    if size % page_size or (header_valid and size < pages * page_size):
+    # A crash in the middle of a WAL checkpoint can leave page 1 (and its page count) written
+    # before the file was extended; SQLite finishes the job from the WAL, so only judge the
+    # page count when there is no WAL to finish from.
+    wal = path.with_name(f"{path.name}-wal")
+    pending_wal = wal.exists() and wal.stat().st_size > 0
+    if size % page_size or (header_valid and not pending_wal and size < pages * page_size):
         raise CorruptDatabaseError(
             f"{path} is damaged or was cut short ({size} bytes; it should hold "
             f"{pages} pages of {page_size}). It was left untouched; restore a backup."
@@ -139,6 +144,11 @@ def inspect_sqlite_file(path: Path) -> Inspection:
     except sqlite3.DatabaseError as exc:
         raise CorruptDatabaseError(
             f"{label} is damaged or not a database ({exc}). It was left untouched."
+        ) from None
+    except UnicodeDecodeError:  # damaged pages put invalid UTF-8 into SQLite's own report
+        raise CorruptDatabaseError(
+            f"{label} is damaged (unreadable text in its catalogue). It was left untouched; "
+            "restore a backup."
         ) from None
     finally:
         conn.close()

@@ -6,22 +6,34 @@ not at all. Rows are mapped to the frozen values of ``core.roster`` and ``core.l
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import functools
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select
-from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, select
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from core.log import Command, Event
 from core.model import Kind, Spell, Weapon
 from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus, SessionLogEntry
-from core.store.errors import ConflictError, DatabaseLockedError, NotFoundError, StoreError
+from core.store.errors import (
+    ConflictError,
+    CorruptDatabaseError,
+    DatabaseLockedError,
+    DiskFullError,
+    NotFoundError,
+    ReadOnlyDatabaseError,
+    StoreError,
+)
 from core.store.opening import (
     APPLICATION_ID,
     HEAD_REVISION,
@@ -43,6 +55,26 @@ from core.store.schema import (
 )
 
 UNDO_KIND = "undo"
+APPEND_ATTEMPTS = 8
+"""How often an append that collided with another writer's is retried with the next number."""
+_EVENTS_TABLE = Base.metadata.tables["encounter_events"]
+# Built once: building a statement costs more than running it on SQLite.
+_LAST_SEQ = select(func.max(_EVENTS_TABLE.c.command_seq)).where(
+    _EVENTS_TABLE.c.encounter_id == bindparam("encounter_id")
+)
+_LOCK_ENCOUNTER = (
+    select(EncounterRow.id).where(EncounterRow.id == bindparam("encounter_id")).with_for_update()
+)
+_INSERT_EVENTS = insert(_EVENTS_TABLE)
+_SQLITE_LAST_SEQ = "SELECT max(command_seq) FROM encounter_events WHERE encounter_id = ?"
+_SQLITE_INSERT_EVENT = (
+    "INSERT INTO encounter_events (encounter_id, command_seq, event_index, command_name, kind, "
+    "payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def default_database_url() -> str:
@@ -209,6 +241,29 @@ def _template_row(campaign_id: int, t: MonsterTemplate) -> MonsterTemplateRow:
     )
 
 
+_R = TypeVar("_R")
+_P = ParamSpec("_P")
+
+
+def _reads(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatenate[Store, _P], _R]:
+    """Reports a stored value that cannot be turned back into a roster value as damage.
+
+    Only reads are wrapped: a bad value on the way in is the caller's bug, not the file's.
+    """
+
+    @functools.wraps(method)
+    def read(store: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(store, *args, **kwargs)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CorruptDatabaseError(
+                f"{store.label} is damaged: a saved record cannot be read ({exc.__class__.__name__}"
+                "). Restore a backup."
+            ) from None
+
+    return read
+
+
 class Store:
     """A campaign database, opened safely and migrated to the current schema."""
 
@@ -216,16 +271,18 @@ class Store:
         self._engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self.label = label
+        self._processors: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None
 
     # --- opening -------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, url: str | None = None) -> Store:
+    def open(cls, url: str | None = None, lock_timeout: float = 5.0) -> Store:
         """Opens (creating or migrating as needed) the campaign database at ``url``.
 
         Raises a :class:`StoreError` subclass, with a message for the DM, for a file that is not
         a campaign, is damaged, is locked or was written by a newer version; such a file is left
-        exactly as it was.
+        exactly as it was. ``lock_timeout`` is how long (seconds) a write waits for another
+        program's lock on an SQLite file before giving up.
         """
         url = url or default_database_url()
         path = sqlite_path(url)
@@ -236,7 +293,7 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"cannot create the folder for {path}: {exc.strerror}") from None
-            engine = create_engine(url, connect_args={"timeout": 5})
+            engine = create_engine(url, connect_args={"timeout": lock_timeout})
             event.listen(engine, "connect", _on_sqlite_connect)
         else:
             try:
@@ -268,20 +325,22 @@ class Store:
 
     def backup(self, target: Path) -> Path:
         """Writes a consistent copy of an SQLite campaign to ``target`` (SQLite backup API)."""
-        import sqlite3
+        from core.store.backups import SERVER_BACKUPS, copy_database
 
         source_path = sqlite_path(str(self._engine.url))
         if source_path is None:
-            raise StoreError("backups are made by the database server for non-SQLite campaigns")
-        src = sqlite3.connect(source_path)
-        try:
-            dst = sqlite3.connect(target)
-            with dst:
-                src.backup(dst)
-            dst.close()
-        finally:
-            src.close()
-        return target
+            raise StoreError(SERVER_BACKUPS)
+        return copy_database(source_path, target)
+
+    @property
+    def file(self) -> Path | None:
+        """Gets the SQLite campaign file (None for a server database)."""
+        return sqlite_path(str(self._engine.url))
+
+    @property
+    def full_url(self) -> str:
+        """Gets the database URL with its password, to open another Store on it."""
+        return self._engine.url.render_as_string(hide_password=False)
 
     def close(self) -> None:
         """Closes every connection (SQLite folds its WAL back into the file)."""
@@ -303,11 +362,20 @@ class Store:
                 "Someone else saved this entry since you opened it; nothing was overwritten. "
                 "Reload to see their version."
             ) from None
+        except IntegrityError:
+            raise  # the caller knows which constraint means what
         except OperationalError as exc:
             raise _operational(exc, self.label) from None
+        except DBAPIError as exc:
+            raise _operational(exc, self.label) from None
+        except UnicodeDecodeError:
+            raise CorruptDatabaseError(
+                f"{self.label} is damaged: some text in it cannot be read. Restore a backup."
+            ) from None
 
     # --- campaigns -----------------------------------------------------------------------------
 
+    @_reads
     def campaigns(self) -> list[Campaign]:
         """Gets every campaign, by name."""
         with self.unit_of_work() as s:
@@ -348,6 +416,7 @@ class Store:
 
     # --- roster --------------------------------------------------------------------------------
 
+    @_reads
     def roster(self, campaign_id: int) -> list[RosterEntry]:
         """Gets a campaign's PCs, henchmen and hirelings in the order they were added."""
         with self.unit_of_work() as s:
@@ -376,33 +445,58 @@ class Store:
             s.flush()
             return [_entry(r) for r in rows]
 
-    def update_entry(self, entry: RosterEntry) -> RosterEntry:
-        """Saves an edited entry unless someone saved it since ``entry`` was loaded."""
+    @_reads
+    def entry_by_id(self, entry_id: int) -> RosterEntry | None:
+        """Gets one roster entry as saved now (None if it was removed)."""
         with self.unit_of_work() as s:
-            row = s.get(CharacterRow, entry.id)
-            if row is None:
-                raise NotFoundError(f"{entry.name} is no longer in the roster.")
-            if row.version != entry.version:
-                raise ConflictError(
-                    f"{entry.name} was changed elsewhere since you opened it (your copy is "
-                    f"version {entry.version}, the saved one {row.version}); nothing was "
-                    "overwritten."
-                )
-            _fill_character(row, entry)
-            s.flush()
-            return _entry(row)
+            row = s.get(CharacterRow, entry_id)
+            return None if row is None else _entry(row)
+
+    def update_entry(self, entry: RosterEntry) -> RosterEntry:
+        """Saves an edited entry unless someone saved it since ``entry`` was loaded.
+
+        A :class:`ConflictError` carries the saved version (``saved``) for the DM to compare.
+        """
+        try:
+            with self.unit_of_work() as s:
+                row = s.get(CharacterRow, entry.id)
+                if row is None:
+                    raise NotFoundError(f"{entry.name} is no longer in the roster.")
+                if row.version != entry.version:
+                    raise ConflictError(
+                        f"{entry.name} was changed elsewhere since you opened it (your copy is "
+                        f"version {entry.version}, the saved one {row.version}); nothing was "
+                        "overwritten.",
+                        _entry(row),
+                    )
+                _fill_character(row, entry)
+                s.flush()
+                return _entry(row)
+        except ConflictError as exc:
+            raise self._with_saved(exc, entry.id) from None
+
+    def _with_saved(self, exc: ConflictError, entry_id: int | None) -> ConflictError:
+        """Adds the saved entry to a conflict found by the database (a race past our check)."""
+        if exc.saved is not None or entry_id is None:
+            return exc
+        return ConflictError(str(exc), self.entry_by_id(entry_id))
 
     def remove_entry(self, entry_id: int, version: int | None = None) -> None:
         """Removes a roster entry; with ``version``, only if nobody saved it since then."""
-        with self.unit_of_work() as s:
-            row = s.get(CharacterRow, entry_id)
-            if row is None:
-                raise NotFoundError(f"Roster entry {entry_id} does not exist.")
-            if version is not None and row.version != version:
-                raise ConflictError(
-                    f"{row.name} was changed elsewhere since you opened it; it was not removed."
-                )
-            s.delete(row)
+        try:
+            with self.unit_of_work() as s:
+                row = s.get(CharacterRow, entry_id)
+                if row is None:
+                    raise NotFoundError(f"Roster entry {entry_id} does not exist.")
+                if version is not None and row.version != version:
+                    raise ConflictError(
+                        f"{row.name} was changed elsewhere since you opened it; it was not "
+                        "removed.",
+                        _entry(row),
+                    )
+                s.delete(row)
+        except ConflictError as exc:
+            raise self._with_saved(exc, entry_id) from None
 
     def restore_entry(self, campaign_id: int, entry: RosterEntry) -> RosterEntry:
         """Puts a removed entry back with its old id and version (undoing a removal).
@@ -475,7 +569,8 @@ class Store:
                 if row.version != entry.version:
                     raise ConflictError(
                         f"{entry.name} was changed elsewhere since the results were prepared; "
-                        "nothing was saved. Reload and apply the results again."
+                        "nothing was saved. Reload and apply the results again.",
+                        _entry(row),
                     )
                 _fill_character(row, entry)
                 saved.append(row)
@@ -490,6 +585,7 @@ class Store:
             s.flush()
             return [_entry(r) for r in saved]
 
+    @_reads
     def session_log(self, campaign_id: int) -> list[SessionLogEntry]:
         """Gets a campaign's session log, newest first."""
         with self.unit_of_work() as s:
@@ -505,6 +601,7 @@ class Store:
                 for r in rows
             ]
 
+    @_reads
     def monster_templates(self, campaign_id: int) -> list[MonsterTemplate]:
         """Gets a campaign's monster templates, by name."""
         with self.unit_of_work() as s:
@@ -543,11 +640,38 @@ class Store:
             s.flush()
             return EncounterInfo(row.id, campaign_id, name, system, dict(row.options), row.status)
 
+    def encounters(self, campaign_id: int) -> list[EncounterInfo]:
+        """Lists a campaign's encounters, oldest first (``status`` active or ended)."""
+        with self.unit_of_work() as s:
+            rows = s.scalars(
+                select(EncounterRow)
+                .where(EncounterRow.campaign_id == campaign_id)
+                .order_by(EncounterRow.id)
+            ).all()
+            return [
+                EncounterInfo(r.id, r.campaign_id, r.name, r.system, dict(r.options), r.status)
+                for r in rows
+            ]
+
+    def end_encounter(self, encounter_id: int) -> EncounterInfo:
+        """Marks an encounter ended (its commands stay, so it can still be read and printed)."""
+        with self.unit_of_work() as s:
+            row = s.get(EncounterRow, encounter_id)
+            if row is None:
+                raise NotFoundError(f"There is no encounter {encounter_id}.")
+            row.status = "ended"
+            s.flush()
+            return EncounterInfo(
+                row.id, row.campaign_id, row.name, row.system, dict(row.options), row.status
+            )
+
     def append_command(self, encounter_id: int, command: Command) -> int:
         """Appends one command's events in one transaction and returns its number.
 
-        Two writers appending at once collide on the (encounter, command) key; the loser gets a
-        ConflictError and nothing of its command is stored.
+        Two writers appending at once are serialized: on a server the encounter row is locked;
+        on SQLite the (encounter, command, event) key refuses the second, which retries with the
+        next number. Only after ``APPEND_ATTEMPTS`` collisions does it raise ConflictError, and
+        then nothing of its command is stored.
         """
         return self._append(
             encounter_id, command.name, [(str(e.kind), e.to_json()["data"]) for e in command.events]
@@ -561,33 +685,92 @@ class Store:
         return self._append(encounter_id, "Undo", [(UNDO_KIND, {"undoes": live[-1]})])
 
     def _append(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]]) -> int:
+        for attempt in range(APPEND_ATTEMPTS):
+            try:
+                return self._append_once(encounter_id, name, events)
+            except IntegrityError as exc:
+                if "foreign key" in str(exc).lower():
+                    raise NotFoundError(f"There is no encounter {encounter_id}.") from None
+                # Another writer took this number first: re-read the next one and try again.
+                time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+        raise ConflictError(
+            "Other Combat Desk windows kept appending to this encounter at the same moment; "
+            "your command was not stored. Reload the encounter and repeat it."
+        )
+
+    def _append_once(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]]) -> int:
+        if self._engine.dialect.name == "sqlite":
+            return self._append_sqlite(encounter_id, name, events)
+        # Server databases: Core statements on one connection (the ORM's unit of work costs more
+        # than the write).
+        now = utc_now()
         try:
-            with self.unit_of_work() as s:
-                last = s.scalar(
-                    select(func.max(EncounterEventRow.command_seq)).where(
-                        EncounterEventRow.encounter_id == encounter_id
-                    )
-                )
-                seq = (last or 0) + 1
-                s.add_all(
-                    EncounterEventRow(
-                        encounter_id=encounter_id,
-                        command_seq=seq,
-                        event_index=i,
-                        command_name=name,
-                        kind=kind,
-                        payload=payload,
-                    )
+            with self._engine.begin() as conn:
+                key = {"encounter_id": encounter_id}
+                # Lock the encounter row: concurrent appends queue here instead of colliding.
+                if conn.execute(_LOCK_ENCOUNTER, key).first() is None:
+                    raise NotFoundError(f"There is no encounter {encounter_id}.")
+                seq = int(conn.execute(_LAST_SEQ, key).scalar() or 0) + 1
+                rows = [
+                    {
+                        "encounter_id": encounter_id,
+                        "command_seq": seq,
+                        "event_index": i,
+                        "command_name": name,
+                        "kind": kind,
+                        "payload": payload,
+                        "created_at": now,
+                    }
                     for i, (kind, payload) in enumerate(events)
-                )
+                ]
+                if rows:
+                    conn.execute(_INSERT_EVENTS, rows[0] if len(rows) == 1 else rows)
                 return seq
-        except IntegrityError as exc:
-            if "FOREIGN KEY" in str(exc).upper() or "foreign key" in str(exc):
-                raise NotFoundError(f"There is no encounter {encounter_id}.") from None
-            raise ConflictError(
-                "Another Combat Desk appended to this encounter at the same moment; your "
-                "command was not stored. Reload the encounter and repeat it."
-            ) from None
+        except IntegrityError:
+            raise
+        except DBAPIError as exc:
+            raise _operational(exc, self.label) from None
+
+    def _append_sqlite(
+        self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]]
+    ) -> int:
+        """The same append straight on the pooled sqlite3 connection (the hot path at the table).
+
+        SQLAlchemy's own bind processors format the payload and time, so rows are identical to
+        the Core path's; statement building and execution contexts would triple the cost.
+        """
+        payload_out, time_out = self._event_processors()
+        now = time_out(utc_now())
+        with self._engine.connect() as conn:
+            raw = conn.connection.dbapi_connection
+            assert isinstance(raw, sqlite3.Connection)
+            try:
+                # Legacy transaction handling: the INSERT opens the transaction, the commit ends it.
+                (last,) = raw.execute(_SQLITE_LAST_SEQ, (encounter_id,)).fetchone()
+                seq = int(last or 0) + 1
+                raw.executemany(
+                    _SQLITE_INSERT_EVENT,
+                    [
+                        (encounter_id, seq, i, name, kind, payload_out(payload), now)
+                        for i, (kind, payload) in enumerate(events)
+                    ],
+                )
+                raw.commit()
+            except sqlite3.IntegrityError as exc:
+                raw.rollback()
+                raise IntegrityError(_SQLITE_INSERT_EVENT, None, exc) from None
+            except sqlite3.Error as exc:
+                raw.rollback()
+                raise _operational(exc, self.label) from None
+            return seq
+
+    def _event_processors(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+        if self._processors is None:
+            dialect = self._engine.dialect
+            payload = _EVENTS_TABLE.c.payload.type.bind_processor(dialect)
+            created = _EVENTS_TABLE.c.created_at.type.bind_processor(dialect)
+            self._processors = (payload or _same, created or _same)
+        return self._processors
 
     def _rows(self, encounter_id: int) -> list[EncounterEventRow]:
         with self.unit_of_work() as s:
@@ -618,6 +801,7 @@ class Store:
             live.append((seq, Command(group[0].command_name, events)))
         return live
 
+    @_reads
     def load_commands(self, encounter_id: int) -> list[Command]:
         """Gets the encounter's live commands (undone ones left out), oldest first."""
         return [command for _, command in self._live_commands(self._rows(encounter_id))]
@@ -637,14 +821,22 @@ def make_safe(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def _operational(exc: OperationalError, label: str) -> StoreError:
-    text = str(exc.orig) if exc.orig is not None else str(exc)
-    if "locked" in text or "busy" in text:
+def _operational(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
+    orig = exc.orig if isinstance(exc, DBAPIError) else exc
+    text = str(orig) if orig is not None else str(exc)
+    lowered = text.lower()
+    if "locked" in lowered or "busy" in lowered:
         return DatabaseLockedError(
-            f"{label} is locked by another program or Combat Desk window; try again in a moment."
+            f"{label} is locked by another program or Combat Desk window; nothing was saved. "
+            "Try again in a moment."
         )
-    if "readonly" in text or "read-only" in text:
-        return StoreError(f"{label} is read-only; nothing was saved. Check the file's permissions.")
-    if "disk" in text and "full" in text:
-        return StoreError(f"The disk holding {label} is full; nothing was saved.")
+    if "readonly" in lowered or "read-only" in lowered:
+        return ReadOnlyDatabaseError(
+            f"{label} is read-only; nothing was saved. Check the file's permissions."
+        )
+    if ("disk" in lowered and "full" in lowered) or "no space left" in lowered:
+        return DiskFullError(
+            f"{label}: the disk is full; nothing was saved. Free some space and repeat the "
+            "last command."
+        )
     return StoreError(f"{label}: the database refused the change ({text}).")

@@ -6,6 +6,7 @@ rebuilt (a model reset) whenever the window refreshes the lists.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -173,7 +174,9 @@ class RosterTreeModel(QAbstractItemModel):
             if item.status is RosterStatus.UNCONSCIOUS:
                 return QBrush(QColor(176, 96, 0))
         if role == Qt.ItemDataRole.ToolTipRole and column == 0 and isinstance(item, RosterEntry):
-            return item.notes or None
+            # Qt renders a tooltip that looks like HTML; escaped, the DM's notes show as typed.
+            notes = html.escape(item.notes)
+            return f"<p style='white-space:pre-wrap'>{notes}</p>" if notes else None
         return None
 
     def _group_data(self, index: Index, role: int) -> Any:

@@ -143,3 +143,27 @@ def test_ensure_sample_campaign_only_on_first_start(tmp_path: Path) -> None:
     ensure_sample_campaign(store)
     assert len(store.campaigns()) == 1
     store.close()
+
+
+def test_the_app_opens_the_database_saved_in_settings(tmp_path: Path) -> None:
+    """Without --database, the campaign database chosen in the settings dialog is used."""
+    import os
+
+    config = tmp_path / "config"
+    chosen = tmp_path / "shared.sqlite"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(config),
+           "COMBATDESK_STARTUP_PROBE": "1"}
+    script = (
+        "from PySide6.QtCore import QSettings\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from desktop.database_settings import save_database_url\n"
+        "app = QApplication([])\n"
+        "QApplication.setOrganizationName('CombatDesk')\n"
+        "QApplication.setApplicationName('Combat Desk')\n"
+        f"save_database_url(QSettings(), 'sqlite:///{chosen}')\n"
+    )
+    subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-m", "desktop"], env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert chosen.exists()  # the app created its sample campaign there, not in the default place

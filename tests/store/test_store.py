@@ -58,25 +58,25 @@ def test_a_new_file_gets_the_schema_wal_and_foreign_keys(db_path: Path) -> None:
     reopened.close()
 
 
-def test_roster_edits_survive_reopening(db_path: Path) -> None:
-    store = Store.open(f"sqlite:///{db_path}")
+def test_roster_edits_survive_reopening(db_url: str) -> None:
+    store = Store.open(db_url)
     campaign = store.create_campaign("Greyhawk")
     saved = store.add_entry(campaign.id, HALVAINE)
     store.update_entry(replace(saved, hp=4, status=RosterStatus.UNCONSCIOUS))
     store.close()
-    store = Store.open(f"sqlite:///{db_path}")
+    store = Store.open(db_url)
     (entry,) = store.roster(campaign.id)
     assert (entry.name, entry.hp, entry.status) == ("Halvaine", 4, RosterStatus.UNCONSCIOUS)
     assert entry.weapons == HALVAINE.weapons and entry.spells == HALVAINE.spells
     store.close()
 
 
-def test_migrations_match_the_models_and_the_known_revisions(db_path: Path) -> None:
+def test_migrations_match_the_models_and_the_known_revisions(db_url: str) -> None:
     """An empty database migrated to head has exactly the ORM's schema (alembic check)."""
     from alembic import command
 
-    Store.open(f"sqlite:///{db_path}").close()
-    engine = create_engine(f"sqlite:///{db_path}")
+    Store.open(db_url).close()
+    engine = create_engine(db_url)
     with engine.connect() as conn:
         command.check(alembic_config(conn))  # raises if models and migrations differ
     engine.dispose()
@@ -200,11 +200,11 @@ def test_a_failing_command_changes_nothing(store: Store) -> None:
     assert store.roster(campaign.id) == []
 
 
-def test_two_stores_on_one_file_get_a_conflict_not_a_lost_update(db_path: Path) -> None:
-    first = Store.open(f"sqlite:///{db_path}")
+def test_two_stores_on_one_database_get_a_conflict_not_a_lost_update(db_url: str) -> None:
+    first = Store.open(db_url)
     campaign = first.create_campaign("Greyhawk")
     mine = first.add_entry(campaign.id, HALVAINE)
-    second = Store.open(f"sqlite:///{db_path}")
+    second = Store.open(db_url)
     (theirs,) = second.roster(campaign.id)
     second.update_entry(replace(theirs, hp=1))
     with pytest.raises(ConflictError, match="changed elsewhere"):

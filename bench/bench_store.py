@@ -1,0 +1,174 @@
+"""Times the campaign store against raw sqlite3 doing the same work.
+
+Run by hand: ``.venv/bin/python bench/bench_store.py`` (``make bench`` runs it too).
+
+Both sides use the store's durability setting (WAL + synchronous=NORMAL) on a fresh file in the
+same run. Appending one encounter command: the store's ``append_command`` against a raw
+``SELECT max(command_seq)`` + ``INSERT`` + ``COMMIT``. Saving a 5,000-entry roster: the store's
+``import_entries`` (one transaction, logged) against one ``executemany`` + ``COMMIT``. Prints
+the medians, the ratios and the targets (2× and 8×); asserts nothing.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from core.log import Command, Event, EventKind
+from core.sample import load_sample
+from core.store import Store
+from core.store.store import _character_values
+
+APPENDS = 2000
+ENTRIES = 5000
+RUNS = 5
+COMMAND = Command("Hit", (Event(EventKind.HP_CHANGED, {"id": "orc-1", "delta": -3}),))
+
+
+def best_of(runs: int, work: Callable[[int], float]) -> float:
+    """Median of ``runs`` timings (seconds); garbage collection paused while timing."""
+    gc.disable()
+    try:
+        return statistics.median(work(run) for run in range(runs))
+    finally:
+        gc.enable()
+
+
+def raw_connection(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+def append_store(folder: Path) -> Callable[[int], float]:
+    store = Store.open(f"sqlite:///{folder / 'store-append.sqlite'}")
+    campaign = store.create_campaign("Bench")
+
+    def run(n: int) -> float:
+        encounter = store.create_encounter(campaign.id, f"Fight {n}", "side-d6")
+        start = time.perf_counter()
+        for _ in range(APPENDS):
+            store.append_command(encounter.id, COMMAND)
+        return (time.perf_counter() - start) / APPENDS
+
+    return run
+
+
+def append_raw(folder: Path) -> Callable[[int], float]:
+    path = folder / "raw-append.sqlite"
+    Store.open(f"sqlite:///{path}").close()  # the same schema and indexes
+    conn = raw_connection(path)
+    conn.execute("INSERT INTO campaigns (name, created_at) VALUES ('Bench', '2026-01-01')")
+    conn.commit()
+    payload = {"id": "orc-1", "delta": -3}
+
+    def run(n: int) -> float:
+        cur = conn.execute(
+            "INSERT INTO encounters (campaign_id, name, system, options, status, created_at) "
+            "VALUES (1, ?, 'side-d6', '{}', 'active', '2026-01-01')",
+            (f"Fight {n}",),
+        )
+        encounter = cur.lastrowid
+        conn.commit()
+        start = time.perf_counter()
+        for _ in range(APPENDS):
+            (last,) = conn.execute(
+                "SELECT max(command_seq) FROM encounter_events WHERE encounter_id = ?",
+                (encounter,),
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO encounter_events (encounter_id, command_seq, event_index, "
+                "command_name, kind, payload, created_at) VALUES (?, ?, 0, 'Hit', ?, ?, ?)",
+                (encounter, (last or 0) + 1, "hp-changed", json.dumps(payload),
+                 datetime.now(UTC).isoformat(" ")),
+            )  # fmt: skip
+            conn.commit()
+        return (time.perf_counter() - start) / APPENDS
+
+    return run
+
+
+def roster() -> list:  # type: ignore[type-arg]
+    _, sample, _ = load_sample()
+    return [replace(sample[i % len(sample)], name=f"Entry {i}") for i in range(ENTRIES)]
+
+
+def save_store(folder: Path) -> Callable[[int], float]:
+    store = Store.open(f"sqlite:///{folder / 'store-roster.sqlite'}")
+    entries = roster()
+
+    def run(n: int) -> float:
+        campaign = store.create_campaign(f"Bench {n}")
+        start = time.perf_counter()
+        store.import_entries(campaign.id, entries)
+        return time.perf_counter() - start
+
+    return run
+
+
+def save_raw(folder: Path) -> Callable[[int], float]:
+    path = folder / "raw-roster.sqlite"
+    Store.open(f"sqlite:///{path}").close()
+    conn = raw_connection(path)
+    values = [_character_values(e) for e in roster()]
+    columns = list(values[0])
+    sql = (
+        f"INSERT INTO characters (campaign_id, version, updated_at, {', '.join(columns)}) "
+        f"VALUES (?, 1, ?, {', '.join('?' for _ in columns)})"
+    )
+
+    def run(n: int) -> float:
+        cur = conn.execute(
+            "INSERT INTO campaigns (name, created_at) VALUES (?, '2026-01-01')", (f"Bench {n}",)
+        )
+        campaign = cur.lastrowid
+        conn.commit()
+        start = time.perf_counter()
+        now = datetime.now(UTC).isoformat(" ")
+        conn.executemany(
+            sql,
+            (
+                (campaign, now, *(json.dumps(v) if isinstance(v, list) else v
+                                  for v in row.values()))
+                for row in values
+            ),
+        )  # fmt: skip
+        conn.commit()
+        return time.perf_counter() - start
+
+    return run
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        store_append = best_of(RUNS, append_store(folder))
+        raw_append = best_of(RUNS, append_raw(folder))
+        store_save = best_of(RUNS, save_store(folder))
+        raw_save = best_of(RUNS, save_raw(folder))
+    print("campaign store vs raw sqlite3 (WAL, synchronous=NORMAL), median of", RUNS, "runs")
+    print(
+        f"append one command:  store {store_append * 1e6:7.1f} µs   raw {raw_append * 1e6:7.1f} µs"
+        f"   ratio {store_append / raw_append:4.2f}× (target ≤ 2×)"
+    )
+    print(
+        f"save {ENTRIES:,} entries:  store {store_save * 1e3:7.1f} ms   "
+        f"raw {raw_save * 1e3:7.1f} ms   ratio {store_save / raw_save:4.2f}× (target ≤ 8×)"
+    )
+
+
+if __name__ == "__main__":
+    main()

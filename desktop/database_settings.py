@@ -1,0 +1,190 @@
+"""The campaign database dialog: choose SQLite or a PostgreSQL server, test it, save it.
+
+The URL is kept in QSettings without its password; the password goes to the platform keyring
+when there is one. Without a keyring backend the dialog says so and saves no password.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+from sqlalchemy.engine import URL, make_url
+
+from core.store import StoreError
+from core.store.probe import probe
+
+URL_KEY = "database/url"
+KEYRING_SERVICE = "CombatDesk"
+
+
+def keyring_available() -> bool:
+    """Tells whether a real keyring backend exists (not keyring's 'fail' or null backends)."""
+    try:
+        import keyring
+        from keyring.backends import fail, null
+    except ImportError:
+        return False
+    backend = keyring.get_keyring()
+    return not isinstance(backend, fail.Keyring | null.Keyring)
+
+
+def _account(url: URL) -> str:
+    return url._replace(password=None).render_as_string(hide_password=False)
+
+
+def saved_database_url(settings: QSettings) -> str | None:
+    """Gets the saved URL with the keyring's password put back (None when none is saved)."""
+    text = settings.value(URL_KEY)
+    if not text:
+        return None
+    url = make_url(str(text))
+    if url.password is None and url.username and keyring_available():
+        import keyring
+
+        password = keyring.get_password(KEYRING_SERVICE, _account(url))
+        if password:
+            url = url.set(password=password)
+    return url.render_as_string(hide_password=False)
+
+
+def save_database_url(settings: QSettings, text: str) -> str:
+    """Saves a URL: the password to the keyring if there is one, never into QSettings.
+
+    Returns what the DM should be told about the password.
+    """
+    url = make_url(text)
+    note = ""
+    if url.password:
+        if keyring_available():
+            import keyring
+
+            keyring.set_password(KEYRING_SERVICE, _account(url), str(url.password))
+            note = "The password is kept in the system keyring."
+        else:
+            note = "No system keyring here: the password was not saved."
+        url = url._replace(password=None)
+    settings.setValue(URL_KEY, url.render_as_string(hide_password=False))
+    settings.sync()
+    return note
+
+
+def test_connection(text: str) -> str:
+    """Connects read-only and reports what opening the database would do (a sentence)."""
+    try:
+        return probe(text)
+    except StoreError as exc:
+        return f"Cannot use it: {exc}"
+
+
+class DatabaseSettingsDialog(QDialog):
+    """Fields for an SQLite file or a PostgreSQL server; Test connection; Save."""
+
+    def __init__(self, settings: QSettings, current: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Campaign database")
+        self._settings = settings
+        self.kind = QComboBox()
+        self.kind.addItems(["SQLite file", "PostgreSQL server"])
+        self.path = QLineEdit()
+        self.host = QLineEdit("localhost")
+        self.port = QSpinBox()
+        self.port.setRange(1, 65535)
+        self.port.setValue(5432)
+        self.database = QLineEdit("combatdesk")
+        self.user = QLineEdit()
+        self.password = QLineEdit()
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        form = QFormLayout()
+        form.addRow("Kind", self.kind)
+        form.addRow("File", self.path)
+        form.addRow("Host", self.host)
+        form.addRow("Port", self.port)
+        form.addRow("Database", self.database)
+        form.addRow("User", self.user)
+        form.addRow("Password", self.password)
+        self.keyring_note = QLabel(
+            "" if keyring_available() else
+            "No system keyring on this machine: the password will not be saved."
+        )  # fmt: skip
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.setTextFormat(self.result.textFormat().PlainText)
+        self.test_button = QPushButton("&Test connection")
+        self.test_button.clicked.connect(self.run_test)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.keyring_note)
+        layout.addWidget(self.test_button)
+        layout.addWidget(self.result)
+        layout.addWidget(buttons)
+        self.kind.currentIndexChanged.connect(self._show_fields)
+        self._form = form
+        self.set_url(current or saved_database_url(settings) or "")
+        self._show_fields()
+
+    def set_url(self, text: str) -> None:
+        """Fills the fields from a URL."""
+        if not text:
+            return
+        try:
+            url = make_url(text)
+        except Exception:  # a hand-edited setting: leave the fields empty rather than fail
+            return
+        if url.get_backend_name() == "sqlite":
+            self.kind.setCurrentIndex(0)
+            self.path.setText(url.database or "")
+            return
+        self.kind.setCurrentIndex(1)
+        self.host.setText(url.host or "")
+        self.port.setValue(url.port or 5432)
+        self.database.setText(url.database or "")
+        self.user.setText(url.username or "")
+        self.password.setText(str(url.password or ""))
+
+    def url(self) -> str:
+        """Gets the URL the fields describe."""
+        if self.kind.currentIndex() == 0:
+            return f"sqlite:///{self.path.text().strip()}"
+        return URL.create(
+            "postgresql+psycopg",
+            username=self.user.text().strip() or None,
+            password=self.password.text() or None,
+            host=self.host.text().strip() or None,
+            port=self.port.value(),
+            database=self.database.text().strip() or None,
+        ).render_as_string(hide_password=False)
+
+    def _show_fields(self) -> None:
+        server = self.kind.currentIndex() == 1
+        for widget in (self.host, self.port, self.database, self.user, self.password):
+            self._form.setRowVisible(widget, server)
+        self._form.setRowVisible(self.path, not server)
+        self.keyring_note.setVisible(server and not keyring_available())
+
+    def run_test(self) -> str:
+        """Tests the connection and shows the answer (as plain text)."""
+        answer = test_connection(self.url())
+        self.result.setText(answer)
+        return answer
+
+    def save(self) -> None:
+        """Saves the URL (password to the keyring, if any) and closes the dialog."""
+        note = save_database_url(self._settings, self.url())
+        self.result.setText(f"Saved; Combat Desk uses it from the next start. {note}".strip())
+        self.accept()

@@ -1,0 +1,1 @@
+"""The encounter workspace: start an encounter, step through its procedure, declare, resolve."""

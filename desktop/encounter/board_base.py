@@ -1,0 +1,103 @@
+"""What every action board shares: the combatant cards, the inline editor, a message line."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtWidgets import QLabel, QWidget
+
+from core.model import Combatant
+from desktop.encounter.cards import CardsView, CombatantCardsModel
+from desktop.encounter.controller import EncounterController
+from desktop.encounter.entry_editor import EntryEditor
+
+
+def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+    """Gets ``Halvaine: spell sleep → orc-1 (miss)`` for a declaration, turn or action."""
+    actor = labels.get(str(entry.get("actor")), str(entry.get("actor")))
+    text = f"{actor}: {entry.get('action') or 'turn'}"
+    what = entry.get("spell") or entry.get("weapon")
+    if what:
+        text += f" {what}"
+    if entry.get("target"):
+        text += f" → {labels.get(str(entry['target']), entry['target'])}"
+    if entry.get("prepared") or entry.get("ready"):
+        text += f" [prepared: {entry.get('prepared') or entry.get('ready')}]"
+    if entry.get("waits"):
+        text += " [waits]"
+    if entry.get("nominates"):
+        text += f" ⇒ {labels.get(str(entry['nominates']), entry['nominates'])}"
+    outcome = []
+    if "hit" in entry:
+        outcome.append(f"hit {entry.get('damage', 0)}" if entry["hit"] else "miss")
+    for hit in entry.get("hits") or ():
+        outcome.append(f"hit {hit.get('damage', 0)}" if hit.get("hit") else "miss")
+    if outcome:
+        text += f" ({', '.join(outcome)})"
+    return text
+
+
+class BoardBase(QWidget):
+    """The cards, the editor and the refusal line; subclasses add lanes or a palette."""
+
+    def __init__(
+        self, controller: EncounterController, accepts_actions: bool = False,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.cards_model = CombatantCardsModel(accepts_actions, self)
+        self.cards = CardsView()
+        self.cards.setObjectName("cards")
+        self.cards.setModel(self.cards_model)
+        self.cards.setMinimumWidth(220)
+        self.editor = EntryEditor(controller.system_id)
+        self.editor.submitted.connect(self._on_entry_submitted)
+        self.message = QLabel()
+        self.message.setObjectName("boardMessage")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #c0392b;")
+        controller.refused.connect(self.show_refusal)
+        controller.completed.connect(lambda _name: self.message.clear())
+
+    # --- shared helpers -------------------------------------------------------------------------
+
+    def combatants(self) -> list[Combatant]:
+        return list(self.controller.state.combatants.values())
+
+    def combatant(self, cid: str) -> Combatant | None:
+        return self.controller.state.combatants.get(cid)
+
+    def labels(self) -> dict[str, str]:
+        return {c.id: c.label for c in self.combatants()}
+
+    def show_refusal(self, text: str) -> None:
+        """Shows why a command was refused, next to the board (nothing changed)."""
+        self.message.setText(f"Refused: {text}")
+
+    def refresh_cards(self, notes: dict[str, str] | None = None, active: str | None = None) -> None:
+        kept = self.cards.current_id()
+        resolution = self.controller.resolution
+        results = dict(resolution.combatants) if resolution is not None else {}
+        self.cards_model.set_combatants(self.combatants(), results, notes, active)
+        if kept is not None:
+            self.cards.select_id(kept)
+
+    def open_editor(self, cid: str, action: str, verb: str = "Declare") -> bool:
+        """Opens the inline editor for a card dropped (or keyed) onto an action."""
+        actor = self.combatant(cid)
+        if actor is None:
+            self.show_refusal(f"no combatant {cid!r} in this encounter")
+            return False
+        self.editor.open_for(actor, action, self.combatants(), verb)
+        return True
+
+    # --- for subclasses -------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Shows the encounter as it stands now."""
+        self.refresh_cards()
+
+    def _on_entry_submitted(self, entry: dict[str, Any]) -> None:
+        raise NotImplementedError

@@ -1,0 +1,166 @@
+"""Drives one encounter: every change is checked, pushed on its undo stack, then shown.
+
+The desktop holds no rules: a command is refused when the engine refuses the state it would
+lead to (the ScenarioError's own words), and every die comes from the system's rolls_needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from core.dice import DiceError, Roller, manual_roll
+from core.encounter import resolve_state, roll_command, rolls_needed
+from core.log import Command, EncounterState, EventKind, LogError, replay
+from core.model import Resolution
+from core.rules import UnknownSystemError
+from core.rules.base import RollRequest
+from core.scenario import ScenarioError
+from core.session import EncounterSession
+from desktop.encounter.session_command import SessionCommand
+
+_ENGINE_ERRORS = (ScenarioError, DiceError, UnknownSystemError, LogError)
+
+
+def _resolve(state: EncounterState) -> Resolution:
+    return resolve_state(state, Roller.seeded(state.config.get("seed")))
+
+
+class EncounterController(QObject):
+    """The encounter's session, undo stack, app roller and latest resolution."""
+
+    changed = Signal()
+    """The state changed (a command, an undo or a redo)."""
+    refused = Signal(str)
+    """A command was refused; the text says why (nothing changed)."""
+    completed = Signal(str)
+    """A command was saved; the text is its name."""
+
+    def __init__(
+        self, session: EncounterSession, roller: Roller | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.roller = roller or Roller.seeded(None)
+        self.stack = QUndoStack(self)
+        self.resolution: Resolution | None = None
+        self.error: str | None = None
+        self.listeners: list[Callable[[], None]] = []
+        session.subscribe(self._on_session_changed)
+        self._resolve_now()
+
+    # --- state ----------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> EncounterState:
+        """Gets the encounter's current state."""
+        return self.session.state
+
+    @property
+    def system_id(self) -> str:
+        return str(self.state.config.get("system"))
+
+    def rolls_needed(self) -> list[RollRequest]:
+        """Gets the dice the engine still asks for."""
+        try:
+            return rolls_needed(self.state)
+        except _ENGINE_ERRORS:
+            return []
+
+    def _resolve_now(self) -> None:
+        try:
+            self.resolution, self.error = _resolve(self.state), None
+        except _ENGINE_ERRORS as exc:
+            self.error = str(exc)  # the last good resolution stays on screen
+
+    def _on_session_changed(self, _state: EncounterState) -> None:
+        self._resolve_now()
+        self.changed.emit()
+
+    # --- commands -------------------------------------------------------------------------------
+
+    def why_refused(self, command: Command) -> str | None:
+        """Tells why the engine would refuse the state ``command`` leads to (None: it is fine).
+
+        A state that already fails (the DM is mid-way through fixing it) refuses nothing new.
+        """
+        try:
+            after = replay([command], self.state)
+        except LogError as exc:
+            return str(exc)
+        if self.error is not None:
+            return None
+        try:
+            _resolve(after)
+        except _ENGINE_ERRORS as exc:
+            return str(exc)
+        return None
+
+    def run(self, command: Command, check: bool = True) -> bool:
+        """Checks, then pushes ``command``; False (and ``refused``) when it was not taken."""
+        reason = self.why_refused(command) if check else None
+        if reason is not None:
+            self.refused.emit(reason)
+            return False
+        undoable = SessionCommand(self.session, command, self.refused.emit)
+        self.stack.push(undoable)
+        if undoable.error is not None:
+            self.refused.emit(undoable.error)
+            return False
+        self.completed.emit(command.name)
+        return True
+
+    # --- dice -----------------------------------------------------------------------------------
+
+    def roll(self, request: RollRequest) -> bool:
+        """Rolls a die the engine asks for with the app's seeded roller."""
+        rolled = self.roller.roll(request.expression, request.purpose)
+        return self.run(roll_command(self.state, request, rolled), check=False)
+
+    def type_roll(self, request: RollRequest, text: str) -> str | None:
+        """Records a total typed in from physical dice; returns the refusal (nothing changed)."""
+        try:
+            total = int(text.strip())
+        except ValueError:
+            return f"Type the total the {request.expression} shows, a whole number, not {text!r}."
+        try:
+            rolled = manual_roll(request.expression, total, request.purpose)
+        except DiceError as exc:
+            return str(exc)
+        command = roll_command(self.state, request, rolled)
+        reason = self.why_refused(command)
+        if reason is not None:
+            return reason
+        return None if self.run(command, check=False) else "The roll was not saved."
+
+    def last_command_is_roll(self) -> bool:
+        """Tells whether the newest command records a die (so it can be rerolled or retyped)."""
+        commands = self.session.log.commands
+        return bool(commands) and commands[-1].events[0].kind is EventKind.ROLL_RECORDED
+
+    def change_last_roll(self, typed: str | None = None) -> str | None:
+        """Takes the newest roll back and rolls it again, or records ``typed`` instead.
+
+        A typed value is checked before anything is undone, so a bad one changes nothing.
+        """
+        if not self.last_command_is_roll() or self.stack.index() == 0:
+            return "The last command is not a roll."
+        purpose = str(self.session.log.commands[-1].events[0].data.get("purpose"))
+        expression = str(self.session.log.commands[-1].events[0].data.get("expression"))
+        if typed is not None:
+            try:
+                manual_roll(expression, int(typed.strip()), purpose)
+            except ValueError as exc:
+                text = str(exc) if isinstance(exc, DiceError) else f"not a whole number: {typed!r}"
+                return text
+        self.stack.undo()
+        request = next((r for r in self.rolls_needed() if r.purpose == purpose), None)
+        if request is None:
+            self.stack.redo()
+            return f"The engine no longer asks for {purpose}."
+        if typed is None:
+            return None if self.roll(request) else "The roll was not saved."
+        return self.type_roll(request, typed)

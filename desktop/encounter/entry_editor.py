@@ -1,0 +1,186 @@
+"""The inline editor a drop opens: target, weapon or spell, trigger… then Declare (Enter).
+
+It only builds the entry a scenario would hold; empty fields are left out so that the engine
+applies its own defaults exactly as it does for a scenario file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from core.model import Combatant
+
+NONE = "—"
+
+FIELDS_BY_SYSTEM: dict[str, tuple[str, ...]] = {
+    "addict": ("target", "area", "weapon", "spell", "charge", "prepared", "trigger_actor",
+               "delay_seconds"),
+    "side-d6": ("target", "weapon", "spell", "charge", "hold"),
+    "popcorn": ("target", "weapon", "spell", "ready", "effect_name", "effect_duration",
+                "nominates"),
+    "time-units": ("target", "weapon", "spell", "attacks"),
+}
+
+
+class EntryEditor(QGroupBox):
+    """Edits one declaration, turn or time-unit action before it is pushed."""
+
+    submitted = Signal(dict)
+    cancelled = Signal()
+
+    def __init__(self, system_id: str, parent: QWidget | None = None) -> None:
+        super().__init__("Declare", parent)
+        self.setObjectName("entryEditor")
+        self.fields = FIELDS_BY_SYSTEM.get(system_id, ("target",))
+        self.actor: str = ""
+        self.action: str = ""
+        self.target = QComboBox()
+        self.area = QLineEdit()
+        self.area.setPlaceholderText("area of a spell, e.g. the doorway")
+        self.weapon = QComboBox()
+        self.weapon.setEditable(True)
+        self.spell = QComboBox()
+        self.charge = QCheckBox("charge")
+        self.prepared = QLineEdit()
+        self.prepared.setPlaceholderText("prepare with trigger, e.g. when the orc moves")
+        self.trigger_actor = QComboBox()
+        self.delay_seconds = QSpinBox()
+        self.delay_seconds.setRange(0, 600)
+        self.delay_seconds.setSuffix(" s")
+        self.delay_seconds.setToolTip("Real seconds the player took to declare (timer)")
+        self.hold = QSpinBox()
+        self.hold.setRange(0, 10)
+        self.hold.setSpecialValueText("no hold")
+        self.hold.setToolTip("Hold the action to this segment")
+        self.waits = QCheckBox("waits (acts when named again)")
+        self.ready = QLineEdit()
+        self.ready.setPlaceholderText("ready with trigger, e.g. when the orc moves")
+        self.nominates = QComboBox()
+        self.nominates.setToolTip("Who acts next (or drop a card on 'Acts next')")
+        self.attacks = QSpinBox()
+        self.attacks.setRange(0, 8)
+        self.attacks.setSpecialValueText("as the combatant")
+        self.effect_name = QLineEdit()
+        self.effect_name.setPlaceholderText("timed effect started, e.g. protection from evil")
+        self.effect_duration = QSpinBox()
+        self.effect_duration.setRange(0, 999)
+        self.effect_duration.setSuffix(" rounds")
+        self.heading = QLabel()
+        self.submit_button = QPushButton("&Declare")
+        self.submit_button.setDefault(True)
+        self.submit_button.clicked.connect(self.submit)
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.close_editor)
+
+        form = QFormLayout(self)
+        form.addRow(self.heading)
+        labels = {"target": "Target", "area": "Area", "weapon": "Weapon", "spell": "Spell",
+                  "charge": "", "prepared": "Prepared", "trigger_actor": "Trigger by",
+                  "delay_seconds": "Delay", "hold": "Hold to", "waits": "", "ready": "Ready",
+                  "nominates": "Nominates", "attacks": "Attacks", "effect_name": "Effect",
+                  "effect_duration": "Lasts"}
+        for name in self.fields:
+            form.addRow(labels[name], getattr(self, name))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.submit_button)
+        buttons.addWidget(cancel)
+        form.addRow(buttons)
+        self.hide()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Fields pass Enter and Escape up to here (line edits after emitting returnPressed).
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.submit()
+        elif event.key() == Qt.Key.Key_Escape:
+            self.close_editor()
+        else:
+            super().keyPressEvent(event)
+
+    def open_for(
+        self, actor: Combatant, action: str, combatants: Sequence[Combatant], verb: str = "Declare"
+    ) -> None:
+        """Shows the editor for ``actor`` doing ``action``, every field reset."""
+        self.actor, self.action = actor.id, action
+        self.setTitle(f"{verb}: {actor.label} — {action}")
+        self.heading.setText(f"<b>{actor.label}</b> → <b>{action}</b>")
+        self.submit_button.setText(f"&{verb}")
+        others = [NONE, *(c.id for c in combatants)]
+        for combo, values in ((self.target, others), (self.trigger_actor, others),
+                              (self.nominates, others),
+                              (self.weapon, [NONE, *(w.name for w in actor.weapons)]),
+                              (self.spell, [NONE, *(s.name for s in actor.spells)])):
+            combo.clear()
+            combo.addItems(values)
+        for line in (self.area, self.prepared, self.ready, self.effect_name):
+            line.clear()
+        for box in (self.charge, self.waits):
+            box.setChecked(False)
+        for spin in (self.delay_seconds, self.hold, self.attacks, self.effect_duration):
+            spin.setValue(0)
+        self.show()
+        self.target.setFocus()
+
+    def set_value(self, name: str, value: Any) -> None:
+        """Sets one field as the DM would (tests and the board's keyboard paths use it)."""
+        widget = getattr(self, name)
+        if isinstance(widget, QComboBox):
+            index = widget.findText(str(value))
+            if index < 0 and widget.isEditable():
+                widget.setEditText(str(value))
+            else:
+                widget.setCurrentIndex(max(index, 0))
+        elif isinstance(widget, QCheckBox):
+            widget.setChecked(bool(value))
+        elif isinstance(widget, QSpinBox):
+            widget.setValue(int(value))
+        else:
+            widget.setText(str(value))
+
+    def entry(self) -> dict[str, Any]:
+        """Gets the entry as a scenario holds it (empty fields left out)."""
+        entry: dict[str, Any] = {"actor": self.actor, "action": self.action}
+        for name in self.fields:
+            if name.startswith("effect_"):
+                continue
+            widget = getattr(self, name)
+            if isinstance(widget, QComboBox):
+                text = widget.currentText().strip()
+                if text and text != NONE:
+                    entry[name] = text
+            elif isinstance(widget, QCheckBox):
+                if widget.isChecked():
+                    entry[name] = True
+            elif isinstance(widget, QSpinBox):
+                if widget.value():
+                    entry[name] = widget.value()
+            elif widget.text().strip():
+                entry[name] = widget.text().strip()
+        if "effect_name" in self.fields and self.effect_name.text().strip():
+            entry["effect"] = {"name": self.effect_name.text().strip(),
+                               "duration": self.effect_duration.value(),
+                               "target": entry.get("target") or self.actor}
+        return entry
+
+    def submit(self) -> None:
+        if not self.isHidden():  # open, even while the window itself is not shown
+            self.submitted.emit(self.entry())
+
+    def close_editor(self) -> None:
+        self.hide()
+        self.cancelled.emit()

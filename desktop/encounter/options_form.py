@@ -1,0 +1,80 @@
+"""A form for a system's house-rule options, built from its frozen Options dataclass.
+
+Defaults are the dataclass defaults (the source's reading); each field's tooltip says which
+rules it changes, in the catalogue's own words. Only values changed from the default are kept,
+so an untouched form gives the same empty ``options`` a scenario file would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from enum import Enum
+from typing import Any
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QSpinBox, QWidget
+
+from core.rules import InitiativeSystem
+
+
+def option_tooltip(system: InitiativeSystem, name: str, default: Any) -> str:
+    """Gets the plain-words summaries of the rules an option changes, and its default."""
+    rules = [r for r in system.rules.values() if r.option == name]
+    shown = default.value if isinstance(default, Enum) else default
+    lines = [f"Default (the source): {shown}"]
+    lines += [f"• {r.summary} ({r.id}; {r.source}, “{r.heading}”)" for r in rules]
+    return "\n".join(lines)
+
+
+class OptionsForm(QWidget):
+    """One editor per option field; :meth:`values` gives the changed ones."""
+
+    def __init__(self, system: InitiativeSystem, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.system = system
+        self.defaults = system.options_type()
+        self.editors: dict[str, QWidget] = {}
+        form = QFormLayout(self)
+        for f in fields(self.defaults):
+            default = getattr(self.defaults, f.name)
+            editor: QWidget
+            if isinstance(default, bool):
+                editor = QCheckBox()
+                editor.setChecked(default)
+            elif isinstance(default, Enum):
+                editor = QComboBox()
+                editor.addItems([str(m.value) for m in type(default)])
+                editor.setCurrentText(str(default.value))
+            elif isinstance(default, int):
+                editor = QSpinBox()
+                editor.setRange(-1000, 1000)
+                editor.setValue(default)
+            else:
+                editor = QLineEdit("" if default is None else str(default))
+            editor.setObjectName(f"option-{f.name}")
+            editor.setToolTip(option_tooltip(system, f.name, default))
+            self.editors[f.name] = editor
+            form.addRow(f.name.replace("_", " "), editor)
+
+    def _value(self, name: str) -> Any:
+        editor = self.editors[name]
+        if isinstance(editor, QCheckBox):
+            return editor.isChecked()
+        if isinstance(editor, QComboBox):
+            return editor.currentText()
+        if isinstance(editor, QSpinBox):
+            return editor.value()
+        assert isinstance(editor, QLineEdit)
+        return editor.text()
+
+    def values(self) -> dict[str, Any]:
+        """Gets the options the DM changed from the source's defaults."""
+        changed: dict[str, Any] = {}
+        for name in self.editors:
+            default = getattr(self.defaults, name)
+            plain = default.value if isinstance(default, Enum) else default
+            value = self._value(name)
+            if default is None and value == "":
+                continue
+            if value != plain:
+                changed[name] = value
+        return changed

@@ -1,0 +1,97 @@
+"""Records what happened at the selected step: hit with damage, miss, or clears it.
+
+Recording replaces the step's declaration, turn or action with the outcome fields, and the
+engine resolves again (a caster damaged before completion then loses the spell by itself).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.encounter import replace_entry
+from core.model import Step
+from desktop.encounter.controller import EncounterController
+from desktop.encounter.step_entries import entry_for_step, with_outcome
+
+
+class OutcomePanel(QGroupBox):
+    """Hit / Miss / Clear for the step selected in the resolution list."""
+
+    def __init__(self, controller: EncounterController, parent: QWidget | None = None) -> None:
+        super().__init__("Outcome of the selected step", parent)
+        self.setObjectName("outcomePanel")
+        self.controller = controller
+        self.step: Step | None = None
+        self.label = QLabel("Select a step in the resolution list.")
+        self.label.setWordWrap(True)
+        self.damage = QSpinBox()
+        self.damage.setRange(0, 999)
+        self.damage.setToolTip("Damage of a hit")
+        self.another = QCheckBox("another attack")
+        self.another.setToolTip("Add this as one more attack of the same declaration (hits list)")
+        self.hit_button = QPushButton("&Hit")
+        self.hit_button.setShortcut(QKeySequence("Ctrl+H"))
+        self.hit_button.clicked.connect(lambda: self.record(True))
+        self.miss_button = QPushButton("&Miss")
+        self.miss_button.setShortcut(QKeySequence("Ctrl+M"))
+        self.miss_button.clicked.connect(lambda: self.record(False))
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.clicked.connect(lambda: self.record(None))
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Damage"))
+        for widget in (self.damage, self.hit_button, self.miss_button, self.clear_button):
+            row.addWidget(widget)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.label)
+        layout.addLayout(row)
+        layout.addWidget(self.another)
+        layout.addWidget(self.error)
+        self.set_step(None)
+
+    def set_step(self, step: Step | None) -> None:
+        """Shows which entry an outcome would change for ``step``."""
+        self.step = step
+        self.error.clear()
+        found = entry_for_step(self.controller.state, step) if step is not None else None
+        usable = isinstance(found, tuple)
+        for button in (self.hit_button, self.miss_button, self.clear_button):
+            button.setEnabled(usable)
+        if step is None:
+            self.label.setText("Select a step in the resolution list.")
+        elif isinstance(found, tuple):
+            which, index, _entry = found
+            self.label.setText(f"#{step.seq} {step.actor} {step.event} — records on "
+                               f"{which[:-1]} {index + 1}")
+        else:
+            self.label.setText(f"#{step.seq}: {found}")
+
+    def record(self, hit: bool | None) -> bool:
+        """Records hit (with the damage shown), miss, or no outcome on the step's entry."""
+        if self.step is None:
+            self.error.setText("Select a step first.")
+            return False
+        found = entry_for_step(self.controller.state, self.step)
+        if not isinstance(found, tuple):
+            self.error.setText(found)
+            return False
+        which, index, entry = found
+        changed = with_outcome(entry, hit, self.damage.value(), self.another.isChecked())
+        command = replace_entry(which, index, changed)
+        reason = self.controller.why_refused(command)
+        if reason is not None:
+            self.error.setText(f"Refused: {reason}")
+            return False
+        return self.controller.run(command, check=False)

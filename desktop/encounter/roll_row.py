@@ -1,0 +1,49 @@
+"""One die the engine asks for: roll it with the app's dice, or type what the table's die shows."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from core.rules.base import RollRequest
+
+
+class RollRow(QWidget):
+    """``initiative party (1d6) [Roll] [typed total]`` with its refusal under it."""
+
+    roll_requested = Signal(object)
+    typed = Signal(object, str)
+
+    def __init__(self, request: RollRequest, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.request = request
+        self.setObjectName(f"roll-{request.purpose}")
+        label = QLabel(f"<b>{request.purpose}</b> ({request.expression})")
+        label.setToolTip("Where it goes: " + " › ".join(str(p) for p in request.where))
+        self.roll_button = QPushButton("Roll")
+        self.roll_button.setToolTip(f"Roll {request.expression} with the app's dice")
+        self.roll_button.clicked.connect(lambda: self.roll_requested.emit(self.request))
+        self.field = QLineEdit()
+        self.field.setPlaceholderText("type the die's total")
+        self.field.setToolTip(f"Type the total of a physical {request.expression}, then Enter")
+        self.field.returnPressed.connect(lambda: self.typed.emit(self.request, self.field.text()))
+        self.error = QLabel()
+        self.error.setObjectName("rollError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+        self.error.hide()
+        label.setWordWrap(True)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.field, 1)
+        row.addWidget(self.roll_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(label)
+        layout.addLayout(row)
+        layout.addWidget(self.error)
+
+    def show_error(self, text: str) -> None:
+        """Shows why a typed total was refused, next to the field (nothing changed)."""
+        self.error.setText(text)
+        self.error.setVisible(bool(text))

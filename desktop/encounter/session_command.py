@@ -1,0 +1,49 @@
+"""One encounter command on the undo stack: the session does the work, Qt keeps the history."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QUndoCommand
+
+from core.log import Command, LogError
+from core.session import EncounterSession
+from core.store import StoreError
+
+ErrorSink = Callable[[str], None]
+
+
+class SessionCommand(QUndoCommand):
+    """First redo executes the command; undo and later redos replay the session's own history.
+
+    Exceptions cannot travel back through Qt's virtual call, so a refused first redo marks the
+    command obsolete (QUndoStack then drops it) and keeps the reason in :attr:`error`.
+    """
+
+    def __init__(self, session: EncounterSession, command: Command, on_error: ErrorSink) -> None:
+        super().__init__(command.name)
+        self._session = session
+        self._command = command
+        self._on_error = on_error
+        self._done_once = False
+        self.error: str | None = None
+
+    def redo(self) -> None:
+        try:
+            if self._done_once:
+                self._session.redo()
+            else:
+                self._session.execute(self._command)
+                self._done_once = True
+        except (LogError, StoreError) as exc:
+            self.error = str(exc)
+            if not self._done_once:
+                self.setObsolete(True)
+            else:
+                self._on_error(f"Redo failed: {exc}")
+
+    def undo(self) -> None:
+        try:
+            self._session.undo()
+        except (LogError, StoreError) as exc:
+            self._on_error(f"Undo failed: {exc}")

@@ -1,0 +1,189 @@
+"""New Encounter: the system and its options, who fights (roster and stamped monsters), sides.
+
+Non-modal: the caller listens to ``accepted`` and reads :meth:`plan` (tests fill it in directly).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.dice import Roller
+from core.model import Combatant, Kind
+from core.results import roster_combatant
+from core.roster import MonsterTemplate, RosterEntry
+from core.rules import all_systems, find_system
+from core.stamping import MONSTER_SIDE, StampError, stamp
+from desktop.encounter.options_form import OptionsForm
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterPlan:
+    """What the dialog asks for: enough to start the encounter's session."""
+
+    name: str
+    system: str
+    options: dict[str, Any]
+    seed: int
+    combatants: tuple[Combatant, ...]
+
+
+def _table(model: QStandardItemModel) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.verticalHeader().hide()
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    return view
+
+
+class StartEncounterDialog(QDialog):
+    """Picks system, options, fighters and sides."""
+
+    def __init__(
+        self, roster: Sequence[RosterEntry], templates: Sequence[MonsterTemplate],
+        default_name: str = "Encounter", parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New Encounter")
+        self.setObjectName("startEncounterDialog")
+        self.resize(760, 640)
+        self.roster = [e for e in roster if e.id is not None and e.kind is not Kind.MONSTER]
+        self.templates = list(templates)
+        self.name = QLineEdit(default_name)
+        self.system = QComboBox()
+        self.system.setObjectName("systemBox")
+        for system in all_systems():
+            self.system.addItem(f"{system.title} ({system.id})", system.id)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(random.SystemRandom().randrange(2**31 - 1))
+        self.seed.setToolTip("Dice seed: the app's rolls and any die not given follow it")
+        self.options_area = QScrollArea()
+        self.options_area.setWidgetResizable(True)
+        self.options_form: OptionsForm | None = None
+        self.system.currentIndexChanged.connect(self._on_system_changed)
+
+        self.fighters = QStandardItemModel(0, 3, self)
+        self.fighters.setHorizontalHeaderLabels(["Fights", "Kind", "Side"])
+        for entry in self.roster:
+            name = QStandardItem(entry.name)
+            name.setCheckable(True)
+            name.setCheckState(Qt.CheckState.Checked)
+            name.setEditable(False)
+            kind = QStandardItem(str(entry.kind))
+            kind.setEditable(False)
+            self.fighters.appendRow([name, kind, QStandardItem(entry.side)])
+        self.monsters = QStandardItemModel(0, 3, self)
+        self.monsters.setHorizontalHeaderLabels(["Template", "How many", "Side"])
+        for template in self.templates:
+            name = QStandardItem(f"{template.name} (hp {template.hit_dice})")
+            name.setEditable(False)
+            count = QStandardItem()
+            count.setData(0, Qt.ItemDataRole.EditRole)
+            self.monsters.appendRow([name, count, QStandardItem(MONSTER_SIDE)])
+        self.error = QLabel()
+        self.error.setObjectName("startError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+
+        top = QFormLayout()
+        top.addRow("Name", self.name)
+        top.addRow("System", self.system)
+        top.addRow("Seed", self.seed)
+        options_box = QGroupBox("House-rule options (defaults follow the source; hover: the rule)")
+        QVBoxLayout(options_box).addWidget(self.options_area)
+        who = QHBoxLayout()
+        for title, model in (("PCs, henchmen, hirelings", self.fighters),
+                             ("Monsters stamped from templates", self.monsters)):
+            box = QGroupBox(title)
+            QVBoxLayout(box).addWidget(_table(model))
+            who.addWidget(box)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(options_box, 2)
+        layout.addLayout(who, 3)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self._on_system_changed()
+        self._plan: EncounterPlan | None = None
+
+    def _on_system_changed(self) -> None:
+        self.options_form = OptionsForm(find_system(str(self.system.currentData())))
+        self.options_area.setWidget(self.options_form)
+
+    def set_system(self, system_id: str) -> None:
+        self.system.setCurrentIndex(self.system.findData(system_id))
+
+    def set_count(self, template_name: str, count: int, side: str = MONSTER_SIDE) -> None:
+        """Stamps ``count`` of a template (what the DM types in the table)."""
+        row = next(i for i, t in enumerate(self.templates) if t.name == template_name)
+        self.monsters.item(row, 1).setData(count, Qt.ItemDataRole.EditRole)
+        self.monsters.item(row, 2).setText(side)
+
+    def build_plan(self) -> EncounterPlan:
+        """Gets the plan as filled in; raises ValueError with a message saying what is wrong."""
+        name = self.name.text().strip()
+        if not name:
+            raise ValueError("Give the encounter a name.")
+        combatants: list[Combatant] = []
+        for row, entry in enumerate(self.roster):
+            if self.fighters.item(row, 0).checkState() == Qt.CheckState.Checked:
+                side = self.fighters.item(row, 2).text().strip()
+                if not side:
+                    raise ValueError(f"{entry.name} needs a side.")
+                combatants.append(replace(roster_combatant(entry), side=side))
+        roller = Roller.seeded(self.seed.value())
+        for row, template in enumerate(self.templates):
+            count = self.monsters.item(row, 1).data(Qt.ItemDataRole.EditRole)
+            try:
+                count = int(count or 0)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"{template.name}: how many is a whole number, not {count!r}.") from None
+            if count:
+                side = self.monsters.item(row, 2).text().strip() or MONSTER_SIDE
+                try:
+                    combatants += stamp(template, count, roller, side)
+                except StampError as exc:
+                    raise ValueError(str(exc)) from None
+        if len({c.side for c in combatants}) < 2:
+            raise ValueError("An encounter needs combatants on at least two sides.")
+        assert self.options_form is not None
+        return EncounterPlan(name, str(self.system.currentData()), self.options_form.values(),
+                             self.seed.value(), tuple(combatants))
+
+    def plan(self) -> EncounterPlan | None:
+        return self._plan
+
+    def accept(self) -> None:
+        try:
+            self._plan = self.build_plan()
+        except ValueError as exc:
+            self.error.setText(str(exc))
+            return
+        super().accept()

@@ -1,0 +1,96 @@
+"""The combatant status panel: HP, status, spells lost and active effects with time left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from core.encounter import scenario_document
+from core.log import EncounterState
+from core.model import Resolution, Status, StepEvent
+from core.scenario import ScenarioError, parse_scenario
+from core.summary import SummaryError, build_summary
+
+_HEADERS = ("Combatant", "Side", "HP", "Status", "Effects and notes")
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def _notes(state: EncounterState, resolution: Resolution) -> dict[str, list[str]]:
+    notes: dict[str, list[str]] = {}
+    for step in resolution.steps:
+        if step.event is StepEvent.SPELL_DISRUPTED:
+            spell = step.detail.get("spell") or "spell"
+            notes.setdefault(step.actor, []).append(f"spell lost: {spell} (round {step.round})")
+    try:
+        summary = build_summary(parse_scenario(scenario_document(state)), resolution)
+    except (ScenarioError, SummaryError, ValueError):
+        return notes
+    if summary.rounds:
+        for effect in summary.rounds[-1].effects:
+            who = next((c.cid for c in summary.combatants if c.name == effect.target),
+                       effect.target)
+            notes.setdefault(who, []).append(f"{effect.name}: {effect.remaining}")
+    return notes
+
+
+class StatusModel(QAbstractTableModel):
+    """One row a combatant as the engine resolves it now."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[tuple[str, str, str, Status, str]] = []
+
+    def set_state(self, state: EncounterState, resolution: Resolution | None) -> None:
+        self.beginResetModel()
+        notes = _notes(state, resolution) if resolution is not None else {}
+        self._rows = []
+        for c in state.combatants.values():
+            result = resolution.combatants.get(c.id) if resolution is not None else None
+            hp = result.hp if result is not None else c.hp
+            start = f" / {c.max_hp or c.hp}" if (c.max_hp or c.hp) is not None else ""
+            status = result.status if result is not None else c.status
+            self._rows.append((c.label, c.side, f"{hp if hp is not None else '?'}{start}", status,
+                               "; ".join(notes.get(c.id, []))))
+        self.endResetModel()
+
+    def notes_of(self, row: int) -> str:
+        return self._rows[row][4]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(_HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return _HEADERS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return str(row[index.column()])
+        if role == Qt.ItemDataRole.ForegroundRole and row[3] is not Status.ACTIVE:
+            return QColor("#c0392b")
+        return None
+
+
+def make_status_view(model: StatusModel, parent: QWidget | None = None) -> QTableView:
+    view = QTableView(parent)
+    view.setObjectName("statusView")
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().hide()
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setStretchLastSection(True)
+    return view

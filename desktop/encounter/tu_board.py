@@ -1,0 +1,186 @@
+"""The time-unit board: an action palette dragged onto a combatant, and the TU clock.
+
+The engine asks for each action's d10 (the stepper shows it) and places the action on the
+clock; "advance" walks the clock to the next resolved step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QMimeData,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.encounter import add_entry, remove_entry
+from desktop.encounter.board_base import BoardBase, entry_text
+from desktop.encounter.controller import EncounterController
+from desktop.encounter.lane_model import LaneBox
+from desktop.encounter.lanes import TU_ACTIONS
+from desktop.encounter.mime import ACTION_MIME, encode
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class ActionPaletteModel(QAbstractListModel):
+    """The palette: each row drags ``application/x-combatdesk-action``."""
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(TU_ACTIONS)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        lane = TU_ACTIONS[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{lane.title}   [{lane.key}]"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{lane.meaning}. Drag onto a combatant, or select one and press {lane.key}."
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        return super().flags(index) | Qt.ItemFlag.ItemIsDragEnabled
+
+    def mimeTypes(self) -> list[str]:
+        return [ACTION_MIME]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        rows = [i.row() for i in indexes if i.isValid()]
+        return encode(ACTION_MIME, {"action": TU_ACTIONS[rows[0]].action if rows else None})
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.CopyAction
+
+
+class TimeUnitBoard(BoardBase):
+    """Palette → combatant cards; the declared actions and the clock beside them."""
+
+    advanced = Signal(int)
+    """The clock moved to step ``seq``."""
+
+    def __init__(self, controller: EncounterController, parent: QWidget | None = None) -> None:
+        super().__init__(controller, accepts_actions=True, parent=parent)
+        self.setObjectName("timeUnitBoard")
+        self.clock_seq: int | None = None
+        self.palette_model = ActionPaletteModel(self)
+        self.palette = QListView()
+        self.palette.setObjectName("actionPalette")
+        self.palette.setModel(self.palette_model)
+        self.palette.setDragEnabled(True)
+        self.palette.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.palette.setMinimumWidth(110)
+        self.palette.setMaximumWidth(150)
+        self.cards.setAcceptDrops(True)
+        self.cards.setDropIndicatorShown(True)
+        self.cards_model.action_dropped.connect(self.choose_action)
+        self.cards.key_typed.connect(self._on_key_typed)
+        self._keys = {lane.key: lane.action for lane in TU_ACTIONS}
+        self.actions_lane = LaneBox("actions", "Declared actions (in order)",
+                                    "Every action in declaration order; its d10 comes from the "
+                                    "stepper")
+        self.clock_label = QLabel()
+        self.clock_label.setObjectName("tuClock")
+        self.clock_label.setStyleSheet("font-size: 15pt; font-weight: bold;")
+        self.advance_button = QPushButton("&Advance to Next Action")
+        self.advance_button.setShortcut(QKeySequence("Ctrl+."))
+        self.advance_button.setToolTip("Move the TU clock to the next step (Ctrl+.)")
+        self.advance_button.clicked.connect(self.advance)
+        self.take_back_button = QPushButton("&Take Back")
+        self.take_back_button.clicked.connect(self.take_back_selected)
+
+        palette_box = QVBoxLayout()
+        palette_box.addWidget(QLabel("<b>Actions</b>"))
+        palette_box.addWidget(self.palette, 1)
+        left = QVBoxLayout()
+        left.addWidget(QLabel("<b>Combatants</b> — drop an action here"))
+        left.addWidget(self.cards, 1)
+        left.addWidget(self.editor)
+        clock = QHBoxLayout()
+        clock.addWidget(self.clock_label, 1)
+        clock.addWidget(self.take_back_button)
+        clock.addWidget(self.advance_button)
+        right = QVBoxLayout()
+        right.addLayout(clock)
+        right.addWidget(self.actions_lane, 1)
+        right.addWidget(self.message)
+        layout = QHBoxLayout(self)
+        layout.addLayout(palette_box, 1)
+        layout.addLayout(left, 2)
+        layout.addLayout(right, 3)
+
+    def refresh(self) -> None:
+        state = self.controller.state
+        resolution = self.controller.resolution
+        pending: dict[str, str] = {}
+        if resolution is not None:
+            for step in resolution.steps:
+                if step.tu is not None and (self.clock_seq is None or step.seq > self.clock_seq):
+                    pending.setdefault(step.actor, f"next at TU {step.tu}")
+        self.refresh_cards(notes=pending)
+        labels = self.labels()
+        rows = []
+        for index, action in enumerate(state.actions):
+            roll = action.get("roll")
+            rows.append((f"{entry_text(action, labels)} — d10 {roll if roll is not None else '?'}",
+                         index))
+        self.actions_lane.model.set_rows(rows)
+        self._show_clock()
+
+    def _show_clock(self) -> None:
+        resolution = self.controller.resolution
+        step = next((s for s in resolution.steps if s.seq == self.clock_seq), None) if (
+            resolution is not None) else None
+        if step is None:
+            self.clock_label.setText("TU clock: 0")
+        else:
+            name = self.labels().get(step.actor, step.actor)
+            self.clock_label.setText(f"TU clock: {step.tu} — {name} {step.event}")
+
+    def _on_key_typed(self, cid: str, key: str) -> None:
+        if key in self._keys:
+            self.choose_action(cid, self._keys[key])
+
+    def choose_action(self, cid: str, action: str) -> None:
+        """An action went onto a combatant (dropped or keyed): open its editor."""
+        self.open_editor(cid, action)
+
+    def _on_entry_submitted(self, entry: dict[str, Any]) -> None:
+        if self.controller.run(add_entry("actions", entry)):
+            self.editor.hide()
+            self.cards.setFocus()
+
+    def advance(self) -> int | None:
+        """Moves the clock to the next resolved step; returns its seq (None at the end)."""
+        resolution = self.controller.resolution
+        steps = [s for s in resolution.steps if self.clock_seq is None or s.seq > self.clock_seq] \
+            if resolution is not None else []
+        if not steps:
+            self.show_refusal("the clock is at the last resolved step; declare more actions")
+            return None
+        self.clock_seq = steps[0].seq
+        self.refresh()
+        self.advanced.emit(self.clock_seq)
+        return self.clock_seq
+
+    def take_back_selected(self) -> None:
+        index = self.actions_lane.current_entry()
+        if index is None:
+            self.show_refusal("select an action to take it back")
+            return
+        self.controller.run(remove_entry("actions", index))

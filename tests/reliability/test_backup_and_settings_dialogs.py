@@ -1,0 +1,92 @@
+"""File → Back up… / Restore backup… and the campaign database dialog, driven offscreen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
+
+from core.roster import RosterEntry
+from core.store import Store
+from desktop import database_settings
+from desktop.backup_actions import install_store_actions
+from desktop.database_settings import URL_KEY, DatabaseSettingsDialog
+from tests.reliability import figures
+from tests.store import pg_server
+
+
+@pytest.fixture
+def window(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    from desktop.main_window import MainWindow
+
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: QMessageBox.StandardButton.Ok)
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a: QMessageBox.StandardButton.Ok)
+    store = Store.open(f"sqlite:///{tmp_path / 'campaigns.sqlite'}")
+    campaign = store.create_campaign("Greyhawk")
+    store.add_entry(campaign.id, RosterEntry(name="Wat"))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(store, settings)
+    qtbot.addWidget(win)
+    if not hasattr(win, "store_actions"):  # main_window's hook may not be merged yet
+        install_store_actions(win)
+    yield win
+    win.store.close()
+
+
+def test_the_file_menu_has_back_up_and_restore(window: Any) -> None:
+    texts = [a.text() for a in window.file_menu.actions()]
+    assert {"&Back up…", "&Restore backup…", "Campaign &database…"} <= set(texts)
+    assert texts[-1] == "&Quit"
+
+
+def test_back_up_then_restore_through_the_window(window: Any, tmp_path: Path) -> None:
+    actions = window.store_actions
+    backup = actions.backup(tmp_path / "monday.sqlite")
+    assert backup is not None and backup.exists()
+    campaign = window.store.campaigns()[0]
+    window.store.add_entry(campaign.id, RosterEntry(name="Tuesday"))
+    assert actions.restore(backup)
+    assert [e.name for e in window.store.roster(campaign.id)] == ["Wat"]
+    assert list(tmp_path.glob("campaigns.sqlite.replaced-*"))
+
+
+def test_restoring_a_file_that_is_not_a_campaign_is_refused(window: Any, tmp_path: Path) -> None:
+    bogus = tmp_path / "notes.sqlite"
+    bogus.write_text("Dear diary\n" * 100)
+    before = window.store
+    assert not window.store_actions.restore(bogus)
+    assert window.store is before and len(window.store.campaigns()) == 1
+    figures.add("files refused: restore of a non-campaign")
+
+
+def test_the_dialog_tests_connections_without_writing(qtbot: Any, tmp_path: Path) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    dialog = DatabaseSettingsDialog(settings, f"sqlite:///{tmp_path / 'new.sqlite'}")
+    qtbot.addWidget(dialog)
+    assert "will create" in dialog.run_test()
+    assert not (tmp_path / "new.sqlite").exists()  # testing created nothing
+    dialog.set_url("postgresql+psycopg://dm:secret@127.0.0.1:1/nowhere")
+    assert dialog.run_test().startswith("Cannot use it: Cannot connect to")
+    srv = pg_server.server()
+    if srv.url is not None:
+        dialog.set_url(srv.url)
+        assert "Connected to" in dialog.run_test()
+
+
+def test_saving_keeps_the_password_out_of_the_settings(
+    qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database_settings, "keyring_available", lambda: False)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    dialog = DatabaseSettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.set_url("postgresql+psycopg://dm:secret@db.example:5433/greyhawk")
+    assert not dialog.keyring_note.isHidden() and "will not be saved" in dialog.keyring_note.text()
+    dialog.save()
+    saved = str(settings.value(URL_KEY))
+    assert "secret" not in saved and "dm@db.example:5433/greyhawk" in saved
+    assert "secret" not in (tmp_path / "settings.ini").read_text()

@@ -1,0 +1,87 @@
+"""Backups on demand and restoring them: consistent copies, refusals, the replaced file kept."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from core.roster import RosterEntry
+from core.store import NewerDatabaseError, NotACampaignDatabaseError, Store, StoreError
+from core.store.backups import check_backup, restore_backup
+
+WAT = RosterEntry(name="Wat", hp=3, max_hp=3)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_backup_is_a_consistent_copy_taken_while_the_store_is_open(db_path: Path) -> None:
+    store = Store.open(f"sqlite:///{db_path}")
+    campaign = store.create_campaign("Greyhawk")
+    store.add_entries(campaign.id, [replace(WAT, name=f"PC {i}") for i in range(50)])
+    backup = store.backup(db_path.with_name("copy.sqlite"))  # the WAL is not folded in yet
+    store.add_entry(campaign.id, replace(WAT, name="After the backup"))
+    store.close()
+    copy = Store.open(f"sqlite:///{backup}")
+    assert len(copy.roster(campaign.id)) == 50
+    copy.close()
+
+
+def test_restoring_replaces_the_campaign_and_keeps_the_replaced_file(db_path: Path) -> None:
+    store = Store.open(f"sqlite:///{db_path}")
+    campaign = store.create_campaign("Greyhawk")
+    store.add_entry(campaign.id, WAT)
+    backup = store.backup(db_path.with_name("monday.sqlite"))
+    store.add_entry(campaign.id, replace(WAT, name="Tuesday's hireling"))
+    store.close()
+    kept = restore_backup(backup, db_path)
+    assert kept is not None and kept.name.startswith("campaign.sqlite.replaced-")
+    restored = Store.open(f"sqlite:///{db_path}")
+    assert [e.name for e in restored.roster(campaign.id)] == ["Wat"]
+    restored.close()
+    replaced = Store.open(f"sqlite:///{kept}")
+    assert [e.name for e in replaced.roster(campaign.id)] == ["Wat", "Tuesday's hireling"]
+    replaced.close()
+
+
+@pytest.mark.parametrize(
+    "content", [b"", b"not a database at all\n" * 40, b"SQLite format 3\x00" + b"\x01" * 84]
+)
+def test_restoring_a_file_that_is_not_a_campaign_changes_nothing(
+    db_path: Path, content: bytes
+) -> None:
+    Store.open(f"sqlite:///{db_path}").close()
+    before = digest(db_path)
+    bogus = db_path.with_name("bogus.sqlite")
+    bogus.write_bytes(content)
+    with pytest.raises(StoreError):
+        restore_backup(bogus, db_path)
+    assert digest(db_path) == before
+    assert not list(db_path.parent.glob("*.replaced-*"))
+
+
+def test_a_backup_from_a_newer_version_is_refused(db_path: Path) -> None:
+    import sqlite3
+
+    newer = db_path.with_name("newer.sqlite")
+    Store.open(f"sqlite:///{newer}").close()
+    conn = sqlite3.connect(newer)
+    conn.execute("UPDATE alembic_version SET version_num = '9999_future'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(NewerDatabaseError):
+        check_backup(newer)
+    with pytest.raises(NotACampaignDatabaseError):
+        check_backup(db_path.with_name("missing.sqlite"))
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_server_campaigns_say_backups_are_the_servers_job(db_url: str) -> None:
+    store = Store.open(db_url)
+    with pytest.raises(StoreError, match="server's job"):
+        store.backup(Path("unused.sqlite"))
+    store.close()
