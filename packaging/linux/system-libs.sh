@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure the Debian/Ubuntu libraries Qt needs are installed.
-#   system-libs.sh test   offscreen Qt (what `make test` needs)
+#   system-libs.sh test   offscreen Qt and poppler-utils (what `make test` needs)
 #   system-libs.sh run    a real window on X11 (what `make run` needs)
 # As root it installs what is missing with apt-get; otherwise it prints the exact command
 # and exits 1. On other systems it says what to look for and carries on.
@@ -10,6 +10,10 @@ mode=${1:-test}
 # Measured on Debian 12 (shared/PITFALLS.md): offscreen Qt needs these …
 pkgs=(libegl1 libgl1 libfontconfig1 libfreetype6 libglib2.0-0 libxkbcommon0 libdbus-1-3
       fonts-dejavu-core)
+# The tests read the printed summaries back with pdftotext/pdfinfo (poppler-utils).
+if [ "$mode" = test ]; then
+  pkgs+=(poppler-utils)
+fi
 # … and a real X11 window (or Xvfb) also needs these.
 if [ "$mode" = run ]; then
   pkgs+=(libxkbcommon-x11-0 libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1
