@@ -32,7 +32,10 @@ class EventKind(StrEnum):
     COMBATANT_REMOVED = "combatant-removed"
     """``{"id": ...}``."""
     ROLL_RECORDED = "roll-recorded"
-    """``{"purpose", "expression", "total", "dice", "manual"}``."""
+    """``{"purpose", "expression", "total", "dice", "manual", "where"?, "replaces"?}``.
+
+    ``where`` is the scenario path the total went to; ``replaces`` the index (in
+    :attr:`EncounterState.rolls`) of an earlier roll this one was made instead of."""
     ROUND_STARTED = "round-started"
     """``{"round": n}``."""
     PHASE_ENTERED = "phase-entered"
@@ -50,12 +53,16 @@ class EventKind(StrEnum):
     TIMED_ACTION_ADDED = "timed-action-added"
     """``{"entry"}``: a time-unit action, in declaration order."""
     ROUND_FIELD_SET = "round-field-set"
-    """``{"name", "value"}``: a field of the current round, e.g. its ``initiative`` dice."""
+    """``{"name", "value", "round"?}``: a field of a round, e.g. its ``initiative`` dice.
+
+    ``round`` (1-based, as ``round-started`` numbers it) defaults to the current round, so a
+    log written before it existed replays unchanged."""
     ENTRY_REPLACED = "entry-replaced"
-    """``{"list", "index", "entry"}``: changes a declaration or turn of the current round, or
-    a time-unit action (``list: "actions"``)."""
+    """``{"list", "index", "entry", "round"?}``: changes a declaration or turn of a round (the
+    current one unless ``round`` names an earlier one), or a time-unit action
+    (``list: "actions"``)."""
     ENTRY_REMOVED = "entry-removed"
-    """``{"list", "index"}``: takes a declaration, turn or time-unit action back."""
+    """``{"list", "index", "round"?}``: takes a declaration, turn or time-unit action back."""
     HP_CHANGED = "hp-changed"
     """``{"id", "delta"}``."""
     STATUS_CHANGED = "status-changed"
@@ -108,6 +115,8 @@ class EncounterState:
     """Each round's fields with its ``declarations`` and ``turns`` lists, as in a scenario."""
     actions: tuple[Mapping[str, Any], ...] = ()
     """Time-unit actions in declaration order."""
+    replaced_rolls: frozenset[int] = frozenset()
+    """Indices of :attr:`rolls` that a later roll was made instead of (kept as history)."""
 
 
 ROUND_LISTS = ("declarations", "turns")
@@ -150,7 +159,14 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
                 manual=bool(data.get("manual", False)),
                 purpose=str(data.get("purpose", "")),
             )
-            return replace(state, rolls=(*state.rolls, roll))
+            replaced = data.get("replaces")
+            if replaced is None:
+                return replace(state, rolls=(*state.rolls, roll))
+            if (not isinstance(replaced, int) or isinstance(replaced, bool)
+                    or not 0 <= replaced < len(state.rolls)):
+                raise LogError(f"there is no roll {replaced!r} to replace")
+            return replace(state, rolls=(*state.rolls, roll),
+                           replaced_rolls=state.replaced_rolls | {replaced})
         case EventKind.ROUND_STARTED:
             number = data.get("round")
             if not isinstance(number, int) or number != state.round + 1:
@@ -185,12 +201,11 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
             return replace(state, actions=(*state.actions, entry))
         case EventKind.ROUND_FIELD_SET:
             name = data.get("name")
-            if not state.rounds:
-                raise LogError("no round has started")
+            at = _round_index(state, data)
             if not isinstance(name, str) or name in ROUND_LISTS:
                 raise LogError(f"{name!r} cannot be set as a round field")
-            last = frozen_mapping({**state.rounds[-1], name: data.get("value")})
-            return replace(state, rounds=(*state.rounds[:-1], last))
+            changed = frozen_mapping({**state.rounds[at], name: data.get("value")})
+            return _with_round(state, at, changed)
         case EventKind.ENTRY_REPLACED | EventKind.ENTRY_REMOVED:
             return _edit_entry(state, event)
         case EventKind.PHASE_ENTERED:
@@ -222,12 +237,32 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
     raise LogError(f"unhandled event kind {event.kind}")  # pragma: no cover - enum is closed
 
 
+def _round_index(state: EncounterState, data: Mapping[str, Any]) -> int:
+    """Gets the position in :attr:`EncounterState.rounds` of the event's ``round`` (default:
+    the current round)."""
+    if not state.rounds:
+        raise LogError("no round has started")
+    number = data.get("round")
+    if number is None:
+        return len(state.rounds) - 1
+    if isinstance(number, bool) or not isinstance(number, int) or not (
+            1 <= number <= len(state.rounds)):
+        raise LogError(f"there is no round {number!r} (rounds so far: {len(state.rounds)})")
+    return number - 1
+
+
+def _with_round(state: EncounterState, at: int, spec: Mapping[str, Any]) -> EncounterState:
+    return replace(state, rounds=(*state.rounds[:at], spec, *state.rounds[at + 1:]))
+
+
 def _edit_entry(state: EncounterState, event: Event) -> EncounterState:
     which, index = event.data.get("list"), event.data.get("index")
+    at = -1
     if which == "actions":
         entries = list(state.actions)
     elif which in ROUND_LISTS and state.rounds:
-        entries = list(state.rounds[-1][which])
+        at = _round_index(state, event.data)
+        entries = list(state.rounds[at][which])
     else:
         raise LogError(f"there is no list {which!r} to change")
     if not isinstance(index, int) or not 0 <= index < len(entries):
@@ -238,8 +273,7 @@ def _edit_entry(state: EncounterState, event: Event) -> EncounterState:
         entries[index] = frozen_mapping(event.data.get("entry") or {})
     if which == "actions":
         return replace(state, actions=tuple(entries))
-    last = frozen_mapping({**state.rounds[-1], which: tuple(entries)})
-    return replace(state, rounds=(*state.rounds[:-1], last))
+    return _with_round(state, at, frozen_mapping({**state.rounds[at], which: tuple(entries)}))
 
 
 def replay(commands: Iterable[Command], start: EncounterState | None = None) -> EncounterState:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from core.dice import DiceError, Roller, manual_roll
-from core.encounter import resolve_state, roll_command, rolls_needed
+from core.encounter import change_roll, morale_dice, resolve_state, roll_command, rolls_needed
 from core.log import Command, EncounterState, EventKind, LogError, replay
 from core.model import Resolution
 from core.rules import UnknownSystemError
@@ -64,11 +64,13 @@ class EncounterController(QObject):
         return str(self.state.config.get("system"))
 
     def rolls_needed(self) -> list[RollRequest]:
-        """Gets the dice the engine still asks for."""
+        """Gets the dice the engine still asks for, then the morale dice it would roll from
+        the seed (typing or rolling one here sets the scenario field instead)."""
         try:
-            return rolls_needed(self.state)
+            needed = rolls_needed(self.state)
         except _ENGINE_ERRORS:
-            return []
+            needed = []
+        return needed + morale_dice(self.state, None if self.error else self.resolution)
 
     def _resolve_now(self) -> None:
         try:
@@ -131,6 +133,43 @@ class EncounterController(QObject):
         except DiceError as exc:
             return str(exc)
         command = roll_command(self.state, request, rolled)
+        reason = self.why_refused(command)
+        if reason is not None:
+            return reason
+        return None if self.run(command, check=False) else "The roll was not saved."
+
+    def changeable_roll(self, index: int | None = None) -> int | None:
+        """Gets the roll ``index`` (default: the newest) if it can still be changed."""
+        rolls = self.state.rolls
+        if index is None:
+            index = next((i for i in reversed(range(len(rolls)))
+                          if i not in self.state.replaced_rolls), None)
+        if index is None or not 0 <= index < len(rolls) or index in self.state.replaced_rolls:
+            return None
+        return index
+
+    def change_roll(self, index: int | None = None, typed: str | None = None) -> str | None:
+        """Rolls again, or records ``typed`` instead of, any roll made (default: the newest).
+
+        One command: the new roll (the old one stays in the history) and the field it sets.
+        Returns the refusal (nothing changed) or None.
+        """
+        chosen = self.changeable_roll(index)
+        if chosen is None:
+            return "Select a roll that has not been replaced already."
+        old = self.state.rolls[chosen]
+        if typed is None:
+            new = self.roller.roll(old.expression, old.purpose)
+        else:
+            try:
+                new = manual_roll(old.expression, int(typed.strip()), old.purpose)
+            except ValueError as exc:
+                return str(exc) if isinstance(exc, DiceError) else (
+                    f"Type the total the {old.expression} shows, a whole number, not {typed!r}.")
+        try:
+            command = change_roll(self.session.log.commands, self.state, chosen, new)
+        except LogError as exc:
+            return str(exc)
         reason = self.why_refused(command)
         if reason is not None:
             return reason

@@ -32,8 +32,8 @@ FIELDS_BY_SYSTEM: dict[str, tuple[str, ...]] = {
     "addict": ("target", "area", "weapon", "spell", "charge", "prepared", "trigger_actor",
                "delay_seconds"),
     "side-d6": ("target", "weapon", "spell", "charge", "hold"),
-    "popcorn": ("target", "weapon", "spell", "ready", "effect_name", "effect_duration",
-                "nominates"),
+    "popcorn": ("target", "weapon", "spell", "ready", "triggers", "effect_name",
+                "effect_duration", "nominates"),
     "time-units": ("target", "weapon", "spell", "attacks"),
 }
 
@@ -71,6 +71,9 @@ class EntryEditor(QGroupBox):
         self.waits = QCheckBox("waits (acts when named again)")
         self.ready = QLineEdit()
         self.ready.setPlaceholderText("ready with trigger, e.g. when the orc moves")
+        self.triggers = QComboBox()
+        self.triggers.setToolTip("A creature whose readied action this turn sets off (its "
+                                 "outcome is then recorded on its own step)")
         self.nominates = QComboBox()
         self.nominates.setToolTip("Who acts next (or drop a card on 'Acts next')")
         self.attacks = QSpinBox()
@@ -93,7 +96,8 @@ class EntryEditor(QGroupBox):
         labels = {"target": "Target", "area": "Area", "weapon": "Weapon", "spell": "Spell",
                   "charge": "", "prepared": "Prepared", "trigger_actor": "Trigger by",
                   "delay_seconds": "Delay", "hold": "Hold to", "waits": "", "ready": "Ready",
-                  "nominates": "Nominates", "attacks": "Attacks", "effect_name": "Effect",
+                  "triggers": "Sets off", "nominates": "Nominates", "attacks": "Attacks",
+                  "effect_name": "Effect",
                   "effect_duration": "Lasts"}
         for name in self.fields:
             form.addRow(labels[name], getattr(self, name))
@@ -122,7 +126,7 @@ class EntryEditor(QGroupBox):
         self.submit_button.setText(f"&{verb}")
         others = [NONE, *(c.id for c in combatants)]
         for combo, values in ((self.target, others), (self.trigger_actor, others),
-                              (self.nominates, others),
+                              (self.nominates, others), (self.triggers, others),
                               (self.weapon, [NONE, *(w.name for w in actor.weapons)]),
                               (self.spell, [NONE, *(s.name for s in actor.spells)])):
             combo.clear()
@@ -162,7 +166,7 @@ class EntryEditor(QGroupBox):
             if isinstance(widget, QComboBox):
                 text = widget.currentText().strip()
                 if text and text != NONE:
-                    entry[name] = text
+                    entry[name] = [text] if name == "triggers" else text
             elif isinstance(widget, QCheckBox):
                 if widget.isChecked():
                     entry[name] = True

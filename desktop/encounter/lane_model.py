@@ -1,4 +1,7 @@
-"""A drop lane of the action board: the entries already in it, and card drops onto it."""
+"""A drop lane of the action board: the entries already in it, and card drops onto it.
+
+An entry takes one line of its lane; a long one is elided and shows in full as its tooltip.
+"""
 
 from __future__ import annotations
 
@@ -104,7 +107,10 @@ class LaneBox(QGroupBox):
         self.view.setDefaultDropAction(Qt.DropAction.CopyAction)
         self.view.setToolTip(meaning)
         self.view.setMinimumHeight(40)
-        self.view.setWordWrap(True)
+        # One line an entry: a long one is elided, its tooltip holds the full text.
+        self.view.setWordWrap(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.setUniformItemSizes(True)
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # An explicit minimum wins over the title's width: lanes may narrow on small screens.

@@ -1,7 +1,8 @@
-"""Records what happened at the selected step: hit with damage, miss, or clears it.
+"""Records what happened at the selected step: hit with damage, miss, a failed save, or clears.
 
-Recording replaces the step's declaration, turn or action with the outcome fields, and the
-engine resolves again (a caster damaged before completion then loses the spell by itself).
+Recording replaces the step's declaration, turn or action (of any round) with the outcome
+fields, and the engine resolves again (a caster damaged before completion then loses the
+spell by itself). A failed saving throw is popcorn's ``fails_save`` (Disrupting Spells).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import (
 from core.encounter import replace_entry
 from core.model import Step
 from desktop.encounter.controller import EncounterController
-from desktop.encounter.step_entries import entry_for_step, with_outcome
+from desktop.encounter.step_entries import EntryRef, entry_for_step, with_outcome, with_save
 
 
 class OutcomePanel(QGroupBox):
@@ -47,12 +48,21 @@ class OutcomePanel(QGroupBox):
         self.miss_button.clicked.connect(lambda: self.record(False))
         self.clear_button = QPushButton("Clear")
         self.clear_button.clicked.connect(lambda: self.record(None))
+        # Only popcorn's scenarios read a failed save (docs/systems/popcorn.md, fails_save).
+        self.save_button = QPushButton("Fails &Save")
+        self.save_button.setObjectName("failsSave")
+        self.save_button.setCheckable(True)
+        self.save_button.setToolTip("The step's creature (or its target) failed a saving "
+                                    "throw: a caster's spell is disrupted (fails_save)")
+        self.save_button.clicked.connect(lambda checked: self.record_save(bool(checked)))
+        self.save_button.setVisible(controller.system_id == "popcorn")
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c0392b;")
         row = QHBoxLayout()
         row.addWidget(QLabel("Damage"))
-        for widget in (self.damage, self.hit_button, self.miss_button, self.clear_button):
+        for widget in (self.damage, self.hit_button, self.miss_button, self.clear_button,
+                       self.save_button):
             row.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.addWidget(self.label)
@@ -66,15 +76,16 @@ class OutcomePanel(QGroupBox):
         self.step = step
         self.error.clear()
         found = entry_for_step(self.controller.state, step) if step is not None else None
-        usable = isinstance(found, tuple)
-        for button in (self.hit_button, self.miss_button, self.clear_button):
+        usable = isinstance(found, EntryRef)
+        for button in (self.hit_button, self.miss_button, self.clear_button, self.save_button):
             button.setEnabled(usable)
+        self.save_button.setChecked(isinstance(found, EntryRef)
+                                    and bool(found.part().get("fails_save")))
         if step is None:
             self.label.setText("Select a step in the resolution list.")
-        elif isinstance(found, tuple):
-            which, index, _entry = found
+        elif isinstance(found, EntryRef):
             self.label.setText(f"#{step.seq} {step.actor} {step.event} — records on "
-                               f"{which[:-1]} {index + 1}")
+                               f"{found.describe()}")
         else:
             self.label.setText(f"#{step.seq}: {found}")
 
@@ -84,14 +95,28 @@ class OutcomePanel(QGroupBox):
             self.error.setText("Select a step first.")
             return False
         found = entry_for_step(self.controller.state, self.step)
-        if not isinstance(found, tuple):
+        if not isinstance(found, EntryRef):
             self.error.setText(found)
             return False
-        which, index, entry = found
-        changed = with_outcome(entry, hit, self.damage.value(), self.another.isChecked())
-        command = replace_entry(which, index, changed)
+        changed = with_outcome(found.part(), hit, self.damage.value(), self.another.isChecked())
+        return self._push(found, changed)
+
+    def record_save(self, fails: bool) -> bool:
+        """Records (or takes back) a failed saving throw on the step's entry."""
+        if self.step is None:
+            self.error.setText("Select a step first.")
+            return False
+        found = entry_for_step(self.controller.state, self.step)
+        if not isinstance(found, EntryRef):
+            self.error.setText(found)
+            return False
+        return self._push(found, with_save(found.part(), fails))
+
+    def _push(self, found: EntryRef, part: dict[str, object]) -> bool:
+        command = replace_entry(found.which, found.index, found.rebuilt(part), found.round_number)
         reason = self.controller.why_refused(command)
         if reason is not None:
             self.error.setText(f"Refused: {reason}")
+            self.save_button.setChecked(bool(found.part().get("fails_save")))
             return False
         return self.controller.run(command, check=False)

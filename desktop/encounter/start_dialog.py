@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QScrollArea,
     QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -36,6 +38,58 @@ from core.roster import MonsterTemplate, RosterEntry
 from core.rules import all_systems, find_system
 from core.stamping import MONSTER_SIDE, StampError, stamp
 from desktop.encounter.options_form import OptionsForm
+
+NEW_SIDE = "new side…"
+SIDE_COLUMN = 2
+PARTY_SIDE = "party"
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class SideDelegate(QStyledItemDelegate):
+    """A side cell edited by choosing from the sides already known, or "new side…".
+
+    Choosing "new side…" makes the box editable: the name typed there (then Enter) becomes a
+    side every other row can choose too.
+    """
+
+    def __init__(self, dialog: StartEncounterDialog) -> None:
+        super().__init__(dialog)
+        self.dialog = dialog
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: _Index) -> QWidget:
+        combo = QComboBox(parent)
+        combo.setObjectName("sideBox")
+        combo.addItems([*self.dialog.sides(), NEW_SIDE])
+        combo.setToolTip("The side this combatant fights on; 'new side…' to name another")
+        combo.activated.connect(lambda _row: self._chosen(combo))
+        combo.setProperty("side_index", QPersistentModelIndex(index))
+        return combo
+
+    def _chosen(self, combo: QComboBox) -> None:
+        if combo.currentText() == NEW_SIDE:
+            combo.setEditable(True)
+            combo.clearEditText()
+            combo.lineEdit().setPlaceholderText("name the new side, then Enter")
+            combo.lineEdit().returnPressed.connect(lambda: self.commitData.emit(combo))
+            combo.setFocus()
+            return
+        self.commitData.emit(combo)
+
+    def setEditorData(self, editor: QWidget, index: _Index) -> None:
+        assert isinstance(editor, QComboBox)
+        side = str(index.data(Qt.ItemDataRole.EditRole) or "")
+        if editor.findText(side) < 0 and side:
+            editor.insertItem(editor.count() - 1, side)
+        if not editor.isEditable():
+            editor.setCurrentIndex(max(editor.findText(side), 0))
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: _Index) -> None:
+        assert isinstance(editor, QComboBox)
+        side = editor.currentText().strip()
+        if side and side != NEW_SIDE:
+            model.setData(index, side, Qt.ItemDataRole.EditRole)
+            self.dialog.side_added(side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +133,8 @@ class StartEncounterDialog(QDialog):
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(random.SystemRandom().randrange(2**31 - 1))
         self.seed.setToolTip("Dice seed: the app's rolls and any die not given follow it")
+        self._sides: list[str] = list(dict.fromkeys(
+            [PARTY_SIDE, MONSTER_SIDE, *(e.side for e in self.roster if e.side)]))
         self.options_area = QScrollArea()
         self.options_area.setWidgetResizable(True)
         self.options_form: OptionsForm | None = None
@@ -107,6 +163,8 @@ class StartEncounterDialog(QDialog):
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c0392b;")
 
+        self.side_delegate = SideDelegate(self)
+        self.tables: dict[str, QTableView] = {}
         top = QFormLayout()
         top.addRow("Name", self.name)
         top.addRow("System", self.system)
@@ -114,11 +172,17 @@ class StartEncounterDialog(QDialog):
         options_box = QGroupBox("House-rule options (defaults follow the source; hover: the rule)")
         QVBoxLayout(options_box).addWidget(self.options_area)
         who = QHBoxLayout()
-        for title, model in (("PCs, henchmen, hirelings", self.fighters),
-                             ("Monsters stamped from templates", self.monsters)):
+        for key, title, model in (
+                ("fighters", "PCs, henchmen, hirelings", self.fighters),
+                ("monsters", "Monsters stamped from templates", self.monsters)):
             box = QGroupBox(title)
-            QVBoxLayout(box).addWidget(_table(model))
+            view = _table(model)
+            view.setObjectName(f"{key}Table")
+            view.setItemDelegateForColumn(SIDE_COLUMN, self.side_delegate)
+            self.tables[key] = view
+            QVBoxLayout(box).addWidget(view)
             who.addWidget(box)
+        self._open_side_editors()
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -132,6 +196,38 @@ class StartEncounterDialog(QDialog):
         self._on_system_changed()
         self._plan: EncounterPlan | None = None
 
+    # --- sides ----------------------------------------------------------------------------------
+
+    def sides(self) -> list[str]:
+        """Gets the sides to choose from: party, monsters, the roster's, and any added."""
+        return list(self._sides)
+
+    def side_added(self, side: str) -> None:
+        """Makes a side named in one row a choice of every other row."""
+        if side in self._sides:
+            return
+        self._sides.append(side)
+        for key, view in self.tables.items():
+            model = self.fighters if key == "fighters" else self.monsters
+            for row in range(model.rowCount()):
+                editor = view.indexWidget(model.index(row, SIDE_COLUMN))
+                if isinstance(editor, QComboBox) and editor.findText(side) < 0:
+                    editor.insertItem(editor.count() - 1, side)
+
+    def _open_side_editors(self) -> None:
+        """Shows every side cell as its drop-down list (no free text)."""
+        for key, view in self.tables.items():
+            model = self.fighters if key == "fighters" else self.monsters
+            for row in range(model.rowCount()):
+                view.openPersistentEditor(model.index(row, SIDE_COLUMN))
+
+    def side_box(self, table: str, row: int) -> QComboBox:
+        """Gets the side drop-down of a row (``table``: fighters or monsters)."""
+        model = self.fighters if table == "fighters" else self.monsters
+        editor = self.tables[table].indexWidget(model.index(row, SIDE_COLUMN))
+        assert isinstance(editor, QComboBox)
+        return editor
+
     def _on_system_changed(self) -> None:
         self.options_form = OptionsForm(find_system(str(self.system.currentData())))
         self.options_area.setWidget(self.options_form)
@@ -143,7 +239,11 @@ class StartEncounterDialog(QDialog):
         """Stamps ``count`` of a template (what the DM types in the table)."""
         row = next(i for i, t in enumerate(self.templates) if t.name == template_name)
         self.monsters.item(row, 1).setData(count, Qt.ItemDataRole.EditRole)
-        self.monsters.item(row, 2).setText(side)
+        self.monsters.item(row, SIDE_COLUMN).setText(side)
+        self.side_added(side)
+        if self.tables:
+            self.side_delegate.setEditorData(self.side_box("monsters", row),
+                                             self.monsters.index(row, SIDE_COLUMN))
 
     def build_plan(self) -> EncounterPlan:
         """Gets the plan as filled in; raises ValueError with a message saying what is wrong."""

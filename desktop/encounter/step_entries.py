@@ -1,44 +1,85 @@
 """Which declaration, turn or time-unit action a resolved step came from (for its outcome).
 
-Only the current round's entries (or any time-unit action) can still be changed by the log.
+Any round's entries can be changed (the log's edit events name the round); a popcorn step of
+a readied action set off by another turn records on that turn's ``triggers`` item.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from core.log import EncounterState
 from core.model import Step
 
-_TURN_PATH = re.compile(r"rounds\[(\d+)\]\.turns\[(\d+)\]")
+_PATH = re.compile(r"rounds\[(\d+)\]\.(turns|declarations)\[(\d+)\](?:\.triggers\[(\d+)\])?")
 
 
-def _outcome_dict(entry: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in entry.items()}
+@dataclass(frozen=True, slots=True)
+class EntryRef:
+    """Where a step's outcome is recorded: a list entry, maybe one of its ``triggers``."""
+
+    which: str
+    """``declarations``, ``turns`` or ``actions``."""
+    index: int
+    entry: Mapping[str, Any]
+    round_number: int | None = None
+    """The 1-based round of an earlier round's entry; None: the current round (or actions)."""
+    trigger: int | None = None
+    """The index of the ``triggers`` item the outcome goes on, if any."""
+
+    def part(self) -> dict[str, Any]:
+        """Gets the object the outcome fields go on (the entry, or its trigger item)."""
+        if self.trigger is None:
+            return dict(self.entry)
+        item = (self.entry.get("triggers") or ())[self.trigger]
+        return dict(item) if isinstance(item, Mapping) else {"actor": item}
+
+    def rebuilt(self, part: Mapping[str, Any]) -> dict[str, Any]:
+        """Gets the whole entry with ``part`` (from :meth:`part`) changed."""
+        if self.trigger is None:
+            return dict(part)
+        triggers: list[Any] = list(self.entry.get("triggers") or ())
+        triggers[self.trigger] = dict(part)
+        return {**self.entry, "triggers": triggers}
+
+    def describe(self) -> str:
+        where = f"{self.which[:-1]} {self.index + 1}"
+        if self.trigger is not None:
+            where += f", readied action {self.trigger + 1} it sets off"
+        if self.round_number is not None:
+            where += f" of round {self.round_number}"
+        return where
 
 
-def entry_for_step(
-    state: EncounterState, step: Step
-) -> tuple[str, int, Mapping[str, Any]] | str:
-    """Gets ``(list, index, entry)`` for a step, or the reason its outcome cannot be recorded."""
+def entry_for_step(state: EncounterState, step: Step) -> EntryRef | str:
+    """Gets where a step's outcome is recorded, or the reason it cannot be recorded."""
+    if step.event == "morale-check":
+        return "a morale check is a 2d6: give it in 'Dice needed' or 'Dice made'"
+    round_number: int | None = None
     if state.actions:
         which, entries = "actions", list(state.actions)
     else:
         if not state.rounds:
             return "no round has started"
+        if step.round is None or not 1 <= step.round <= len(state.rounds):
+            return f"step #{step.seq} belongs to no round of this encounter"
+        spec = state.rounds[step.round - 1]
+        which = "turns" if spec.get("turns") else "declarations"
+        entries = list(spec.get(which) or ())
         if step.round != len(state.rounds):
-            return (f"step #{step.seq} belongs to round {step.round}; only the current round "
-                    f"({len(state.rounds)}) can still be changed")
-        current = state.rounds[-1]
-        which = "turns" if current.get("turns") else "declarations"
-        entries = list(current.get(which) or ())
-    path = _TURN_PATH.fullmatch(str(step.detail.get("turn", "")))
-    if path is not None and int(path.group(1)) == len(state.rounds) - 1:
-        index = int(path.group(2))
+            round_number = step.round
+    path = _PATH.fullmatch(str(step.detail.get("turn", "")))
+    if path is not None and step.round is not None and int(path.group(1)) == step.round - 1 \
+            and path.group(2) == which:
+        index = int(path.group(3))
+        trigger = int(path.group(4)) if path.group(4) is not None else None
         if 0 <= index < len(entries):
-            return which, index, entries[index]
+            triggers = entries[index].get("triggers") or ()
+            if trigger is None or 0 <= trigger < len(triggers):
+                return EntryRef(which, index, entries[index], round_number, trigger)
     mine = [(i, e) for i, e in enumerate(entries) if e.get("actor") == step.actor]
     if step.target is not None:
         mine = [(i, e) for i, e in mine if e.get("target") == step.target] or mine
@@ -46,7 +87,7 @@ def entry_for_step(
         mine = [(i, e) for i, e in mine if e.get("action") == step.action] or mine
     if not mine:
         return f"step #{step.seq} comes from no declaration of {step.actor} that can be changed"
-    return which, mine[0][0], mine[0][1]
+    return EntryRef(which, mine[0][0], mine[0][1], round_number)
 
 
 def with_outcome(
@@ -54,9 +95,9 @@ def with_outcome(
 ) -> dict[str, Any]:
     """Gets the entry with an attack's outcome: ``hit``/``damage``, or one more ``hits`` item.
 
-    ``hit`` None clears every outcome.
+    ``hit`` None clears every outcome (a failed save too).
     """
-    out = _outcome_dict(entry)
+    out = dict(entry)
     previous: list[dict[str, Any]] = [dict(h) for h in out.pop("hits", None) or ()]
     if "hit" in out:
         single = {"hit": bool(out.pop("hit"))}
@@ -66,10 +107,21 @@ def with_outcome(
     else:
         out.pop("damage", None)
     if hit is None:
+        out.pop("fails_save", None)
         return out
     new: dict[str, Any] = {"hit": hit, "damage": damage} if hit else {"hit": False}
     if another and previous:
         out["hits"] = [*previous, new]
     else:
         out.update(new)
+    return out
+
+
+def with_save(entry: Mapping[str, Any], fails: bool) -> dict[str, Any]:
+    """Gets the entry with ``fails_save`` set (a failed saving throw) or taken off."""
+    out = dict(entry)
+    if fails:
+        out["fails_save"] = True
+    else:
+        out.pop("fails_save", None)
     return out

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QComboBox,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -15,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.encounter import enter_phase, set_field
+from core.encounter import enter_phase, set_field, set_round_field
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
 from desktop.encounter.controller import EncounterController
@@ -24,6 +26,9 @@ from desktop.resolution.step_text import rule_in_words
 
 AUTO_MARK = "[auto]"
 MANUAL_MARK = "[typed]"
+REPLACED_MARK = "(replaced)"
+ROLL_INDEX = Qt.ItemDataRole.UserRole + 1
+"""Gets a 'Dice made' row's index in the encounter's rolls."""
 
 
 class ProcedureStepper(QWidget):
@@ -64,6 +69,34 @@ class ProcedureStepper(QWidget):
                 lambda: controller.run(set_field("initiative", {})))
             extra.addWidget(self.surprise_button)
 
+        self.morale_who: QComboBox | None = None
+        if self.system.id == "addict":
+            # addict's morale checks are asked for by naming who checks (docs/systems/addict.md:
+            # opening_morale and a round's morale); the die then shows under "Dice needed".
+            self.morale_who = QComboBox()
+            self.morale_who.setObjectName("moraleWho")
+            self.morale_who.setToolTip("The side or combatant that checks morale")
+            opening = QPushButton("&Opening")
+            opening.setObjectName("openingMorale")
+            opening.setToolTip("Phase 4: a morale check of the chosen side or combatant before "
+                               "the first round")
+            opening.clicked.connect(lambda: self.ask_morale(opening=True))
+            in_round = QPushButton("&In Round")
+            in_round.setObjectName("roundMorale")
+            in_round.setToolTip("A morale check of the chosen side or combatant this round, "
+                                "made at that side's turn")
+            in_round.clicked.connect(lambda: self.ask_morale(opening=False))
+            morale_row = QVBoxLayout()
+            who_row = QHBoxLayout()
+            who_row.addWidget(QLabel("Morale check:"))
+            who_row.addWidget(self.morale_who, 1)
+            buttons_row = QHBoxLayout()
+            buttons_row.addWidget(opening)
+            buttons_row.addWidget(in_round)
+            morale_row.addLayout(who_row)
+            morale_row.addLayout(buttons_row)
+            self.morale_row = morale_row
+
         self.needed_box = QGroupBox("Dice needed")
         self.needed_layout = QVBoxLayout(self.needed_box)
         self.nothing_needed = QLabel("The engine needs no dice now.")
@@ -74,15 +107,18 @@ class ProcedureStepper(QWidget):
         self.made_view = QListView()
         self.made_view.setObjectName("rollsMade")
         self.made_view.setModel(self.made_model)
-        self.reroll_button = QPushButton("Re&roll Last")
-        self.reroll_button.setToolTip("Undo the last roll and roll it again")
-        self.reroll_button.clicked.connect(lambda: self._show_change(controller.change_last_roll()))
+        self.made_view.setToolTip("Select a roll to reroll it or type over it "
+                                  "(the newest one when none is selected)")
+        self.reroll_button = QPushButton("Re&roll")
+        self.reroll_button.setObjectName("rerollButton")
+        self.reroll_button.setToolTip("Roll the selected die again (the old roll stays in the "
+                                      "history; Ctrl+Z brings it back)")
+        self.reroll_button.clicked.connect(self.reroll_selected)
         self.type_over = QLineEdit()
         self.type_over.setObjectName("typeOver")
-        self.type_over.setPlaceholderText("type over last")
-        self.type_over.setToolTip("Replace the last roll by the total you type, then Enter")
-        self.type_over.returnPressed.connect(
-            lambda: self._show_change(controller.change_last_roll(self.type_over.text())))
+        self.type_over.setPlaceholderText("type over selected")
+        self.type_over.setToolTip("Replace the selected roll by the total you type, then Enter")
+        self.type_over.returnPressed.connect(self.type_over_selected)
         self.change_error = QLabel()
         self.change_error.setWordWrap(True)
         self.change_error.setStyleSheet("color: #c0392b;")
@@ -102,6 +138,8 @@ class ProcedureStepper(QWidget):
         phases_layout.addWidget(system_label)
         phases_layout.addWidget(self.phase_list)
         phases_layout.addLayout(extra)
+        if self.morale_who is not None:
+            phases_layout.addLayout(self.morale_row)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(phases_box, 3)
@@ -147,18 +185,33 @@ class ProcedureStepper(QWidget):
                 self.rows.append(row)
             self._shown = needed
         self.nothing_needed.setVisible(not needed)
+        self._refresh_morale_who()
+        kept = self.selected_roll()
         self.made_model.clear()
-        for roll in reversed(self.controller.state.rolls):
+        state = self.controller.state
+        for index in reversed(range(len(state.rolls))):
+            roll = state.rolls[index]
             mark = MANUAL_MARK if roll.manual else AUTO_MARK
-            item = QStandardItem(f"{mark} {roll.purpose}: {roll.total}")
-            if roll.manual:
+            replaced = index in state.replaced_rolls
+            text = f"{mark} {roll.purpose}: {roll.total}"
+            item = QStandardItem(f"{text} {REPLACED_MARK}" if replaced else text)
+            item.setData(index, ROLL_INDEX)
+            if replaced:
+                item.setForeground(QColor("#888888"))
+                font = QFont()
+                font.setStrikeOut(True)
+                item.setFont(font)
+            elif roll.manual:
                 item.setForeground(QColor("#1f6f43"))
             faces = f" faces {list(roll.dice)}" if roll.dice else ""
-            item.setToolTip(f"{roll.expression}{faces} — "
-                            f"{'typed in from the table' if roll.manual else 'rolled by the app'}")
+            how = "typed in from the table" if roll.manual else "rolled by the app"
+            later = "; a later roll replaced it" if replaced else ""
+            item.setToolTip(f"{roll.expression}{faces} — {how}{later}")
             item.setEditable(False)
             self.made_model.appendRow(item)
-        can_change = self.controller.last_command_is_roll()
+        if kept is not None:
+            self.select_roll(kept)
+        can_change = self.controller.changeable_roll(self.selected_roll()) is not None
         self.reroll_button.setEnabled(can_change)
         self.type_over.setEnabled(can_change)
 
@@ -171,6 +224,69 @@ class ProcedureStepper(QWidget):
         row = self.row_for(request.purpose)
         if row is not None and error is not None:
             row.show_error(error)
+
+    # --- changing a roll made -------------------------------------------------------------------
+
+    def selected_roll(self) -> int | None:
+        """Gets the index (in the encounter's rolls) of the roll selected in 'Dice made'."""
+        index = self.made_view.currentIndex()
+        value = index.data(ROLL_INDEX) if index.isValid() else None
+        return int(value) if value is not None else None
+
+    def select_roll(self, roll_index: int) -> None:
+        """Selects a roll in 'Dice made' by its index in the encounter's rolls."""
+        for row in range(self.made_model.rowCount()):
+            item = self.made_model.item(row)
+            if item.data(ROLL_INDEX) == roll_index:
+                self.made_view.setCurrentIndex(item.index())
+                can_change = self.controller.changeable_roll(roll_index) is not None
+                self.reroll_button.setEnabled(can_change)
+                self.type_over.setEnabled(can_change)
+                return
+
+    def reroll_selected(self) -> None:
+        """Rolls the selected die again (the newest one when none is selected)."""
+        self._show_change(self.controller.change_roll(self.selected_roll()))
+
+    def type_over_selected(self) -> None:
+        """Records the typed total instead of the selected roll."""
+        self._show_change(self.controller.change_roll(self.selected_roll(),
+                                                      self.type_over.text()))
+
+    # --- addict morale checks ---------------------------------------------------------------
+
+    def _refresh_morale_who(self) -> None:
+        if self.morale_who is None:
+            return
+        state = self.controller.state
+        names = list(dict.fromkeys(c.side for c in state.combatants.values()))
+        names += [c.id for c in state.combatants.values()]
+        if [self.morale_who.itemText(i) for i in range(self.morale_who.count())] != names:
+            current = self.morale_who.currentText()
+            self.morale_who.clear()
+            self.morale_who.addItems(names)
+            if current in names:
+                self.morale_who.setCurrentText(current)
+
+    def ask_morale(self, opening: bool, who: str | None = None) -> bool:
+        """Asks for a morale check of a side or combatant (its die then shows as needed)."""
+        if who is None:
+            who = self.morale_who.currentText() if self.morale_who is not None else ""
+        if not who:
+            self._show_change("Choose who checks morale.")
+            return False
+        state = self.controller.state
+        if opening:
+            current = state.fields.get("opening_morale") or {}
+            command = set_field("opening_morale", {**current, who: None})
+        else:
+            current = state.rounds[-1].get("morale") or {} if state.rounds else {}
+            command = set_round_field("morale", {**current, who: None})
+        if who in current:
+            self._show_change(f"{who} already checks morale there; change its die in "
+                              "'Dice made'.")
+            return False
+        return self.controller.run(command)
 
     def _show_change(self, error: str | None) -> None:
         self.change_error.setText(error or "")

@@ -1,8 +1,10 @@
 """The graphical timeline: one row per combatant, a mark per step, bars for spans.
 
-Redrawing is cheap on purpose: every kind of mark is ONE ScatterPlotItem (the point's data is the
-step's seq), every kind of bar ONE BarGraphItem, lines one PlotCurveItem each; a new resolution
-only feeds them new arrays.
+Redrawing is cheap on purpose: ALL marks are ONE ScatterPlotItem with a symbol, size, pen and brush
+per point (the point's data is the step's seq; pyqtgraph caches each look once in its symbol
+atlas), every kind of bar ONE BarGraphItem, lines one PlotCurveItem each; a new resolution only
+feeds them new arrays. The legend shows each mark kind through a small sample item that is never
+in the plot; clicking a sample hides (or shows again) the marks of its kind.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QPalette
-from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPalette, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QVBoxLayout, QWidget
 
 from core.model import Combatant, Resolution, Step
 from desktop.resolution.step_text import step_tooltip
@@ -37,6 +39,13 @@ from desktop.timeline.style import (
     resolve_colour,
 )
 
+_KIND_RANK = {kind: rank for rank, kind in enumerate(MarkKind)}
+
+
+def _kind_rank(mark: Mark) -> int:
+    return _KIND_RANK[mark.kind]
+
+
 AXIS_TITLES = {Axis.SEGMENT: "segment", Axis.TU: "time units (TU)", Axis.SEQ: "order of play"}
 
 
@@ -56,6 +65,54 @@ def _skip_empty(item: pg.GraphicsObject, count: int) -> bool:
     return count == 0
 
 
+def _objects(values: Sequence[Any]) -> np.ndarray:
+    """Gets an object array, filled one by one: numpy probes every item of a list it converts,
+    and probing a Qt object (is it a sequence? a buffer?) costs about a microsecond."""
+    out = np.empty(len(values), dtype=object)
+    for i, value in enumerate(values):
+        out[i] = value
+    return out
+
+
+class _MarkScatter(pg.ScatterPlotItem):
+    """A ScatterPlotItem that stores per-point pens and brushes given as object arrays as they are.
+
+    The base class turns such an array into a list first, and numpy then probes each QPen/QBrush
+    again on the way back into its record array: 0.4 ms per redraw of 200 marks for nothing.
+    """
+
+    def setPen(self, *args: Any, **kargs: Any) -> None:
+        if not _is_object_array(args, kargs):
+            super().setPen(*args, **kargs)
+            return
+        self._set_per_point("pen", args[0], kargs)
+
+    def setBrush(self, *args: Any, **kargs: Any) -> None:
+        if not _is_object_array(args, kargs):
+            super().setBrush(*args, **kargs)
+            return
+        self._set_per_point("brush", args[0], kargs)
+
+    def _set_per_point(self, field: str, values: np.ndarray, kargs: dict[str, Any]) -> None:
+        data_set = kargs.get("dataSet")
+        data_set = self.data if data_set is None else data_set
+        if len(values) != len(data_set):
+            raise ValueError(f"{len(values)} {field} values for {len(data_set)} points")
+        data_set[field] = values
+        data_set["sourceRect"] = 0
+        if kargs.get("update", True):
+            self.updateSpots(data_set)
+
+
+def _is_object_array(args: tuple[Any, ...], kargs: dict[str, Any]) -> bool:
+    return (
+        len(args) == 1
+        and isinstance(args[0], np.ndarray)
+        and args[0].dtype == object
+        and kargs.get("mask") is None
+    )
+
+
 class TimelineWidget(QWidget):
     """Draws a resolution; emits ``step_selected(seq)`` when the DM clicks a mark."""
 
@@ -65,8 +122,16 @@ class TimelineWidget(QWidget):
         super().__init__(parent)
         self._resolution: Resolution | None = None
         self._combatants: tuple[Combatant, ...] | None = None
-        self._steps: dict[int, Step] = {}
-        self._labels: dict[str, str] = {}
+        # Built on the first tooltip after a redraw, not on every redraw.
+        self._steps: dict[int, Step] | None = None
+        self._labels: dict[str, str] | None = None
+        self._fed_kinds: list[MarkKind] = []
+        """The kind of each point of ``mark_item``, in the order they were fed."""
+        # Per mark kind (in MarkKind order): symbol, size, pen and brush, for indexing by kind.
+        self._look_symbols = _objects([MARK_STYLES[kind].symbol for kind in MarkKind])
+        self._look_sizes = _array([MARK_STYLES[kind].size for kind in MarkKind])
+        self._look_pens = _objects([QPen() for _ in MarkKind])
+        self._look_brushes = _objects([QBrush() for _ in MarkKind])
         self._layout = TimelineLayout(axis=Axis.SEGMENT)
         self._highlighted: int | None = None
         # What the axes and legend show now: only a change is worth their costly repaint.
@@ -75,8 +140,12 @@ class TimelineWidget(QWidget):
         self._legend_kinds: object = None
         self._measured_labels: tuple[str, ...] = ()
         self._drawn_bands: object = None
+        self._drawn_round_lines: object = None
 
         self.view = pg.GraphicsLayoutWidget()
+        # pyqtgraph caches the plain background in a pixmap; copying that pixmap on every paint
+        # costs more than filling the colour again.
+        self.view.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)
         self.plot_item: pg.PlotItem = self.view.addPlot(row=0, col=0)
         self.legend = pg.LegendItem(colCount=5, horSpacing=18, verSpacing=-4)
         self.view.addItem(self.legend, row=1, col=0)
@@ -104,7 +173,6 @@ class TimelineWidget(QWidget):
         self.bar_items: dict[SpanKind, pg.BarGraphItem] = {
             kind: pg.BarGraphItem(x0=[], x1=[], y0=[], y1=[], pen=None) for kind in SpanKind
         }
-        self.scatter_items: dict[MarkKind, pg.ScatterPlotItem] = {}
         # A weak tip: a strong self-reference cycle through the items crashes Qt when collected.
         tip_for = weakref.WeakMethod(self._tip_for)
 
@@ -112,10 +180,13 @@ class TimelineWidget(QWidget):
             method = tip_for()
             return method(x, y, data) if method else ""
 
-        for kind in MarkKind:
-            item = pg.ScatterPlotItem(hoverable=True, tip=tip, name=kind.value)
-            item.sigClicked.connect(self._on_points_clicked)
-            self.scatter_items[kind] = item
+        self.mark_item = _MarkScatter(hoverable=True, tip=tip, name="marks")
+        self.mark_item.sigClicked.connect(self._on_points_clicked)
+        # Legend samples only: styled like their kind, never added to the plot, never fed points.
+        self.mark_samples: dict[MarkKind, pg.ScatterPlotItem] = {
+            kind: pg.ScatterPlotItem(name=kind.value) for kind in MarkKind
+        }
+        self.legend.sigSampleClicked.connect(self._on_legend_clicked)
         self.highlight_item = pg.ScatterPlotItem(pxMode=True)
         self.highlight_line = pg.InfiniteLine(angle=90, movable=False)
         self.highlight_line.hide()
@@ -123,7 +194,7 @@ class TimelineWidget(QWidget):
         for z, item in enumerate(
             [self.band_item, self.round_lines, self.guide_item, *self.bar_items.values(),
              self.arrow_item, self.arrow_heads, self.highlight_line,
-             *self.scatter_items.values(), self.highlight_item]
+             self.mark_item, self.highlight_item]
         ):
             item.setZValue(z - 100)
             plot.addItem(item)
@@ -143,6 +214,11 @@ class TimelineWidget(QWidget):
     def highlighted_step(self) -> int | None:
         return self._highlighted
 
+    def mark_points(self, kind: MarkKind) -> list[Any]:
+        """Gets the points of ``mark_item`` that show steps of ``kind``."""
+        points = self.mark_item.points()
+        return [p for p, k in zip(points, self._fed_kinds, strict=True) if k is kind]
+
     def set_resolution(
         self, resolution: Resolution | None, combatants: Sequence[Combatant] | None = None
     ) -> None:
@@ -150,14 +226,13 @@ class TimelineWidget(QWidget):
         self._resolution = resolution
         if combatants is not None:
             self._combatants = tuple(combatants)
-        self._steps = {s.seq: s for s in resolution.steps} if resolution else {}
-        self._labels = {c.id: c.label for c in self._combatants or ()}
+        self._steps = self._labels = None  # for tooltips; built on the next hover
         if resolution is None:
             self._layout = TimelineLayout(axis=Axis.SEGMENT)
         else:
             self._layout = build_layout(resolution, self._combatants)
         self._redraw()
-        keep = self._highlighted if self._highlighted in self._steps else None
+        keep = self._highlighted if self._highlighted in self._layout.step_x else None
         self.highlight_step(keep)
 
     def highlight_step(self, seq: int | None) -> None:
@@ -211,6 +286,16 @@ class TimelineWidget(QWidget):
     def _colour(self, colour: str, alpha: int = 255) -> QColor:
         return resolve_colour(colour, self._fg, self._dark, alpha)
 
+    def _over_bg(self, alpha: int) -> QColor:
+        """Gets the palette's text colour at ``alpha`` blended over the background, opaque."""
+        a = alpha / 255
+        fg, bg = self._fg, self._bg
+        return QColor.fromRgbF(
+            fg.redF() * a + bg.redF() * (1 - a),
+            fg.greenF() * a + bg.greenF() * (1 - a),
+            fg.blueF() * a + bg.blueF() * (1 - a),
+        )
+
     def _redraw(self) -> None:
         lay = self._layout
         self._draw_background(lay)
@@ -229,7 +314,9 @@ class TimelineWidget(QWidget):
             x1.append(x_hi)
             y0.append(side.y0)
             y1.append(side.y1)
-            brushes.append(pg.mkBrush(self._colour("fg", 22 if i % 2 == 0 else 10)))
+            # Opaque, pre-blended over the background: the same pixels as a translucent band,
+            # but filling most of the view with a solid colour costs far less than blending.
+            brushes.append(pg.mkBrush(self._over_bg(22 if i % 2 == 0 else 10)))
         for block in lay.rounds:
             if block.surprise:
                 x0.append(block.x0)
@@ -245,27 +332,38 @@ class TimelineWidget(QWidget):
                 pen=None,
             )
         edges = sorted({b.x0 for b in lay.rounds} | {b.x1 for b in lay.rounds})
-        self.round_lines.setData(
-            x=_array([x for x in edges for _ in (0, 1)]),
-            y=_array([y for _ in edges for y in (y_lo, y_hi)]),
-        )
+        lines = (edges, y_lo, y_hi)
+        if lines != self._drawn_round_lines:
+            # Like the bands, the round lines only move when rounds or rows do; feeding the same
+            # lines again would mark the whole plot dirty and repaint it for nothing.
+            self._drawn_round_lines = lines
+            self.round_lines.setData(
+                x=_array([x for x in edges for _ in (0, 1)]),
+                y=_array([y for _ in edges for y in (y_lo, y_hi)]),
+            )
         gx = [g.x for g in lay.guides for _ in (0, 1)]
         gy = [y for g in lay.guides for y in (g.y0, g.y1)]
-        self.guide_item.setData(x=_array(gx), y=_array(gy))
-        self.guide_item.setVisible(bool(gx))
+        if gx or self.guide_item.isVisible():  # no guides before, none now: nothing to do
+            self.guide_item.setData(x=_array(gx), y=_array(gy))
+            self.guide_item.setVisible(bool(gx))
 
     def _style_items(self) -> None:
         """Sets each kind's look once per palette; redraws then only feed coordinates."""
         for span_kind, bar in self.bar_items.items():
             span_style = SPAN_STYLES[span_kind]
             bar.setOpts(brush=pg.mkBrush(self._colour(span_style.colour, span_style.alpha)))
-        for mark_kind, item in self.scatter_items.items():
+        for mark_kind, sample in self.mark_samples.items():
             style = MARK_STYLES[mark_kind]
             colour = self._colour(style.colour)
-            item.setSymbol(style.symbol)
-            item.setSize(style.size)
-            item.setPen(pg.mkPen(colour, width=1.0 if style.filled else 2.0))
-            item.setBrush(pg.mkBrush(colour) if style.filled else pg.mkBrush(None))
+            pen = pg.mkPen(colour, width=1.0 if style.filled else 2.0)
+            brush = pg.mkBrush(colour) if style.filled else pg.mkBrush(None)
+            # One pen and brush object per kind, shared by all its points: cheap atlas look-ups.
+            self._look_pens[_KIND_RANK[mark_kind]] = pen
+            self._look_brushes[_KIND_RANK[mark_kind]] = brush
+            sample.setSymbol(style.symbol)
+            sample.setSize(style.size)
+            sample.setPen(pen)
+            sample.setBrush(brush)
 
     def _draw_spans(self, lay: TimelineLayout) -> None:
         for kind, item in self.bar_items.items():
@@ -280,18 +378,26 @@ class TimelineWidget(QWidget):
             )
 
     def _draw_marks(self, lay: TimelineLayout) -> None:
-        by_kind: dict[MarkKind, list[Mark]] = {kind: [] for kind in MarkKind}
-        for mark in lay.marks:
-            by_kind[mark.kind].append(mark)
-        for kind, item in self.scatter_items.items():
-            marks = by_kind[kind]
-            if _skip_empty(item, len(marks)):
-                continue
-            item.setData(
-                x=_array([m.x for m in marks]),
-                y=_array([m.y for m in marks]),
-                data=[m.seq for m in marks],
-            )
+        hidden = {kind for kind, sample in self.mark_samples.items() if not sample.isVisible()}
+        marks = [m for m in lay.marks if m.kind not in hidden] if hidden else list(lay.marks)
+        # Kinds in MarkKind order, as separate items per kind would stack (later kinds on top).
+        marks.sort(key=_kind_rank)
+        item = self.mark_item
+        if _skip_empty(item, len(marks)):
+            self._fed_kinds = []
+            return
+        seqs, kinds, xs, ys = zip(*marks, strict=True)
+        self._fed_kinds = list(kinds)
+        rank = np.fromiter(map(_KIND_RANK.__getitem__, kinds), dtype=np.intp, count=len(kinds))
+        item.setData(
+            x=_array(xs),
+            y=_array(ys),
+            data=np.array(seqs, dtype=object),
+            symbol=self._look_symbols[rank],
+            size=self._look_sizes[rank],
+            pen=self._look_pens[rank],
+            brush=self._look_brushes[rank],
+        )
 
     def _draw_arrows(self, lay: TimelineLayout) -> None:
         xs: list[float] = []
@@ -373,16 +479,34 @@ class TimelineWidget(QWidget):
         for span_kind in spans:
             self.legend.addItem(self.bar_items[span_kind], SPAN_STYLES[span_kind].label)
         for mark_kind in marks:
-            self.legend.addItem(self.scatter_items[mark_kind], MARK_STYLES[mark_kind].label)
+            self.legend.addItem(self.mark_samples[mark_kind], MARK_STYLES[mark_kind].label)
+        cached = QGraphicsItem.CacheMode.DeviceCoordinateCache
+        for sample, label in self.legend.items:
+            # The legend's own cache leaves out its children: each sample would draw its symbol
+            # in Python, and each label lay out its text, on every paint.
+            sample.setCacheMode(cached)
+            label.setCacheMode(cached)
+            label.item.setCacheMode(cached)
 
     # --- events --------------------------------------------------------------------------------
 
     def _on_view_changed(self, *args: Any) -> None:
         self._update_row_labels()
 
+    def _on_legend_clicked(self, item: Any) -> None:
+        # The sample has just toggled its own visibility: feed the marks again without (or with)
+        # that kind. A bar sample toggles the bar item itself, as pyqtgraph does.
+        if item in self.mark_samples.values():
+            self._draw_marks(self._layout)
+
     def _tip_for(self, x: float, y: float, data: Any) -> str:
+        if self._resolution is None:
+            return ""
+        if self._steps is None or self._labels is None:
+            self._steps = {s.seq: s for s in self._resolution.steps}
+            self._labels = {c.id: c.label for c in self._combatants or ()}
         step = self._steps.get(data)
-        if step is None or self._resolution is None:
+        if step is None:
             return ""
         return step_tooltip(step, self._resolution.system, self._labels)
 

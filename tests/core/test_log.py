@@ -151,3 +151,90 @@ def test_the_current_round_can_be_edited_and_edits_undo() -> None:
     with pytest.raises(LogError, match="cannot be set as a round field"):
         log.execute(Command("bad", (Event(EventKind.ROUND_FIELD_SET,
                                           {"name": "declarations", "value": []}),)))
+
+
+def _two_rounds() -> EncounterLog:
+    log = EncounterLog()
+    log.execute(add_combatant(ORC))
+    for number, action in ((1, "G"), (2, "D")):
+        log.execute(Command(f"r{number}", (Event(EventKind.ROUND_STARTED,
+                                                 {"round": number, "fields": {}}),)))
+        log.execute(Command("declare", (Event(EventKind.ROUND_ENTRY_ADDED, {
+            "list": "declarations", "entry": {"actor": "orc-1", "action": action}}),)))
+    return log
+
+
+def test_an_earlier_round_can_be_edited_by_its_number_and_edits_undo() -> None:
+    log = _two_rounds()
+    before = log.state
+    change = {"list": "declarations", "index": 0, "round": 1,
+              "entry": {"actor": "orc-1", "action": "G", "hit": True, "damage": 3}}
+    log.execute(Command("outcome r1", (Event(EventKind.ENTRY_REPLACED, change),)))
+    log.execute(Command("morale r1", (Event(EventKind.ROUND_FIELD_SET, {
+        "name": "morale", "value": {"monsters": 9}, "round": 1}),)))
+    assert log.state.rounds[0]["declarations"][0]["damage"] == 3
+    assert log.state.rounds[0]["morale"] == {"monsters": 9}
+    assert log.state.rounds[1]["declarations"][0] == {"actor": "orc-1", "action": "D"}
+    assert "morale" not in log.state.rounds[1]
+    log.execute(Command("take back r1", (Event(EventKind.ENTRY_REMOVED, {
+        "list": "declarations", "index": 0, "round": 1}),)))
+    assert log.state.rounds[0]["declarations"] == ()
+    assert replay(log.commands) == log.state
+    for _ in range(3):
+        log.undo()
+    assert log.state == before
+
+
+def test_without_a_round_the_edit_events_act_on_the_current_round_as_before() -> None:
+    log = _two_rounds()
+    log.execute(Command("current", (Event(EventKind.ENTRY_REPLACED, {
+        "list": "declarations", "index": 0, "entry": {"actor": "orc-1", "action": "A"}}),)))
+    assert log.state.rounds[1]["declarations"][0]["action"] == "A"
+    assert log.state.rounds[0]["declarations"][0]["action"] == "G"
+    for bad in (0, 3, "1", True):
+        with pytest.raises(LogError, match="there is no round"):
+            log.execute(Command("bad", (Event(EventKind.ROUND_FIELD_SET, {
+                "name": "morale", "value": {}, "round": bad}),)))
+
+
+def test_a_roll_made_instead_of_another_keeps_the_old_one_as_replaced_history() -> None:
+    log = EncounterLog()
+    log.execute(record_roll(Roll("1d6", 2, (2,), purpose="initiative party")))
+    again = Event(EventKind.ROLL_RECORDED, {"purpose": "initiative party", "expression": "1d6",
+                                            "total": 5, "manual": True, "replaces": 0})
+    log.execute(Command("instead", (again,)))
+    assert [r.total for r in log.state.rolls] == [2, 5]
+    assert log.state.replaced_rolls == frozenset({0})
+    log.undo()
+    assert log.state.replaced_rolls == frozenset()
+    with pytest.raises(LogError, match="no roll 4 to replace"):
+        log.execute(Command("bad", (Event(EventKind.ROLL_RECORDED, {"total": 1, "replaces": 4}),)))
+
+
+def test_any_recorded_roll_even_of_an_earlier_round_is_changed_by_one_command() -> None:
+    """change_roll: the new roll names the old one and lands where the old one went."""
+    from core.encounter import change_roll, configure, roll_command, start_round
+    from core.rules.base import RollRequest
+
+    log = EncounterLog()
+    log.execute(configure("side-d6"))
+    log.execute(add_combatant(ORC))
+    log.execute(add_combatant(PC))
+    log.execute(start_round(1))
+    party = RollRequest(("rounds", -1, "initiative", "party"), "1d6", "initiative party")
+    log.execute(roll_command(log.state, party, Roll("1d6", 2, (2,))))
+    log.execute(start_round(2))
+    log.execute(roll_command(log.state, party, Roll("1d6", 4, (4,))))
+    command = change_roll(log.commands, log.state, 0, Roll("1d6", 6, manual=True))
+    assert [e.kind for e in command.events] == [EventKind.ROLL_RECORDED,
+                                                 EventKind.ROUND_FIELD_SET]
+    log.execute(command)
+    assert log.state.rounds[0]["initiative"] == {"party": 6}
+    assert log.state.rounds[1]["initiative"] == {"party": 4}
+    assert [r.total for r in log.state.rolls] == [2, 4, 6]
+    assert log.state.replaced_rolls == frozenset({0})
+    with pytest.raises(LogError, match="already replaced"):
+        change_roll(log.commands, log.state, 0, Roll("1d6", 1, manual=True))
+    log.undo()
+    assert log.state.rounds[0]["initiative"] == {"party": 2}
+    assert [r.total for r in log.state.rolls] == [2, 4]

@@ -35,9 +35,8 @@ def timeline_for(qtbot: QtBot, name: str) -> TimelineWidget:
 
 
 def marks(widget: TimelineWidget, kind: MarkKind) -> list[tuple[int, float, float]]:
-    """Gets (seq, x, y) of every point of the kind's ONE scatter item, read back from the item."""
-    item = widget.scatter_items[kind]
-    return [(int(p.data()), p.pos().x(), p.pos().y()) for p in item.points()]
+    """Gets (seq, x, y) of every point of the kind, read back from the ONE scatter item."""
+    return [(int(p.data()), p.pos().x(), p.pos().y()) for p in widget.mark_points(kind)]
 
 
 def bars(widget: TimelineWidget, kind: SpanKind) -> list[tuple[float, float, float]]:
@@ -150,7 +149,7 @@ def test_each_event_kind_has_its_own_shape(
     qtbot: QtBot, scenario: str, kind: MarkKind, symbol: str, filled: bool
 ) -> None:
     widget = timeline_for(qtbot, scenario)
-    points = widget.scatter_items[kind].points()
+    points = widget.mark_points(kind)
     assert len(points) > 0
     assert {p.symbol() for p in points} == {symbol}
     assert all((p.brush().style().name != "NoBrush") == filled for p in points)
@@ -168,8 +167,8 @@ def test_disrupted_spell_bar_ends_at_the_disruption(qtbot: QtBot) -> None:
 
 def test_tooltip_names_actor_target_and_rules_in_plain_words(qtbot: QtBot) -> None:
     widget = timeline_for(qtbot, "side-d6/halvaine-example")
-    item = widget.scatter_items[MarkKind.CAST]
-    point = item.points()[0]
+    item = widget.mark_item
+    (point,) = widget.mark_points(MarkKind.CAST)
     tip = item.opts["tip"](x=point.pos().x(), y=point.pos().y(), data=point.data())
     rule = find_system("side-d6").rules["side-d6.spell.starts-in-initiative-segment"]
     assert "Halvaine the Arcane" in tip and "orc-1" in tip and "segment 4" in tip
@@ -201,7 +200,7 @@ def test_background_follows_a_dark_palette(qtbot: QtBot) -> None:
     palette.setColor(QPalette.ColorRole.Text, QColor("#f0f0f0"))
     widget.setPalette(palette)
     assert widget.view.backgroundBrush().color().lightness() < 60
-    assert widget.scatter_items[MarkKind.OTHER].points() is not None
+    assert widget.mark_item.points() is not None
 
 
 # --- list ↔ timeline --------------------------------------------------------------------------
@@ -246,8 +245,8 @@ def test_clicking_a_mark_selects_its_row(
     qtbot: QtBot, linked: tuple[StepSelectionSync, TimelineWidget, StepsModel]
 ) -> None:
     sync, timeline, _ = linked
-    item = timeline.scatter_items[MarkKind.SPELL_EFFECT]
-    points = item.points()
+    item = timeline.mark_item
+    points = timeline.mark_points(MarkKind.SPELL_EFFECT)
     with qtbot.waitSignal(sync.step_selected) as signal:
         item.sigClicked.emit(item, [points[0]], None)
     assert signal.args == [3]
@@ -262,3 +261,17 @@ def test_new_resolution_keeps_the_selected_step(
     sync.select_step(2)
     sync.set_resolution(*resolved("side-d6/halvaine-spoiled"))
     assert sync.selected_step() == 2 and timeline.highlighted_step == 2
+
+
+def test_legend_sample_click_hides_and_shows_its_kind(qtbot: QtBot) -> None:
+    widget = timeline_for(qtbot, "side-d6/halvaine-spoiled")
+    sample = widget.mark_samples[MarkKind.HIT]
+    sample.setVisible(False)  # what clicking the legend sample does, then it tells the legend
+    widget.legend.sigSampleClicked.emit(sample)
+    assert marks(widget, MarkKind.HIT) == []
+    assert len(marks(widget, MarkKind.DISRUPTED)) == 1
+    widget.set_resolution(*resolved("side-d6/halvaine-spoiled"))  # stays hidden on redraw
+    assert marks(widget, MarkKind.HIT) == []
+    sample.setVisible(True)
+    widget.legend.sigSampleClicked.emit(sample)
+    assert [m[0] for m in marks(widget, MarkKind.HIT)] == [2]

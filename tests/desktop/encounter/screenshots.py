@@ -90,6 +90,27 @@ def popcorn(window: MainWindow) -> EncounterWorkspace:
     return ws
 
 
+def popcorn_morale(window: MainWindow) -> EncounterWorkspace:
+    """End of Round: one morale 2d6 typed in, one still offered; a failed save recorded."""
+    document = scenario("popcorn/death-and-morale.json")
+    ws = _start(window, document)
+    ws.stepper.go_to_phase(3)
+    for cid, total in document["initiative"].items():
+        type_die(ws, f"initiative {cid}", str(total))
+    board: Any = ws.board
+    for actor, target, nominee, hit, damage in (("hala", "goblin-1", "goblin-2", True, 3),
+                                                ("goblin-2", "hala", "hobgoblin", True, 2),
+                                                ("hobgoblin", "hala", "hala", False, 0)):
+        press_on_card(board, actor, "1")
+        board.editor.set_value("target", target)
+        press_on_card(board, nominee, "N")
+        record(ws, actor, hit, damage)
+    type_die(ws, "morale goblin-2 (round 1)", "9")
+    ws.select_step(next(s.seq for s in ws.controller.resolution.steps
+                        if s.event == "morale-check" and s.actor == "hobgoblin"))
+    return ws
+
+
 def time_units(window: MainWindow) -> EncounterWorkspace:
     ws = _start(window, scenario("time-units/bolog.json"))
     ws.stepper.go_to_phase(2)
@@ -118,7 +139,7 @@ def main() -> None:
     window.resize(1440, 900)
     window.show()
     for name, build in (("side-d6", side_d6), ("addict", addict), ("popcorn", popcorn),
-                        ("time-units", time_units)):
+                        ("popcorn-morale", popcorn_morale), ("time-units", time_units)):
         ws = build(window)
         window.tabs.setCurrentWidget(ws)
         for _ in range(20):

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QPushButton
+
 from desktop.encounter.letter_board import LetterBoard
+from desktop.encounter.stepper import ROLL_INDEX
 from tests.desktop.encounter.conftest import (
     cli_steps,
     drop_card,
@@ -65,3 +70,98 @@ def test_a_spell_without_target_is_refused_with_the_engines_reason(start) -> Non
     assert board.message.text().startswith("Refused: ")
     assert "target" in board.message.text()
     assert not ws.controller.state.rounds[-1]["declarations"]
+
+
+def test_a_morale_check_asked_for_and_typed_in_the_stepper_resolves_as_the_cli(start) -> None:  # type: ignore[no-untyped-def]
+    """addict.oos.morale-avoid: the DM names who checks (round `morale`), then types the 2d6
+    the engine would otherwise roll from the seed; failures avoid instead of attacking."""
+    document = scenario("addict/morale-failure-avoids.json")
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    for actor, target in (("paladin", "kobold-1"), ("kobold-2", "paladin"),
+                          ("kobold-chief", "paladin")):
+        press_on_card(board, actor, "G")
+        fill_and_declare(board, target=target)
+    type_die(ws, "initiative party", "5")
+    type_die(ws, "initiative kobolds", "3")
+    record(ws, "paladin", True, 7)
+    record(ws, "kobold-2", True, 2)
+    record(ws, "kobold-chief", True, 3)
+    assert ws.stepper.morale_who is not None
+    ws.stepper.morale_who.setCurrentText("kobolds")
+    ws.findChild(QPushButton, "roundMorale").click()
+    assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": None}
+    row = ws.stepper.row_for("morale (round 1) kobolds")
+    assert row is not None and row.request.expression == "2d6"
+    type_die(ws, "morale (round 1) kobolds", "8")
+    assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": 8}
+    assert [s.actor for s in ws.controller.resolution.steps if s.event == "flees"] == [
+        "kobold-2"]  # the chief's morale is 9: an 8 holds
+    assert gui_steps(ws) == cli_steps(document)
+    # a passed check instead (typed over in 'Dice made'): the kobolds attack after all
+    assert ws.stepper.selected_roll() is None  # none selected: the newest roll is changed
+    ws.stepper.type_over.setText("5")
+    QTest.keyClick(ws.stepper.type_over, Qt.Key.Key_Return)
+    assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": 5}
+    assert not [s for s in ws.controller.resolution.steps if s.event == "flees"]
+
+
+def test_opening_morale_and_an_earlier_rounds_initiative_die_can_be_changed(start) -> None:  # type: ignore[no-untyped-def]
+    """addict.morale.opening through the stepper; any die made, not just the last, is retyped."""
+    document = scenario("addict/morale-failure-avoids.json")
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    ws.stepper.ask_morale(opening=True, who="kobold-chief")
+    type_die(ws, "opening morale kobold-chief", "10")
+    assert ws.controller.state.fields["opening_morale"] == {"kobold-chief": 10}
+    assert [s.actor for s in ws.controller.resolution.steps if s.event == "flees"] == [
+        "kobold-chief"]
+    press_on_card(board, "paladin", "G")
+    fill_and_declare(board, target="kobold-1")
+    type_die(ws, "initiative party", "2")
+    type_die(ws, "initiative kobolds", "3")
+    board.start_next_round()
+    type_die(ws, "initiative party", "6")
+    type_die(ws, "initiative kobolds", "1")
+    stepper = ws.stepper
+    first_party = next(stepper.made_model.item(r) for r in range(stepper.made_model.rowCount())
+                       if stepper.made_model.item(r).text().endswith("initiative party: 2"))
+    stepper.made_view.setCurrentIndex(first_party.index())
+    stepper.type_over.setText("9")  # a d6 of 9: refused, nothing changed
+    QTest.keyClick(stepper.type_over, Qt.Key.Key_Return)
+    assert stepper.change_error.text()
+    assert ws.controller.state.rounds[0]["initiative"]["party"] == 2
+    stepper.select_roll(first_party.data(ROLL_INDEX))
+    stepper.reroll_button.click()  # the app's dice, for round 1's party die
+    assert stepper.change_error.text() == ""
+    assert ws.controller.state.rounds[1]["initiative"] == {"party": 6, "kobolds": 1}
+    assert ws.controller.state.rolls[-1].purpose == "initiative party"
+    assert ws.controller.state.rounds[0]["initiative"]["party"] == \
+        ws.controller.state.rolls[-1].total
+    ws.controller.stack.undo()
+    assert ws.controller.state.rounds[0]["initiative"]["party"] == 2
+    # asking again does not wipe the die given: it is changed in 'Dice made' instead
+    assert not ws.stepper.ask_morale(opening=True, who="kobold-chief")
+    assert "already" in stepper.change_error.text()
+    assert ws.controller.state.fields["opening_morale"] == {"kobold-chief": 10}
+
+
+def test_a_long_entry_takes_one_elided_line_with_its_full_text_as_tooltip(start) -> None:  # type: ignore[no-untyped-def]
+    ws = start(scenario("addict/winner-first-letter-order.json"))
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    press_on_card(board, "archer", "D")
+    board.editor.set_value("prepared", "whatever comes round the far corner of the long hall "
+                                       "after the second torch has gone out")
+    fill_and_declare(board, target="orc-2", trigger_actor="orc-2")
+    assert board.message.text() == ""
+    view = board.lanes["D"].view
+    index = view.model().index(0, 0)
+    full = index.data(Qt.ItemDataRole.DisplayRole)
+    assert "second torch has gone out" in full
+    assert index.data(Qt.ItemDataRole.ToolTipRole) == full
+    assert not view.wordWrap() and view.textElideMode() == Qt.TextElideMode.ElideRight
+    assert view.fontMetrics().horizontalAdvance(full) > view.viewport().width()
+    assert view.visualRect(index).height() < 2 * view.fontMetrics().height()  # one line

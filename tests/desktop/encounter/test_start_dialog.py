@@ -1,0 +1,48 @@
+"""The New Encounter dialog: sides are chosen from a list (or a new side is named)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from desktop.encounter.start_dialog import NEW_SIDE, SIDE_COLUMN
+from desktop.main_window import MainWindow
+
+
+def test_sides_are_chosen_from_a_list_and_a_new_side_is_named_once(window: MainWindow) -> None:
+    dialog = window.encounter_actions.ask_new_encounter()
+    assert dialog is not None
+    dialog.set_system("side-d6")
+    roster_box = dialog.side_box("fighters", 0)
+    choices = [roster_box.itemText(i) for i in range(roster_box.count())]
+    assert choices[:2] == ["party", "monsters"] and choices[-1] == NEW_SIDE
+    assert not roster_box.isEditable()  # a list, not free text
+    for row, entry in enumerate(dialog.roster):  # roster entries default to their own side
+        assert dialog.side_box("fighters", row).currentText() == entry.side
+    names = [t.name for t in dialog.templates]
+    for row in range(len(names)):  # monsters default to "monsters"
+        assert dialog.side_box("monsters", row).currentText() == "monsters"
+
+    # the second template's row: "new side…", type the name, Enter
+    box = dialog.side_box("monsters", 1)
+    box.setCurrentIndex(box.findText(NEW_SIDE))
+    box.activated.emit(box.currentIndex())
+    assert box.isEditable() and box.currentText() == ""
+    QTest.keyClicks(box.lineEdit(), "goblin tribe")
+    QTest.keyClick(box.lineEdit(), Qt.Key.Key_Return)
+    assert dialog.monsters.item(1, SIDE_COLUMN).text() == "goblin tribe"
+    other = dialog.side_box("monsters", 0)
+    assert other.findText("goblin tribe") >= 0 and "goblin tribe" in dialog.sides()
+    # choosing from the list commits at once
+    other.setCurrentIndex(other.findText("goblin tribe"))
+    other.activated.emit(other.currentIndex())
+    assert dialog.monsters.item(0, SIDE_COLUMN).text() == "goblin tribe"
+    other.setCurrentIndex(other.findText("monsters"))
+    other.activated.emit(other.currentIndex())
+
+    dialog.monsters.item(0, 1).setData(2, Qt.ItemDataRole.EditRole)
+    dialog.monsters.item(1, 1).setData(1, Qt.ItemDataRole.EditRole)
+    plan = dialog.build_plan()
+    sides = {c.id: c.side for c in plan.combatants}
+    assert {s for s in sides.values()} >= {"monsters", "goblin tribe"}
+    assert sum(1 for s in sides.values() if s == "goblin tribe") == 1
