@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVB
 from core.dice import Roller
 from core.encounter import add_entry, resolve_state, start_round
 from core.log import EncounterState, LogError, replay
+from core.model import Status
 from core.scenario import ScenarioError
 from desktop.encounter.board_base import BoardBase, entry_text
 from desktop.encounter.controller import EncounterController
@@ -121,7 +122,13 @@ class PopcornBoard(BoardBase):
         for turn in current:
             latest[str(turn.get("actor"))] = dict(turn)
         rows: dict[str, list[tuple[str, int | None]]] = {k: [] for k, _ in STATUS_LANES}
+        resolved = self.controller.resolution
         for c in state.combatants.values():
+            # The engine says who is out of the fight (dead, fled…): they act no more.
+            if resolved is not None and c.id in resolved.combatants and (
+                resolved.combatants[c.id].status is not Status.ACTIVE
+            ):
+                continue
             turn = latest.get(c.id)
             lane = ("not-acted" if turn is None else "waiting" if turn.get("waits")
                     else "readied" if turn.get("ready") else "acted")

@@ -90,6 +90,10 @@ def test_end_of_round_morale_rolled_and_typed_in_the_stepper_resolves_as_the_cli
         type_die(ws, f"initiative {cid}", str(total))
     _turn(board, "hala", "attack", "goblin-2", by_key=True, target="goblin-1")
     record(ws, "hala", True, 3)
+    lanes = {key: [box.model.index(r, 0).data() for r in range(box.model.rowCount())]
+             for key, box in board.status_lanes.items()}
+    assert lanes["not-acted"] == ["goblin-2", "hobgoblin"]  # the dead goblin acts no more
+    assert not any("goblin-1" in names for names in lanes.values())
     _turn(board, "goblin-2", "attack", "hobgoblin", by_key=False, target="hala")
     record(ws, "goblin-2", True, 2)
     _turn(board, "hobgoblin", "attack", "hala", by_key=True, target="hala")
