@@ -6,9 +6,12 @@ the messages name the field's own label and the allowed range.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.roster import RosterEntry
+from core.dice import DiceError, parse_dice
+from core.model import Weapon
+from core.roster import MonsterTemplate, RosterEntry
 from core.rules.abilities import adnd_dex_reaction, bx_initiative_modifier
 
 ABILITY_RANGE = (3, 18)
@@ -16,6 +19,8 @@ AC_RANGE = (-10, 10)
 ADJ_RANGE = (-10, 10)
 MAX_LEVEL = 40
 MAX_HP = 999
+MAX_HIT_DICE_TEXT = 50
+"""The store keeps a template's hit dice in a column of this many characters."""
 
 ABILITY_LABELS = {"str_score": "Str", "dex": "Dex", "wis": "Wis"}
 ADJ_LABELS = {
@@ -67,18 +72,9 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
         problems["attack_routines"] = "Attack routines are 1–10."
     if not 0 <= entry.attacks <= 20:
         problems["attacks"] = "Attacks per routine are 0–20."
-    for i, weapon in enumerate(entry.weapons, start=1):
-        where = f"Weapon {i}"
-        if not weapon.name.strip():
-            problems["weapons"] = f"{where} needs a name."
-        elif weapon.speed_factor is not None and not 0 <= weapon.speed_factor <= 20:
-            problems["weapons"] = f"{where} ({weapon.name}): speed factor is 0–20."
-        elif weapon.length is not None and not 0 < weapon.length <= 30:
-            problems["weapons"] = f"{where} ({weapon.name}): length is above 0 and at most 30 ft."
-        elif weapon.rate_of_fire is not None and not 1 <= weapon.rate_of_fire <= 10:
-            problems["weapons"] = f"{where} ({weapon.name}): rate of fire is 1–10."
-        if "weapons" in problems:
-            break
+    weapons = _check_weapons(entry.weapons)
+    if weapons is not None:
+        problems["weapons"] = weapons
     for i, spell in enumerate(entry.spells, start=1):
         where = f"Spell {i}"
         if not spell.name.strip():
@@ -89,6 +85,55 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
             problems["spells"] = f"{where} ({spell.name}): casting time is 0–100 segments."
         if "spells" in problems:
             break
+    return problems
+
+
+def _check_weapons(weapons: Sequence[Weapon]) -> str | None:
+    """Gets the reason the first bad weapon row cannot be saved (None when all are fine)."""
+    for i, weapon in enumerate(weapons, start=1):
+        where = f"Weapon {i}"
+        if not weapon.name.strip():
+            return f"{where} needs a name."
+        if weapon.speed_factor is not None and not 0 <= weapon.speed_factor <= 20:
+            return f"{where} ({weapon.name}): speed factor is 0–20."
+        if weapon.length is not None and not 0 < weapon.length <= 30:
+            return f"{where} ({weapon.name}): length is above 0 and at most 30 ft."
+        if weapon.rate_of_fire is not None and not 1 <= weapon.rate_of_fire <= 10:
+            return f"{where} ({weapon.name}): rate of fire is 1–10."
+    return None
+
+
+def check_template(template: MonsterTemplate) -> dict[str, str]:
+    """Gets the reason each invalid field of a monster template cannot be saved, by field name.
+
+    Hit dice are read with the same parser stamping uses, so a template that saves can always
+    be stamped; the reason is the parser's own (where and why the notation is wrong).
+    """
+    problems: dict[str, str] = {}
+    if not template.name.strip():
+        problems["name"] = "A name is needed."
+    elif len(template.name) > 200:
+        problems["name"] = "A name is at most 200 characters."
+    try:
+        parse_dice(template.hit_dice)
+    except DiceError as exc:
+        problems["hit_dice"] = str(exc)
+    else:
+        if len(template.hit_dice) > MAX_HIT_DICE_TEXT:
+            problems["hit_dice"] = f"Hit dice are at most {MAX_HIT_DICE_TEXT} characters."
+    if template.ac is not None and not AC_RANGE[0] <= template.ac <= AC_RANGE[1]:
+        problems["ac"] = f"AC is {AC_RANGE[0]}–{AC_RANGE[1]} (descending)."
+    if template.movement is not None and not 0 <= template.movement <= 240:
+        problems["movement"] = "Movement is 0–240."
+    if template.morale is not None and not 2 <= template.morale <= 12:
+        problems["morale"] = "Morale is 2–12 (2d6)."
+    if not 0 <= template.attacks <= 20:
+        problems["attacks"] = "Attacks per round are 0–20."
+    if template.surprises_on is not None and not 0 <= template.surprises_on <= 6:
+        problems["surprises_on"] = "Surprises on X in 6: X is 0–6 (blank = the system's normal)."
+    weapons = _check_weapons(template.weapons)
+    if weapons is not None:
+        problems["weapons"] = weapons
     return problems
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import (
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QStackedWidget,
     QTabWidget,
     QToolBar,
     QWidget,
@@ -31,9 +33,18 @@ from core.store import ConflictError, Store, StoreError
 from desktop.backup_actions import install_store_actions
 from desktop.encounter.actions import EncounterActions
 from desktop.roster.actions import RosterActions
-from desktop.roster.commands import RosterContext
-from desktop.roster.editor import EntryEditor
+from desktop.roster.commands import (
+    EditEntryCommand,
+    EditTemplateCommand,
+    RemoveEntryCommand,
+    RemoveTemplateCommand,
+    RosterCommand,
+    RosterContext,
+)
+from desktop.roster.conflict_dialog import Choice, ConflictDialog
+from desktop.roster.editor import EntryEditor, RecordEditor
 from desktop.roster.panel import RosterPanel
+from desktop.roster.template_editor import TemplateEditor
 
 LAST_CAMPAIGN_KEY = "campaign/last_id"
 
@@ -66,9 +77,15 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.editor = EntryEditor()
         self.editor.save_requested.connect(self._on_save_requested)
+        self.template_editor = TemplateEditor()
+        self.template_editor.save_requested.connect(self._on_template_save_requested)
+        self.editor_stack = QStackedWidget()
+        self.editor_stack.addWidget(self.editor)
+        self.editor_stack.addWidget(self.template_editor)
+        self.conflict_dialog: ConflictDialog | None = None  # the last one shown (tests reach it)
         self.editor_dock = QDockWidget("Entry", self)
         self.editor_dock.setObjectName("editorDock")
-        self.editor_dock.setWidget(self.editor)
+        self.editor_dock.setWidget(self.editor_stack)
         self.editor_dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QDockWidget.DockWidgetFeature.DockWidgetFloatable
@@ -197,9 +214,14 @@ class MainWindow(QMainWindow):
             # The undo history and versions belong to one campaign's values as loaded.
             self.undo_stack.clear()
             self.ctx = RosterContext(
-                self._store, campaign.id, self._on_store_changed, self._on_store_failed
+                self._store,
+                campaign.id,
+                self._on_store_changed,
+                self._on_store_failed,
+                self._on_template_changed,
             )
             self.editor.load(None)
+            self.template_editor.load(None)
         self.campaign = campaign
         self._show_values(roster, templates)
         self.campaign_box.setCurrentIndex(self.campaign_box.findData(campaign.id))
@@ -252,16 +274,20 @@ class MainWindow(QMainWindow):
         roster: list[RosterEntry],
         templates: list[MonsterTemplate],
         keep: int | None = None,
+        keep_template: int | None = None,
     ) -> None:
         self.entries = roster
         self.templates = templates
-        self.roster_panel.set_values(roster, templates, keep)
+        self.roster_panel.set_values(roster, templates, keep, keep_template)
         shown = self.editor.before
         if shown is not None and not self.editor.is_dirty:
             fresh = next((e for e in roster if e.id == shown.id), None)
             self.editor.load(fresh)  # None: it was removed
+        shown_template = self.template_editor.before
+        if shown_template is not None and not self.template_editor.is_dirty:
+            self.template_editor.load(self.template(shown_template.id))
 
-    def refresh_roster(self, keep: int | None = None) -> None:
+    def refresh_roster(self, keep: int | None = None, keep_template: int | None = None) -> None:
         """Reads the shown campaign's roster and templates again from the store."""
         if self.campaign is None:
             return
@@ -271,76 +297,132 @@ class MainWindow(QMainWindow):
         except StoreError as exc:
             self._report(exc)
             return
-        self._show_values(roster, templates, keep)
+        self._show_values(roster, templates, keep, keep_template)
 
     def entry(self, entry_id: int | None) -> RosterEntry | None:
         """Gets the roster entry with ``entry_id`` as last read from the store."""
         return next((e for e in self.entries if e.id == entry_id), None)
+
+    def template(self, template_id: int | None) -> MonsterTemplate | None:
+        """Gets the monster template with ``template_id`` as last read from the store."""
+        return next((t for t in self.templates if t.id == template_id), None)
+
+    def _fresh(self, item: object) -> RosterEntry | MonsterTemplate | None:
+        """Gets ``item`` as last read from the store (None if it is gone or not a record)."""
+        if isinstance(item, MonsterTemplate):
+            return self.template(item.id)
+        if isinstance(item, RosterEntry):
+            return self.entry(item.id)
+        return None
+
+    @property
+    def current_editor(self) -> RecordEditor:
+        """Gets the form shown in the dock: the entry form or the template form."""
+        shown = self.editor_stack.currentWidget()
+        return self.template_editor if shown is self.template_editor else self.editor
+
+    def show_in_editor(self, item: object, new: bool = False) -> RecordEditor:
+        """Shows ``item`` in its form (entry or template) and brings that form forward."""
+        editor: RecordEditor = (
+            self.template_editor if isinstance(item, MonsterTemplate) else self.editor
+        )
+        if item is None and not new:
+            editor = self.current_editor  # a group row: the form shown goes blank
+        other = self.editor if editor is self.template_editor else self.template_editor
+        if not other.is_dirty:
+            other.load(None)
+        self.editor_stack.setCurrentWidget(editor)
+        self.editor_dock.setWindowTitle(
+            "Monster template" if editor is self.template_editor else "Entry"
+        )
+        editor.load(item, new=new)
+        return editor
 
     def reload_after_conflict(self) -> None:
         """Drops the undo history and unsaved edits and shows the database's current roster."""
         self.undo_stack.clear()
         if self.ctx is not None:
             self.ctx.versions.clear()
-        shown = self.editor.before
+            self.ctx.template_versions.clear()
+        editor = self.current_editor
+        shown = editor.before
         self.editor.load(None)
+        self.template_editor.load(None)
         self.refresh_roster()
-        if shown is not None:
-            fresh = self.entry(shown.id)
-            if fresh is not None:
-                self.roster_panel.select_entry(fresh.id or 0)
-                self.editor.load(fresh)
+        fresh = self._fresh(shown)
+        if fresh is not None:
+            self.roster_panel.select_item(fresh)
+            self.show_in_editor(fresh)
         self.statusBar().showMessage("Reloaded the roster from the database.", 5000)
 
     def confirm_unsaved_edits(self) -> bool:
         """Asks what to do with unsaved edits; True when the DM may move on (saved or dropped)."""
-        if not self.editor.is_dirty:
+        for editor in (self.current_editor, self.editor, self.template_editor):
+            if not editor.is_dirty:
+                continue
+            if isinstance(editor.before, MonsterTemplate):
+                name = f"the {editor.before.name} template"
+            elif editor.before is not None:
+                name = editor.before.name
+            else:
+                name = "the new template" if editor is self.template_editor else "the new entry"
+            answer = QMessageBox.question(
+                self,
+                "Unsaved changes",
+                f"Save your changes to {name}?",
+                QMessageBox.StandardButton.Save
+                | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Save,
+            )
+            if answer == QMessageBox.StandardButton.Save:
+                return editor.save()  # False (and the reason shown) while a field is bad
+            if answer != QMessageBox.StandardButton.Discard:
+                return False
+            editor.revert()
             return True
-        name = self.editor.before.name if self.editor.before is not None else "the new entry"
-        answer = QMessageBox.question(
-            self,
-            "Unsaved changes",
-            f"Save your changes to {name}?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
-        if answer == QMessageBox.StandardButton.Save:
-            return self.editor.save()  # False (and the reason shown) while a field is bad
-        return answer == QMessageBox.StandardButton.Discard
+        return True
+
+    @staticmethod
+    def same_record(a: object, b: object) -> bool:
+        """Tells whether ``a`` and ``b`` are the same entry or template (any version)."""
+        return a is not None and type(a) is type(b) and a.id == b.id  # type: ignore[attr-defined]
 
     def _on_current_item(self, item: object) -> None:
-        shown = self.editor.before
-        same = isinstance(item, RosterEntry) and shown is not None and shown.id == item.id
-        if same and self.editor.is_dirty:
+        editor = self.current_editor
+        shown = editor.before
+        if editor.is_dirty and self.same_record(item, shown):
             return  # a refresh re-selected it: keep the DM's unsaved typing
         if self._leaving_guard:
             return
-        if not self.editor.is_dirty:
-            self.editor.load(item if isinstance(item, RosterEntry) else None)
+        if not editor.is_dirty:
+            self.show_in_editor(item if isinstance(item, RosterEntry | MonsterTemplate) else None)
             return
         # Asking, saving (which refreshes the model) or re-selecting must not happen inside the
         # view's selection signal: Qt crashes when the selection changes under its own feet.
         QTimer.singleShot(0, lambda: self._leave_dirty_entry(item, shown))
 
-    def _leave_dirty_entry(self, item: object, shown: RosterEntry | None) -> None:
-        item_id = item.id if isinstance(item, RosterEntry) else None
+    def _leave_dirty_entry(self, item: object, shown: RosterEntry | MonsterTemplate | None) -> None:
         self._leaving_guard = True  # selections made here must not ask again
         try:
             if not self.confirm_unsaved_edits():
-                if shown is not None and shown.id is not None:
-                    self.roster_panel.select_entry(shown.id)
+                if shown is not None:
+                    self.roster_panel.select_item(shown)
                 return
-            fresh = self.entry(item_id) if item_id is not None else None
+            fresh = self._fresh(item)
             if fresh is not None:
-                self.roster_panel.select_entry(item_id or 0)
-            self.editor.load(fresh)
+                self.roster_panel.select_item(fresh)
+            self.show_in_editor(fresh)
         finally:
             self._leaving_guard = False
 
     def _on_save_requested(self, before: RosterEntry | None, after: RosterEntry) -> None:
         self.roster_actions.save(before, after)
+
+    def _on_template_save_requested(
+        self, before: MonsterTemplate | None, after: MonsterTemplate
+    ) -> None:
+        self.roster_actions.save_template(before, after)
 
     def _on_store_changed(self, entry_id: int | None) -> None:
         shown = self.editor.before
@@ -349,12 +431,36 @@ class MainWindow(QMainWindow):
         ):
             self.editor.load(None)  # not dirty any more: the refresh shows the saved values
             self.refresh_roster(keep=entry_id)
-            self.editor.load(self.entry(entry_id))
+            self.show_in_editor(self.entry(entry_id))
         else:
             self.refresh_roster(keep=entry_id)
 
-    def _on_store_failed(self, exc: StoreError) -> None:
+    def _on_template_changed(self, template_id: int | None) -> None:
+        editor = self.template_editor
+        shown = editor.before
+        if template_id is not None and (
+            shown is None or shown.id == template_id or not editor.is_dirty
+        ):
+            editor.load(None)  # not dirty any more: the refresh shows the saved values
+            self.refresh_roster(keep_template=template_id)
+            self.show_in_editor(self.template(template_id))
+        else:
+            self.refresh_roster(keep_template=template_id)
+
+    # --- conflicts with another Combat Desk ------------------------------------------------------
+
+    def _on_store_failed(self, exc: StoreError, command: RosterCommand | None = None) -> None:
         if isinstance(exc, ConflictError):
+            attempt = command.attempt if command is not None else None
+            if (
+                attempt is not None
+                and attempt.action in ("save", "remove")
+                and exc.saved is not None
+                and type(exc.saved) is type(attempt.values)
+            ):
+                self.statusBar().showMessage(str(exc), 10000)
+                self.show_conflict(attempt.values, exc.saved, attempt.action == "remove")
+                return
             answer = QMessageBox.question(
                 self,
                 "Changed elsewhere",
@@ -367,6 +473,77 @@ class MainWindow(QMainWindow):
                 self.reload_after_conflict()
             return
         self._report(exc)
+
+    def show_conflict(
+        self,
+        mine: RosterEntry | MonsterTemplate,
+        theirs: RosterEntry | MonsterTemplate,
+        removing: bool = False,
+    ) -> ConflictDialog:
+        """Opens (window-modal, not blocking) both versions for the DM to choose from."""
+        dialog = ConflictDialog(mine, theirs, removing, self)
+        dialog.finished.connect(lambda _result: self._on_conflict_chosen(dialog))
+        self.conflict_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _on_conflict_chosen(self, dialog: ConflictDialog) -> None:
+        ctx = self.ctx
+        mine, theirs = dialog.mine, dialog.theirs
+        what = theirs.name if isinstance(theirs, RosterEntry) else f"the {theirs.name} template"
+        if ctx is None:
+            return
+        if dialog.choice is Choice.CANCEL:
+            kept = "" if dialog.removing else "; your edits are still in the form"
+            self.statusBar().showMessage(f"Nothing saved for {what}{kept}.", 8000)
+            return
+        if dialog.choice is Choice.THEIRS:
+            self._keep_theirs(theirs)
+            dropped = "it was not removed" if dialog.removing else "your change was dropped"
+            self.statusBar().showMessage(
+                f"Kept the version of {what} saved elsewhere; {dropped}.", 8000
+            )
+            return
+        # Keep mine: a new undoable step, version-checked against theirs (a third save refuses).
+        command: RosterCommand
+        if isinstance(theirs, RosterEntry) and isinstance(mine, RosterEntry):
+            if dialog.removing:
+                command = RemoveEntryCommand(ctx, theirs)
+            else:
+                command = EditEntryCommand(
+                    ctx,
+                    theirs,
+                    replace(mine, version=theirs.version),
+                    f"Edit {mine.name} (over the other edit)",
+                )
+        elif isinstance(theirs, MonsterTemplate) and isinstance(mine, MonsterTemplate):
+            if dialog.removing:
+                command = RemoveTemplateCommand(ctx, theirs)
+            else:
+                command = EditTemplateCommand(
+                    ctx,
+                    theirs,
+                    replace(mine, version=theirs.version),
+                    f"Edit template {mine.name} (over the other edit)",
+                )
+        else:
+            return
+        self.undo_stack.push(command)
+
+    def _keep_theirs(self, theirs: RosterEntry | MonsterTemplate) -> None:
+        """Shows the saved version; unsaved edits of that record in the form are dropped."""
+        if isinstance(theirs, MonsterTemplate):
+            if self.same_record(self.template_editor.before, theirs):
+                self.template_editor.load(None)
+            self.refresh_roster(keep_template=theirs.id)
+        else:
+            if self.same_record(self.editor.before, theirs):
+                self.editor.load(None)
+            self.refresh_roster(keep=theirs.id)
+        fresh = self._fresh(theirs)
+        if fresh is not None:
+            self.roster_panel.select_item(fresh)
+            self.show_in_editor(fresh)
 
     # --- housekeeping --------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from core.log import Command, Event
 from core.model import Kind, Spell, Weapon
 from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus, SessionLogEntry
+from core.roster_checks import check_template
 from core.store.errors import (
     ConflictError,
     CorruptDatabaseError,
@@ -227,18 +228,32 @@ def _template(row: MonsterTemplateRow) -> MonsterTemplate:
 
 
 def _template_row(campaign_id: int, t: MonsterTemplate) -> MonsterTemplateRow:
-    return MonsterTemplateRow(
-        campaign_id=campaign_id,
-        name=t.name,
-        hit_dice=t.hit_dice,
-        ac=t.ac,
-        movement=t.movement,
-        morale=t.morale,
-        attacks=t.attacks,
-        surprises_on=t.surprises_on,
-        weapons=_weapons_json(t.weapons),
-        notes=t.notes,
-    )
+    row = MonsterTemplateRow(campaign_id=campaign_id)
+    _fill_template(row, t)
+    return row
+
+
+def _fill_template(row: MonsterTemplateRow, t: MonsterTemplate) -> None:
+    row.name = t.name
+    row.hit_dice = t.hit_dice
+    row.ac = t.ac
+    row.movement = t.movement
+    row.morale = t.morale
+    row.attacks = t.attacks
+    row.surprises_on = t.surprises_on
+    row.weapons = _weapons_json(t.weapons)
+    row.notes = t.notes
+
+
+def _refuse_bad_template(t: MonsterTemplate) -> None:
+    """Refuses a template the editor would not save (the editor shows each reason itself)."""
+    problems = check_template(t)
+    if problems:
+        reasons = " ".join(problems.values())
+        raise StoreError(f"The {t.name or 'unnamed'} template was not saved: {reasons}")
+
+
+_TEMPLATES_TABLE = Base.metadata.tables["monster_templates"]
 
 
 _R = TypeVar("_R")
@@ -621,6 +636,100 @@ class Store:
             s.add_all(rows)
             s.flush()
             return [_template(r) for r in rows]
+
+    def add_template(self, campaign_id: int, template: MonsterTemplate) -> MonsterTemplate:
+        """Adds one monster template the DM made (checked first) and returns it with its id."""
+        _refuse_bad_template(template)
+        with self.unit_of_work() as s:
+            if s.get(CampaignRow, campaign_id) is None:
+                raise NotFoundError(f"There is no campaign {campaign_id}.")
+            row = _template_row(campaign_id, template)
+            s.add(row)
+            s.flush()
+            return _template(row)
+
+    @_reads
+    def template_by_id(self, template_id: int) -> MonsterTemplate | None:
+        """Gets one monster template as saved now (None if it was deleted)."""
+        with self.unit_of_work() as s:
+            row = s.get(MonsterTemplateRow, template_id)
+            return None if row is None else _template(row)
+
+    def update_template(self, template: MonsterTemplate) -> MonsterTemplate:
+        """Saves an edited template unless someone saved it since ``template`` was loaded.
+
+        A :class:`ConflictError` carries the saved version (``saved``) for the DM to compare;
+        values the editor would refuse (bad hit dice …) are refused here too.
+        """
+        _refuse_bad_template(template)
+        try:
+            with self.unit_of_work() as s:
+                row = s.get(MonsterTemplateRow, template.id)
+                if row is None:
+                    raise NotFoundError(f"The {template.name} template no longer exists.")
+                if row.version != template.version:
+                    raise ConflictError(
+                        f"The {template.name} template was changed elsewhere since you opened it "
+                        f"(your copy is version {template.version}, the saved one "
+                        f"{row.version}); nothing was overwritten.",
+                        _template(row),
+                    )
+                _fill_template(row, template)
+                s.flush()
+                return _template(row)
+        except ConflictError as exc:
+            raise self._with_saved_template(exc, template.id) from None
+
+    def remove_template(self, template_id: int, version: int | None = None) -> None:
+        """Deletes a monster template; with ``version``, only if nobody saved it since then."""
+        try:
+            with self.unit_of_work() as s:
+                row = s.get(MonsterTemplateRow, template_id)
+                if row is None:
+                    raise NotFoundError(f"Monster template {template_id} does not exist.")
+                if version is not None and row.version != version:
+                    raise ConflictError(
+                        f"The {row.name} template was changed elsewhere since you opened it; "
+                        "it was not deleted.",
+                        _template(row),
+                    )
+                s.delete(row)
+        except ConflictError as exc:
+            raise self._with_saved_template(exc, template_id) from None
+
+    def restore_template(self, campaign_id: int, template: MonsterTemplate) -> MonsterTemplate:
+        """Puts a deleted template back with its old id and version (undoing a deletion)."""
+        if template.id is None:
+            raise StoreError(
+                f"The {template.name} template was never saved, so it cannot be restored."
+            )
+        try:
+            with self.unit_of_work() as s:
+                row = _template_row(campaign_id, template)
+                values = {
+                    c.key: getattr(row, c.key)
+                    for c in _TEMPLATES_TABLE.columns
+                    if c.key not in ("id", "version")
+                }
+                # Core insert: the ORM would restart the version counter at 1.
+                s.execute(
+                    insert(_TEMPLATES_TABLE),
+                    [{**values, "id": template.id, "version": template.version}],
+                )
+                restored = s.get(MonsterTemplateRow, template.id)
+                assert restored is not None
+                return _template(restored)
+        except IntegrityError:
+            raise ConflictError(
+                f"The {template.name} template cannot be put back: its place was taken or the "
+                "campaign is gone."
+            ) from None
+
+    def _with_saved_template(self, exc: ConflictError, template_id: int | None) -> ConflictError:
+        """Adds the saved template to a conflict found by the database (a race past our check)."""
+        if exc.saved is not None or template_id is None:
+            return exc
+        return ConflictError(str(exc), self.template_by_id(template_id))
 
     # --- encounters ----------------------------------------------------------------------------
 

@@ -26,11 +26,15 @@ from core.scenario import combatant_to_json
 from core.store import StoreError
 from desktop.roster.commands import (
     AddEntryCommand,
+    AddTemplateCommand,
     ApplyResultsCommand,
     EditEntryCommand,
+    EditTemplateCommand,
     RemoveEntryCommand,
+    RemoveTemplateCommand,
 )
 from desktop.roster.dialogs import ResultsDialog, SessionLogDialog, StampDialog
+from desktop.roster.tree_model import TEMPLATES
 
 if TYPE_CHECKING:
     from desktop.main_window import MainWindow
@@ -47,11 +51,17 @@ class RosterActions:
         self.new_action = self._action(
             "&New Entry…", self.new_entry, ["Insert", "Ctrl+Shift+N"], "Add a PC, henchman…"
         )
+        self.new_template_action = self._action(
+            "New &Monster Template…",
+            self.new_template,
+            ["Ctrl+Shift+M"],
+            "Add a kind of monster to stamp numbered combatants from",
+        )
         self.edit_action = self._action(
             "&Edit Entry", self.edit_entry, ["Ctrl+E"], "Edit the selected entry in the form"
         )
         self.remove_action = self._action(
-            "&Remove Entry…", self.remove_current, ["Delete"], "Remove the selected entry"
+            "&Remove…", self.remove_current, ["Delete"], "Remove the selected entry or template"
         )
         # Delete acts on the tree only: in a text field it deletes characters.
         self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -84,7 +94,12 @@ class RosterActions:
 
     def fill_menu(self, menu: QMenu) -> None:
         """Adds the roster actions to ``menu``."""
-        for action in (self.new_action, self.edit_action, self.remove_action):
+        for action in (
+            self.new_action,
+            self.new_template_action,
+            self.edit_action,
+            self.remove_action,
+        ):
             menu.addAction(action)
         menu.addSeparator()
         menu.addAction(self.stamp_action)
@@ -97,22 +112,38 @@ class RosterActions:
     # --- editing ---------------------------------------------------------------------------------
 
     def new_entry(self) -> None:
-        """Opens the form on a blank entry of the selected group's kind."""
+        """Opens the form on a blank entry of the selected group's kind (or a new template)."""
         group = self.window.roster_panel.current_group()
+        if group == TEMPLATES:
+            self.new_template()
+            return
+        if not self.window.confirm_unsaved_edits():
+            return
         kind = group if isinstance(group, Kind) else Kind.PC
         side = "monsters" if kind is Kind.MONSTER else "party"
         self.window.editor_dock.show()
-        self.window.editor.load(RosterEntry(name="", kind=kind, side=side), new=True)
-        self.window.editor.focus_first_field()
+        editor = self.window.show_in_editor(RosterEntry(name="", kind=kind, side=side), new=True)
+        editor.focus_first_field()
+
+    def new_template(self) -> None:
+        """Opens the template form on a blank monster template."""
+        if not self.window.confirm_unsaved_edits():
+            return
+        self.window.editor_dock.show()
+        editor = self.window.show_in_editor(MonsterTemplate(name="", hit_dice="1d8"), new=True)
+        editor.focus_first_field()
 
     def edit_entry(self) -> None:
-        """Puts the cursor in the form of the selected entry."""
+        """Puts the cursor in the form of the selected entry or template."""
         item = self.window.roster_panel.current_item()
-        if isinstance(item, RosterEntry):
-            self.window.editor.load(item)
+        editor = self.window.current_editor
+        if isinstance(item, RosterEntry | MonsterTemplate) and not (
+            editor.is_dirty and self.window.same_record(item, editor.before)
+        ):
+            editor = self.window.show_in_editor(item)
         self.window.editor_dock.show()
         self.window.editor_dock.raise_()
-        self.window.editor.focus_first_field()
+        editor.focus_first_field()
 
     def save(self, before: RosterEntry | None, after: RosterEntry) -> None:
         """Pushes the command that adds or saves an entry (the command writes to the store)."""
@@ -124,12 +155,27 @@ class RosterActions:
         elif before != after:
             self.window.undo_stack.push(EditEntryCommand(ctx, before, after))
 
+    def save_template(self, before: MonsterTemplate | None, after: MonsterTemplate) -> None:
+        """Pushes the command that adds or saves a monster template."""
+        ctx = self.window.ctx
+        if ctx is None:
+            return
+        if before is None:
+            self.window.undo_stack.push(AddTemplateCommand(ctx, after))
+        elif before != after:
+            self.window.undo_stack.push(EditTemplateCommand(ctx, before, after))
+
     def remove_current(self) -> None:
-        """Asks, then removes the selected entry (undoable)."""
+        """Asks, then removes the selected entry or deletes the selected template (undoable)."""
         item = self.window.roster_panel.current_item()
         ctx = self.window.ctx
+        if isinstance(item, MonsterTemplate) and ctx is not None:
+            self._delete_template(item)
+            return
         if not isinstance(item, RosterEntry) or ctx is None:
-            self.window.statusBar().showMessage("Select a roster entry to remove.", 4000)
+            self.window.statusBar().showMessage(
+                "Select a roster entry or a monster template to remove.", 4000
+            )
             return
         answer = QMessageBox.question(
             self.window,
@@ -140,6 +186,20 @@ class RosterActions:
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.window.undo_stack.push(RemoveEntryCommand(ctx, item))
+
+    def _delete_template(self, template: MonsterTemplate) -> None:
+        ctx = self.window.ctx
+        assert ctx is not None
+        answer = QMessageBox.question(
+            self.window,
+            "Delete template",
+            f"Delete the {template.name} monster template? Monsters already stamped from it "
+            "stay as they are. (Ctrl+Z brings the template back.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.window.undo_stack.push(RemoveTemplateCommand(ctx, template))
 
     def focus_filter(self) -> None:
         """Puts the cursor in the roster's name filter."""

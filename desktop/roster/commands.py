@@ -7,19 +7,21 @@ itself obsolete, so Qt drops it from the stack, and reports the error through th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from PySide6.QtGui import QUndoCommand
 
-from core.roster import RosterEntry
+from core.roster import MonsterTemplate, RosterEntry
 from core.store import Store, StoreError
 
 
 class RosterContext:
     """What every roster command needs: the store, the campaign, and the window's callbacks.
 
-    ``versions`` holds the version this window last wrote for each entry, so undoing and
-    redoing chains of edits stays version-checked against other app instances.
+    ``versions`` (entries) and ``template_versions`` hold the version this window last wrote
+    for each record, so undoing and redoing chains of edits stays version-checked against other
+    app instances.
     """
 
     def __init__(
@@ -27,13 +29,16 @@ class RosterContext:
         store: Store,
         campaign_id: int,
         on_changed: Callable[[int | None], None],
-        on_failed: Callable[[StoreError], None],
+        on_failed: Callable[[StoreError, RosterCommand], None],
+        on_template_changed: Callable[[int | None], None] | None = None,
     ) -> None:
         self.store = store
         self.campaign_id = campaign_id
         self.on_changed = on_changed
         self.on_failed = on_failed
+        self.on_template_changed = on_template_changed or on_changed
         self.versions: dict[int, int] = {}
+        self.template_versions: dict[int, int] = {}
 
     def current(self, entry: RosterEntry) -> RosterEntry:
         """Gets ``entry`` carrying the version this window last saw written."""
@@ -45,14 +50,45 @@ class RosterContext:
         if entry.id is not None:
             self.versions[entry.id] = entry.version
 
+    def current_template(self, template: MonsterTemplate) -> MonsterTemplate:
+        """Gets ``template`` carrying the version this window last saw written."""
+        assert template.id is not None
+        return replace(
+            template, version=self.template_versions.get(template.id, template.version)
+        )
+
+    def wrote_template(self, template: MonsterTemplate) -> None:
+        """Remembers the version the store gave ``template``."""
+        if template.id is not None:
+            self.template_versions[template.id] = template.version
+
+
+Record = RosterEntry | MonsterTemplate
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """What a command last asked the store to do: save ``values``, or remove them."""
+
+    action: Literal["save", "remove", "restore"]
+    values: Record
+
 
 class RosterCommand(QUndoCommand):
-    """Base: runs a store call, and on refusal drops itself and reports why."""
+    """Base: runs a store call, and on refusal drops itself and reports why.
+
+    ``attempt`` tells the window, when the store refuses, what this command was writing: the
+    DM's version to set beside the one saved by someone else.
+    """
 
     def __init__(self, ctx: RosterContext, text: str) -> None:
         super().__init__(text)
         self.ctx = ctx
         self.failure: StoreError | None = None
+        self.attempt: Attempt | None = None
+
+    def _notify(self, changed: int | None) -> None:
+        self.ctx.on_changed(changed)
 
     def _run(self, action: Callable[[], int | None]) -> None:
         try:
@@ -60,9 +96,9 @@ class RosterCommand(QUndoCommand):
         except StoreError as exc:
             self.failure = exc
             self.setObsolete(True)
-            self.ctx.on_failed(exc)
+            self.ctx.on_failed(exc, self)
             return
-        self.ctx.on_changed(changed)
+        self._notify(changed)
 
 
 class AddEntryCommand(RosterCommand):
@@ -76,8 +112,10 @@ class AddEntryCommand(RosterCommand):
     def redo(self) -> None:
         def act() -> int | None:
             if self.saved is None:
+                self.attempt = Attempt("save", self.entry)
                 self.saved = self.ctx.store.add_entry(self.ctx.campaign_id, self.entry)
             else:
+                self.attempt = Attempt("restore", self.saved)
                 self.saved = self.ctx.store.restore_entry(
                     self.ctx.campaign_id, self.ctx.current(self.saved)
                 )
@@ -90,6 +128,7 @@ class AddEntryCommand(RosterCommand):
         def act() -> int | None:
             assert self.saved is not None and self.saved.id is not None
             current = self.ctx.current(self.saved)
+            self.attempt = Attempt("remove", current)
             self.ctx.store.remove_entry(self.saved.id, current.version)
             self.saved = current
             return None
@@ -100,8 +139,14 @@ class AddEntryCommand(RosterCommand):
 class EditEntryCommand(RosterCommand):
     """Saves an edited entry; undo saves the values it had before."""
 
-    def __init__(self, ctx: RosterContext, before: RosterEntry, after: RosterEntry) -> None:
-        super().__init__(ctx, f"Edit {after.name}")
+    def __init__(
+        self,
+        ctx: RosterContext,
+        before: RosterEntry,
+        after: RosterEntry,
+        text: str | None = None,
+    ) -> None:
+        super().__init__(ctx, text or f"Edit {after.name}")
         self.before = before
         self.after = after
         self._first = True
@@ -109,7 +154,9 @@ class EditEntryCommand(RosterCommand):
     def _save(self, values: RosterEntry) -> int | None:
         # The first save checks against the version the editor loaded; later ones against ours.
         version = self.before.version if self._first else self.ctx.current(values).version
-        saved = self.ctx.store.update_entry(replace(values, version=version))
+        versioned = replace(values, version=version)
+        self.attempt = Attempt("save", versioned)
+        saved = self.ctx.store.update_entry(versioned)
         self._first = False
         self.ctx.wrote(saved)
         return saved.id
@@ -132,6 +179,7 @@ class RemoveEntryCommand(RosterCommand):
         def act() -> int | None:
             current = self.ctx.current(self.entry)
             assert current.id is not None
+            self.attempt = Attempt("remove", current)
             self.ctx.store.remove_entry(current.id, current.version)
             self.entry = current
             return None
@@ -140,6 +188,7 @@ class RemoveEntryCommand(RosterCommand):
 
     def undo(self) -> None:
         def act() -> int | None:
+            self.attempt = Attempt("restore", self.entry)
             restored = self.ctx.store.restore_entry(self.ctx.campaign_id, self.entry)
             self.ctx.wrote(restored)
             return restored.id
@@ -180,3 +229,108 @@ class ApplyResultsCommand(RosterCommand):
 
     def undo(self) -> None:
         self._run(lambda: self._apply(self.before, f"Undone: {self.text()}"))
+
+
+# --- monster templates ---------------------------------------------------------------------------
+
+
+class TemplateCommand(RosterCommand):
+    """Base of the template commands: they tell the window which template changed."""
+
+    def _notify(self, changed: int | None) -> None:
+        self.ctx.on_template_changed(changed)
+
+
+class AddTemplateCommand(TemplateCommand):
+    """Adds a monster template; undo deletes it, redo puts the same row (same id) back."""
+
+    def __init__(self, ctx: RosterContext, template: MonsterTemplate) -> None:
+        super().__init__(ctx, f"Add template {template.name}")
+        self.template = template
+        self.saved: MonsterTemplate | None = None
+
+    def redo(self) -> None:
+        def act() -> int | None:
+            if self.saved is None:
+                self.attempt = Attempt("save", self.template)
+                self.saved = self.ctx.store.add_template(self.ctx.campaign_id, self.template)
+            else:
+                self.attempt = Attempt("restore", self.saved)
+                self.saved = self.ctx.store.restore_template(
+                    self.ctx.campaign_id, self.ctx.current_template(self.saved)
+                )
+            self.ctx.wrote_template(self.saved)
+            return self.saved.id
+
+        self._run(act)
+
+    def undo(self) -> None:
+        def act() -> int | None:
+            assert self.saved is not None and self.saved.id is not None
+            current = self.ctx.current_template(self.saved)
+            self.attempt = Attempt("remove", current)
+            self.ctx.store.remove_template(self.saved.id, current.version)
+            self.saved = current
+            return None
+
+        self._run(act)
+
+
+class EditTemplateCommand(TemplateCommand):
+    """Saves an edited template; undo saves the values it had before."""
+
+    def __init__(
+        self,
+        ctx: RosterContext,
+        before: MonsterTemplate,
+        after: MonsterTemplate,
+        text: str | None = None,
+    ) -> None:
+        super().__init__(ctx, text or f"Edit template {after.name}")
+        self.before = before
+        self.after = after
+        self._first = True
+
+    def _save(self, values: MonsterTemplate) -> int | None:
+        # The first save checks against the version the editor loaded; later ones against ours.
+        version = self.before.version if self._first else self.ctx.current_template(values).version
+        versioned = replace(values, version=version)
+        self.attempt = Attempt("save", versioned)
+        saved = self.ctx.store.update_template(versioned)
+        self._first = False
+        self.ctx.wrote_template(saved)
+        return saved.id
+
+    def redo(self) -> None:
+        self._run(lambda: self._save(self.after))
+
+    def undo(self) -> None:
+        self._run(lambda: self._save(self.before))
+
+
+class RemoveTemplateCommand(TemplateCommand):
+    """Deletes a monster template; undo puts it back with its id and version."""
+
+    def __init__(self, ctx: RosterContext, template: MonsterTemplate) -> None:
+        super().__init__(ctx, f"Delete template {template.name}")
+        self.template = template
+
+    def redo(self) -> None:
+        def act() -> int | None:
+            current = self.ctx.current_template(self.template)
+            assert current.id is not None
+            self.attempt = Attempt("remove", current)
+            self.ctx.store.remove_template(current.id, current.version)
+            self.template = current
+            return None
+
+        self._run(act)
+
+    def undo(self) -> None:
+        def act() -> int | None:
+            self.attempt = Attempt("restore", self.template)
+            restored = self.ctx.store.restore_template(self.ctx.campaign_id, self.template)
+            self.ctx.wrote_template(restored)
+            return restored.id
+
+        self._run(act)

@@ -63,22 +63,26 @@ def _signed(value: int | None) -> str:
     return "—" if value is None else f"{value:+d}"
 
 
-class EntryEditor(QWidget):
-    """Edits one roster entry (or a new one); emits ``save_requested`` with valid values."""
+class RecordEditor(QWidget):
+    """What the roster's forms share: a title, a line edit and a reason label a field, Save
+    (Ctrl+S) and Revert, and the dirty/new bookkeeping. Subclasses build their boxes, load
+    values and say what is wrong with them (``load``, ``values``, ``_validate``).
+    """
 
     save_requested = Signal(object, object)
-    """(before: RosterEntry | None for a new entry, after: RosterEntry)."""
+    """(before: the value loaded, None for a new one; after: the value as typed)."""
+
+    NOUN = "entry"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("entryEditor")
-        self.before: RosterEntry | None = None
+        self.before: Any = None
         self._loading = False
         self._dirty = False
         self.fields: dict[str, QLineEdit] = {}
         self.reasons: dict[str, QLabel] = {}
 
-        self.title = QLabel("Select a roster entry, or press Insert for a new one.")
+        self.title = QLabel()
         self.title.setObjectName("editorTitle")
         self.title.setWordWrap(True)
         font = self.title.font()
@@ -86,35 +90,12 @@ class EntryEditor(QWidget):
         font.setBold(True)
         self.title.setFont(font)
 
-        self.kind_box = QComboBox()
-        self.kind_box.setObjectName("kindBox")
-        for kind, label in KIND_LABELS.items():
-            self.kind_box.addItem(label, kind)
-        self.status_box = QComboBox()
-        self.status_box.setObjectName("statusBox")
-        for status in RosterStatus:
-            self.status_box.addItem(str(status).capitalize(), status)
-        self.aac_label = QLabel()
-        self.aac_label.setObjectName("aacLabel")
-        self.derived_label = QLabel()
-        self.derived_label.setObjectName("derivedLabel")
-        self.derived_label.setWordWrap(True)
-        self.weapons = WeaponsEditor()
-        self.spells = SpellsEditor()
-        self.notes = QPlainTextEdit()
-        self.notes.setObjectName("notesEdit")
-        self.notes.setTabChangesFocus(True)
-        self.notes.setMaximumHeight(80)
-        self.table_reason = QLabel()
-        self.table_reason.setStyleSheet(ERROR_STYLE)
-        self.table_reason.setWordWrap(True)
-
         self.save_button = QPushButton("&Save")
         self.save_button.setObjectName("saveButton")
-        self.save_button.setToolTip("Save the entry (Ctrl+S); Ctrl+Z undoes it")
+        self.save_button.setToolTip(f"Save the {self.NOUN} (Ctrl+S); Ctrl+Z undoes it")
         self.save_button.clicked.connect(self.save)
         # An action, not the button's own shortcut: that one clicks 100 ms later (animateClick).
-        self.save_action = QAction("Save Entry", self)
+        self.save_action = QAction(f"Save {self.NOUN.title()}", self)
         self.save_action.setShortcut(QKeySequence.StandardKey.Save)
         self.save_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.save_action.triggered.connect(self.save)
@@ -125,16 +106,6 @@ class EntryEditor(QWidget):
         self.save_reason.setObjectName("saveReason")
         self.save_reason.setStyleSheet(ERROR_STYLE)
         self.save_reason.setWordWrap(True)
-
-        self._build_layout()
-        for edit in self.fields.values():
-            edit.textEdited.connect(self._on_edited)
-        self.kind_box.currentIndexChanged.connect(self._on_edited)
-        self.status_box.currentIndexChanged.connect(self._on_edited)
-        self.weapons.changed.connect(self._on_edited)
-        self.spells.changed.connect(self._on_edited)
-        self.notes.textChanged.connect(self._on_edited)
-        self.load(None)
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -173,6 +144,129 @@ class EntryEditor(QWidget):
             layout.addWidget(w)
         layout.addStretch(1)
         return holder
+
+    def _finish_layout(self, boxes: list[QWidget]) -> None:
+        """Stacks ``boxes`` in a scroll area between the title and the buttons."""
+        form = QWidget()
+        form_layout = QVBoxLayout(form)
+        for box in boxes:
+            form_layout.addWidget(box)
+        form_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidget(form)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.save_reason, 1)
+        buttons.addWidget(self.revert_button)
+        buttons.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(scroll, 1)
+        layout.addLayout(buttons)
+
+    # --- state -----------------------------------------------------------------------------------
+
+    def load(self, value: Any, new: bool = False) -> None:
+        """Shows ``value`` (``new``: a blank one to be added; None and not new: nothing)."""
+        raise NotImplementedError
+
+    def values(self) -> tuple[Any, dict[str, str]]:
+        """Gets the value as typed and the reason each bad field cannot be saved."""
+        raise NotImplementedError
+
+    def _validate(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def _show_buttons(self, problems: dict[str, str]) -> None:
+        editable = self.isEnabled()
+        self.save_button.setEnabled(editable and not problems and (self._dirty or self.is_new))
+        self.revert_button.setEnabled(editable and self._dirty)
+        if problems and editable:
+            self.save_reason.setText(f"Cannot save: {next(iter(problems.values()))}")
+        else:
+            self.save_reason.setText("")
+
+    def revert(self) -> None:
+        """Throws away unsaved changes."""
+        self.load(self.before)
+
+    @property
+    def is_new(self) -> bool:
+        """Tells whether the form holds a value not yet in the campaign."""
+        return self.isEnabled() and self.before is None
+
+    @property
+    def is_dirty(self) -> bool:
+        """Tells whether the form holds unsaved changes."""
+        return self._dirty
+
+    def _on_edited(self, *_args: object) -> None:
+        if self._loading:
+            return
+        self._dirty = True
+        self._validate()
+
+    def save(self) -> bool:
+        """Asks the window to save the value; refuses (and says why) while a field is bad."""
+        value, problems = self.values()
+        if problems or value is None or not self.isEnabled():
+            self._validate()
+            return False
+        self.save_requested.emit(self.before, value)
+        return True
+
+    def focus_first_field(self) -> None:
+        """Puts the cursor in the name field (Ctrl+E)."""
+        self.fields["name"].setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.fields["name"].selectAll()
+
+
+class EntryEditor(RecordEditor):
+    """Edits one roster entry (or a new one); emits ``save_requested`` with valid values."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("entryEditor")
+        self.before: RosterEntry | None = None
+        self.title.setText("Select a roster entry, or press Insert for a new one.")
+
+        self.kind_box = QComboBox()
+        self.kind_box.setObjectName("kindBox")
+        for kind, label in KIND_LABELS.items():
+            self.kind_box.addItem(label, kind)
+        self.status_box = QComboBox()
+        self.status_box.setObjectName("statusBox")
+        for status in RosterStatus:
+            self.status_box.addItem(str(status).capitalize(), status)
+        self.aac_label = QLabel()
+        self.aac_label.setObjectName("aacLabel")
+        self.derived_label = QLabel()
+        self.derived_label.setObjectName("derivedLabel")
+        self.derived_label.setWordWrap(True)
+        self.weapons = WeaponsEditor()
+        self.spells = SpellsEditor()
+        self.notes = QPlainTextEdit()
+        self.notes.setObjectName("notesEdit")
+        self.notes.setTabChangesFocus(True)
+        self.notes.setMaximumHeight(80)
+        self.table_reason = QLabel()
+        self.table_reason.setStyleSheet(ERROR_STYLE)
+        self.table_reason.setWordWrap(True)
+
+        self._build_layout()
+        for edit in self.fields.values():
+            edit.textEdited.connect(self._on_edited)
+        self.kind_box.currentIndexChanged.connect(self._on_edited)
+        self.status_box.currentIndexChanged.connect(self._on_edited)
+        self.weapons.changed.connect(self._on_edited)
+        self.spells.changed.connect(self._on_edited)
+        self.notes.textChanged.connect(self._on_edited)
+        self.load(None)
+
+    # --- layout ----------------------------------------------------------------------------------
 
     def _build_layout(self) -> None:
         short = 70
@@ -227,25 +321,7 @@ class EntryEditor(QWidget):
         notes = QGroupBox("Notes")
         QVBoxLayout(notes).addWidget(self.notes)
 
-        form = QWidget()
-        form_layout = QVBoxLayout(form)
-        for box in (identity, combat, abilities, gear, notes):
-            form_layout.addWidget(box)
-        form_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidget(form)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.save_reason, 1)
-        buttons.addWidget(self.revert_button)
-        buttons.addWidget(self.save_button)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.title)
-        layout.addWidget(scroll, 1)
-        layout.addLayout(buttons)
+        self._finish_layout([identity, combat, abilities, gear, notes])
 
     # --- loading ---------------------------------------------------------------------------------
 
@@ -272,23 +348,6 @@ class EntryEditor(QWidget):
         else:
             self.title.setText("Select a roster entry, or press Insert for a new one.")
         self._validate()
-
-    def revert(self) -> None:
-        """Throws away unsaved changes."""
-        if self.before is not None:
-            self.load(self.before)
-        else:
-            self.load(None)
-
-    @property
-    def is_new(self) -> bool:
-        """Tells whether the form holds an entry not yet in the roster."""
-        return self.isEnabled() and self.before is None
-
-    @property
-    def is_dirty(self) -> bool:
-        """Tells whether the form holds unsaved changes."""
-        return self._dirty
 
     # --- values ----------------------------------------------------------------------------------
 
@@ -347,12 +406,7 @@ class EntryEditor(QWidget):
         self.aac_label.setText("" if ac is None else f"AAC {ascending_ac(ac)}")
         if entry is not None:
             self.derived_label.setText(self._derived_text(entry, problems))
-        self.save_button.setEnabled(editable and not problems and (self._dirty or self.is_new))
-        self.revert_button.setEnabled(editable and self._dirty)
-        if problems and editable:
-            self.save_reason.setText(f"Cannot save: {next(iter(problems.values()))}")
-        else:
-            self.save_reason.setText("")
+        self._show_buttons(problems)
         return problems
 
     @staticmethod
@@ -370,23 +424,3 @@ class EntryEditor(QWidget):
             f"surprise {mark(adj.surprise, adj.surprise_overridden)}\n"
             f"OSE / Labyrinth Lord: initiative {mark(adj.initiative, adj.initiative_overridden)}"
         )
-
-    def _on_edited(self, *_args: object) -> None:
-        if self._loading:
-            return
-        self._dirty = True
-        self._validate()
-
-    def save(self) -> bool:
-        """Asks the window to save the entry; refuses (and says why) while a field is bad."""
-        entry, problems = self.values()
-        if problems or entry is None or not self.isEnabled():
-            self._validate()
-            return False
-        self.save_requested.emit(self.before, entry)
-        return True
-
-    def focus_first_field(self) -> None:
-        """Puts the cursor in the name field (Ctrl+E)."""
-        self.fields["name"].setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.fields["name"].selectAll()

@@ -104,11 +104,16 @@ class RosterPanel(QWidget):
         entries: Sequence[RosterEntry],
         templates: Sequence[MonsterTemplate],
         keep: int | None = None,
+        keep_template: int | None = None,
     ) -> None:
-        """Shows fresh values; re-selects entry ``keep`` (or the previously current one)."""
+        """Shows fresh values; re-selects entry ``keep`` or template ``keep_template`` (or the
+        previously current one)."""
         current = self.current_item()
-        if keep is None and isinstance(current, RosterEntry):
-            keep = current.id
+        if keep is None and keep_template is None:
+            if isinstance(current, RosterEntry):
+                keep = current.id
+            elif isinstance(current, MonsterTemplate):
+                keep_template = current.id
         self._set_sides(sorted({e.side for e in entries} | {"party", "monsters"}))
         self.model.set_values(entries, templates)
         self.view.expandAll()
@@ -119,6 +124,8 @@ class RosterPanel(QWidget):
             self._sized = bool(entries)
         if keep is not None:
             self.select_entry(keep)
+        elif keep_template is not None:
+            self.select_template(keep_template)
 
     def select_entry(self, entry_id: int) -> bool:
         """Makes the entry with ``entry_id`` current (if it is shown); tells whether it is."""
@@ -128,6 +135,23 @@ class RosterPanel(QWidget):
         self.view.setCurrentIndex(index)
         self.view.scrollTo(index)
         return True
+
+    def select_template(self, template_id: int) -> bool:
+        """Makes the template with ``template_id`` current (if it is shown); tells whether it is."""
+        index = self.proxy.mapFromSource(self.model.index_of_template(template_id))
+        if not index.isValid():
+            return False
+        self.view.setCurrentIndex(index)
+        self.view.scrollTo(index)
+        return True
+
+    def select_item(self, item: Item) -> bool:
+        """Makes ``item`` (an entry or a template, by id) current; tells whether it is shown."""
+        if item.id is None:
+            return False
+        if isinstance(item, MonsterTemplate):
+            return self.select_template(item.id)
+        return self.select_entry(item.id)
 
     def current_item(self) -> Item | None:
         """Gets the current entry or template (None for a group row or nothing)."""

@@ -119,6 +119,14 @@ class RosterTreeModel(QAbstractItemModel):
                     return self.createIndex(r, 0, g + 1)
         return QModelIndex()
 
+    def index_of_template(self, template_id: int) -> QModelIndex:
+        """Gets the row showing the monster template with ``template_id`` (invalid if none)."""
+        for g, rows in enumerate(self._rows):
+            for r, item in enumerate(rows):
+                if isinstance(item, MonsterTemplate) and item.id == template_id:
+                    return self.createIndex(r, 0, g + 1)
+        return QModelIndex()
+
     def entries(self) -> list[RosterEntry]:
         """Gets every roster entry shown, group by group."""
         return [i for rows in self._rows for i in rows if isinstance(i, RosterEntry)]

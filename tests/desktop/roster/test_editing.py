@@ -1,4 +1,7 @@
-"""The roster driven as a DM would: create, edit, validate, undo/redo, remove, reopen, conflict."""
+"""The roster driven as a DM would: create, edit, validate, undo/redo, remove, reopen.
+
+Conflicts with another Combat Desk are in test_conflicts.py.
+"""
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -143,50 +146,6 @@ def test_ctrl_e_puts_the_cursor_in_the_form(qtbot: QtBot, window: MainWindow) ->
     assert window.editor.fields["name"].hasFocus()
     assert window.editor.fields["name"].text() == "Sister Ysolde"
     assert window.editor.spells.table.rowCount() == 3
-
-
-def test_a_second_instance_gets_a_conflict_not_a_lost_update(
-    qtbot: QtBot, window: MainWindow, db_url: str, answers: Answers
-) -> None:
-    select(window, "Pip Underbough")
-    type_into(qtbot, window, "hp", "5")  # unsaved in this window …
-    other = Store.open(db_url)  # … while another Combat Desk saves Pip first
-    campaign = other.campaigns()[0]
-    pip = next(e for e in other.roster(campaign.id) if e.name == "Pip Underbough")
-    from dataclasses import replace
-
-    other.update_entry(replace(pip, hp=2, notes="bitten by a giant rat"))
-    window.refresh_roster()  # a refresh keeps the DM's unsaved typing (and its old version)
-    assert window.editor.fields["hp"].text() == "5"
-    window.editor.save()
-    assert answers.questions and "changed elsewhere" in answers.questions[0]
-    assert window.undo_stack.count() == 0
-    final = next(e for e in other.roster(campaign.id) if e.name == "Pip Underbough")
-    assert (final.hp, final.notes) == (2, "bitten by a giant rat")
-    assert window.editor.fields["hp"].text() == "2"  # reloaded, as the DM chose
-    other.close()
-
-
-def test_undo_over_another_instances_edit_is_refused(
-    qtbot: QtBot, window: MainWindow, db_url: str, answers: Answers
-) -> None:
-    select(window, "Torchbearer Wat")
-    type_into(qtbot, window, "hp", "1")
-    window.editor.save()
-    other = Store.open(db_url)
-    campaign = other.campaigns()[0]
-    wat = next(e for e in other.roster(campaign.id) if e.name == "Torchbearer Wat")
-    from dataclasses import replace
-
-    other.update_entry(replace(wat, status=RosterStatus.DEAD))
-    answers.answer = QMessageBox.StandardButton.No
-    window.undo_action.trigger()
-    assert answers.questions and "changed elsewhere" in answers.questions[0]
-    assert not window.undo_stack.canUndo()  # the refused command left the stack
-    final = next(e for e in other.roster(campaign.id) if e.name == "Torchbearer Wat")
-    assert final.status is RosterStatus.DEAD and final.hp == 1
-    other.close()
-    QApplication.processEvents()
 
 
 def stored(store: Store, window: MainWindow, name: str) -> int | None:
