@@ -57,6 +57,7 @@ $(PY):
 
 $(VENV)/.run-installed: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --editable .
+	@$(PY) -m compileall -q core desktop  # editable installs are not byte-compiled: start-up
 	@touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(PY)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from core.store import Store, StoreError
 from core.store.backups import SERVER_BACKUPS, check_backup, restore_backup
-from desktop.database_settings import DatabaseSettingsDialog
 
 FILTER = "Campaign files (*.sqlite *.db *.bak);;All files (*)"
 
@@ -111,6 +110,8 @@ class StoreActions:
             self.restore(Path(name))
 
     def ask_database(self) -> None:
+        from desktop.database_settings import DatabaseSettingsDialog  # on first use
+
         DatabaseSettingsDialog(self.window._settings, "", self.window).exec()
 
 

@@ -20,10 +20,10 @@ from core.roster import Campaign
 from core.scenario import ScenarioError, parse_scenario
 from core.session import EncounterSession
 from core.store import EncounterInfo, StoreError
-from desktop.encounter.help_browser import ProcedureHelp
-from desktop.encounter.start_dialog import EncounterPlan, StartEncounterDialog
 
 if TYPE_CHECKING:
+    from desktop.encounter.help_browser import ProcedureHelp
+    from desktop.encounter.start_dialog import EncounterPlan, StartEncounterDialog
     from desktop.encounter.workspace import EncounterWorkspace
     from desktop.main_window import MainWindow
 
@@ -144,6 +144,8 @@ class EncounterActions:
             self.window.statusBar().showMessage("Open a campaign first.", 4000)
             return None
         number = len(self.open_menu.actions()) + 1
+        from desktop.encounter.start_dialog import StartEncounterDialog  # on first use
+
         dialog = StartEncounterDialog(self.window.entries, self.window.templates,
                                       f"Encounter {number}", self.window)
         dialog.accepted.connect(lambda: self._on_start_accepted(dialog))
@@ -269,6 +271,8 @@ class EncounterActions:
         workspace = self.current()
         if workspace is None:
             return None
+        from desktop.encounter.help_browser import ProcedureHelp  # on first use
+
         help_window = ProcedureHelp(workspace.controller.system_id, self.window)
         help_window.show()
         help_window.show_phase(workspace.stepper.current_phase())

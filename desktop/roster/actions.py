@@ -14,14 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
 
 from core.log import EncounterState
 from core.model import Kind
-from core.results import apply_changes, propose_results
 from core.roster import MonsterTemplate, RosterEntry
-from core.roster_io import (
-    RosterImportError,
-    read_roster_file,
-    write_roster_csv,
-    write_roster_json,
-)
 from core.scenario import combatant_to_json
 from core.store import StoreError
 from desktop.roster.commands import (
@@ -33,11 +26,14 @@ from desktop.roster.commands import (
     RemoveEntryCommand,
     RemoveTemplateCommand,
 )
-from desktop.roster.dialogs import ResultsDialog, SessionLogDialog, StampDialog
 from desktop.roster.tree_model import TEMPLATES
 
 if TYPE_CHECKING:
     from desktop.main_window import MainWindow
+    from desktop.roster.dialogs import ResultsDialog, SessionLogDialog, StampDialog
+
+# Dialogs, import/export and results are imported where they are used: a DM who only looks at
+# the roster should not wait for them at start-up (bench/bench_startup.py).
 
 PROGRESS_ABOVE = 300
 """Imports of more rows than this show a progress dialog."""
@@ -214,6 +210,8 @@ class RosterActions:
         if not isinstance(item, MonsterTemplate):
             self.window.statusBar().showMessage("Select a monster template to stamp.", 4000)
             return None
+        from desktop.roster.dialogs import StampDialog
+
         dialog = StampDialog(item, parent=self.window)
         dialog.accepted.connect(lambda: self._on_stamped(dialog))
         dialog.open()
@@ -238,6 +236,9 @@ class RosterActions:
         spells_cast: Mapping[str, Sequence[str]] | None = None,
     ) -> ResultsDialog | None:
         """Opens (non-modal) the list of roster changes an encounter's end state proposes."""
+        from core.results import propose_results
+        from desktop.roster.dialogs import ResultsDialog
+
         changes = propose_results(self.window.entries, state, spells_cast)
         if not changes:
             self.window.statusBar().showMessage(f"{title}: nothing to change in the roster.", 5000)
@@ -253,6 +254,8 @@ class RosterActions:
         accepted = dialog.accepted_changes()
         if ctx is None or not accepted:
             return
+        from core.results import apply_changes
+
         after = apply_changes(self.window.entries, accepted)
         ids = {e.id for e in after}
         before = [e for e in self.window.entries if e.id in ids]
@@ -271,6 +274,8 @@ class RosterActions:
         except StoreError as exc:
             self.window._report(exc)
             return None
+        from desktop.roster.dialogs import SessionLogDialog
+
         dialog = SessionLogDialog(log, self.window)
         dialog.open()
         self.dialog = dialog
@@ -288,6 +293,8 @@ class RosterActions:
 
     def import_path(self, path: Path) -> int:
         """Imports a JSON or CSV roster file whole, or nothing; returns the number added."""
+        from core.roster_io import RosterImportError, read_roster_file
+
         campaign = self.window.campaign
         if campaign is None:
             return 0
@@ -341,6 +348,8 @@ class RosterActions:
 
     def export_path(self, path: Path) -> None:
         """Writes the roster to ``path`` (CSV for a .csv name, JSON otherwise)."""
+        from core.roster_io import write_roster_csv, write_roster_json
+
         entries = [replace(e) for e in self.window.entries]
         text = write_roster_csv(entries) if path.suffix.lower() == ".csv" else write_roster_json(
             entries
