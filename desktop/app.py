@@ -162,7 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as exc:
         print(f"combatdesk: {exc}", file=sys.stderr)
         if QApplication.platformName() not in HEADLESS_PLATFORMS:  # nobody could click it away
-            QMessageBox.critical(None, "Combat Desk cannot open the campaign", str(exc))
+            from desktop.plain_text import plain
+
+            QMessageBox.critical(None, "Combat Desk cannot open the campaign", plain(str(exc)))
         return 2
 
     from desktop.main_window import MainWindow

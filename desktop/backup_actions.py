@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from core.store import Store, StoreError
 from core.store.backups import SERVER_BACKUPS, check_backup, restore_backup
+from desktop.plain_text import plain
 
 FILTER = "Campaign files (*.sqlite *.db *.bak);;All files (*)"
 
@@ -42,7 +43,7 @@ class StoreActions:
         try:
             written = self.window.store.backup(target)
         except StoreError as exc:
-            QMessageBox.warning(self.window, "Back up", str(exc))
+            QMessageBox.warning(self.window, "Back up", plain(str(exc)))
             return None
         self._say(f"Backed up to {written}")
         return Path(written)
@@ -68,20 +69,20 @@ class StoreActions:
         try:
             check_backup(backup)  # refuse before closing anything
         except StoreError as exc:
-            QMessageBox.warning(self.window, "Restore backup", str(exc))
+            QMessageBox.warning(self.window, "Restore backup", plain(str(exc)))
             return False
         url = store.full_url
         store.close()
         try:
             kept = restore_backup(backup, target)
         except StoreError as exc:
-            QMessageBox.warning(self.window, "Restore backup", str(exc))
+            QMessageBox.warning(self.window, "Restore backup", plain(str(exc)))
             kept = None
             backup = target  # reopen what is there: restore_backup changed nothing
         try:
             reopened = Store.open(url)
         except StoreError as exc:
-            QMessageBox.critical(self.window, "Restore backup", str(exc))
+            QMessageBox.critical(self.window, "Restore backup", plain(str(exc)))
             return False
         self.window._store = reopened  # MainWindow has no setter; the store is its to show
         self.window.db_label.setText(reopened.label)
@@ -103,8 +104,8 @@ class StoreActions:
         answer = QMessageBox.question(
             self.window,
             "Restore backup",
-            f"Replace the campaign file with {Path(name).name}? A copy of the current file is "
-            "kept beside it, and the undo history is dropped.",
+            plain(f"Replace the campaign file with {Path(name).name}? A copy of the current file "
+                  "is kept beside it, and the undo history is dropped."),
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.restore(Path(name))

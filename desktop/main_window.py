@@ -32,6 +32,7 @@ from core.roster import Campaign, MonsterTemplate, RosterEntry
 from core.store import ConflictError, Store, StoreError
 from desktop.backup_actions import install_store_actions
 from desktop.encounter.actions import EncounterActions
+from desktop.plain_text import plain
 from desktop.roster.actions import RosterActions
 from desktop.roster.commands import (
     EditEntryCommand,
@@ -369,7 +370,7 @@ class MainWindow(QMainWindow):
             answer = QMessageBox.question(
                 self,
                 "Unsaved changes",
-                f"Save your changes to {name}?",
+                plain(f"Save your changes to {name}?"),
                 QMessageBox.StandardButton.Save
                 | QMessageBox.StandardButton.Discard
                 | QMessageBox.StandardButton.Cancel,
@@ -464,8 +465,8 @@ class MainWindow(QMainWindow):
             answer = QMessageBox.question(
                 self,
                 "Changed elsewhere",
-                f"{exc}\n\nReload the roster from the database? Your undo history and "
-                "unsaved changes will be dropped.",
+                plain(f"{exc}\n\nReload the roster from the database? Your undo history and "
+                      "unsaved changes will be dropped."),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             )
             self.statusBar().showMessage(str(exc), 10000)
@@ -549,7 +550,7 @@ class MainWindow(QMainWindow):
 
     def _report(self, exc: Exception) -> None:
         self.statusBar().showMessage(str(exc), 10000)
-        QMessageBox.warning(self, "Combat Desk", str(exc))
+        QMessageBox.warning(self, "Combat Desk", plain(str(exc)))
 
     def _on_about(self) -> None:
         QMessageBox.about(

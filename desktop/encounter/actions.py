@@ -20,6 +20,7 @@ from core.roster import Campaign
 from core.scenario import ScenarioError, parse_scenario
 from core.session import EncounterSession
 from core.store import EncounterInfo, StoreError
+from desktop.plain_text import plain
 
 if TYPE_CHECKING:
     from desktop.encounter.help_browser import ProcedureHelp
@@ -204,8 +205,8 @@ class EncounterActions:
         name = workspace.session.info.name
         answer = QMessageBox.question(
             self.window, "End encounter",
-            f"End {name}? Its results will be offered for the roster; the encounter stays "
-            "readable in Encounter › Open Encounter.",
+            plain(f"End {name}? Its results will be offered for the roster; the encounter "
+                  "stays readable in Encounter › Open Encounter."),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return False

@@ -11,6 +11,7 @@ from core.model import Combatant
 from desktop.encounter.cards import CardsView, CombatantCardsModel
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.entry_editor import EntryEditor
+from desktop.plain_text import plain
 
 
 def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
@@ -74,7 +75,7 @@ class BoardBase(QWidget):
 
     def show_refusal(self, text: str) -> None:
         """Shows why a command was refused, next to the board (nothing changed)."""
-        self.message.setText(f"Refused: {text}")
+        self.message.setText(plain(f"Refused: {text}"))
 
     def refresh_cards(self, notes: dict[str, str] | None = None, active: str | None = None) -> None:
         kept = self.cards.current_id()

@@ -7,6 +7,7 @@ applies its own defaults exactly as it does for a scenario file.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -122,7 +123,7 @@ class EntryEditor(QGroupBox):
         """Shows the editor for ``actor`` doing ``action``, every field reset."""
         self.actor, self.action = actor.id, action
         self.setTitle(f"{verb}: {actor.label} — {action}")
-        self.heading.setText(f"<b>{actor.label}</b> → <b>{action}</b>")
+        self.heading.setText(f"<b>{escape(actor.label)}</b> → <b>{escape(action)}</b>")
         self.submit_button.setText(f"&{verb}")
         others = [NONE, *(c.id for c in combatants)]
         for combo, values in ((self.target, others), (self.trigger_actor, others),

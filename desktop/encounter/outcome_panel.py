@@ -23,6 +23,7 @@ from core.encounter import replace_entry
 from core.model import Step
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.step_entries import EntryRef, entry_for_step, with_outcome, with_save
+from desktop.plain_text import plain
 
 
 class OutcomePanel(QGroupBox):
@@ -84,10 +85,10 @@ class OutcomePanel(QGroupBox):
         if step is None:
             self.label.setText("Select a step in the resolution list.")
         elif isinstance(found, EntryRef):
-            self.label.setText(f"#{step.seq} {step.actor} {step.event} — records on "
-                               f"{found.describe()}")
+            self.label.setText(plain(f"#{step.seq} {step.actor} {step.event} — records on "
+                                     f"{found.describe()}"))
         else:
-            self.label.setText(f"#{step.seq}: {found}")
+            self.label.setText(plain(f"#{step.seq}: {found}"))
 
     def record(self, hit: bool | None) -> bool:
         """Records hit (with the damage shown), miss, or no outcome on the step's entry."""
@@ -116,7 +117,7 @@ class OutcomePanel(QGroupBox):
         command = replace_entry(found.which, found.index, found.rebuilt(part), found.round_number)
         reason = self.controller.why_refused(command)
         if reason is not None:
-            self.error.setText(f"Refused: {reason}")
+            self.error.setText(plain(f"Refused: {reason}"))
             self.save_button.setChecked(bool(found.part().get("fails_save")))
             return False
         return self.controller.run(command, check=False)

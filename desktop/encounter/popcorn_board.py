@@ -7,6 +7,7 @@ engine can refuse an illegal nomination with its own reason before anything is s
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from PySide6.QtGui import QKeySequence
@@ -115,7 +116,7 @@ class PopcornBoard(BoardBase):
         labels = self.labels()
         name = labels.get(self.active or "", self.active)
         self.active_label.setText(
-            f"<b>Round {max(state.round, 1)}</b> — active: <b>{name}</b>" if name
+            f"<b>Round {max(state.round, 1)}</b> — active: <b>{escape(str(name))}</b>" if name
             else "Roll every initiative d20: the engine then names who opens.")
         current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
         latest: dict[str, dict[str, Any]] = {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -18,7 +20,7 @@ class RollRow(QWidget):
         super().__init__(parent)
         self.request = request
         self.setObjectName(f"roll-{request.purpose}")
-        label = QLabel(f"<b>{request.purpose}</b> ({request.expression})")
+        label = QLabel(f"<b>{escape(request.purpose)}</b> ({escape(request.expression)})")
         label.setToolTip("Where it goes: " + " › ".join(str(p) for p in request.where))
         self.roll_button = QPushButton("Roll")
         self.roll_button.setToolTip(f"Roll {request.expression} with the app's dice")

@@ -34,6 +34,7 @@ from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import TU_ACTIONS
 from desktop.encounter.mime import ACTION_MIME, encode
+from desktop.plain_text import plain
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -150,7 +151,7 @@ class TimeUnitBoard(BoardBase):
             self.clock_label.setText("TU clock: 0")
         else:
             name = self.labels().get(step.actor, step.actor)
-            self.clock_label.setText(f"TU clock: {step.tu} — {name} {step.event}")
+            self.clock_label.setText(plain(f"TU clock: {step.tu} — {name} {step.event}"))
 
     def _on_key_typed(self, cid: str, key: str) -> None:
         if key in self._keys:

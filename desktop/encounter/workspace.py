@@ -20,6 +20,7 @@ from desktop.encounter.popcorn_board import PopcornBoard
 from desktop.encounter.status_model import StatusModel, make_status_view
 from desktop.encounter.stepper import ProcedureStepper
 from desktop.encounter.tu_board import TimeUnitBoard
+from desktop.plain_text import plain
 from desktop.resolution.step_selection import StepSelectionSync
 from desktop.resolution.steps_model import StepsModel, make_steps_view
 from desktop.timeline import TimelineWidget
@@ -118,7 +119,8 @@ class EncounterWorkspace(QWidget):
         self.status_model.set_state(state, self.controller.resolution)
         self.outcome.set_step(self._selected_step())
         error = self.controller.error
-        self.engine_error.setText(f"The engine cannot resolve this yet: {error}" if error else "")
+        reason = f"The engine cannot resolve this yet: {error}" if error else ""
+        self.engine_error.setText(plain(reason))
         self.engine_error.setVisible(bool(error))
 
     def _selected_step(self) -> Step | None:

@@ -17,6 +17,7 @@ from core.model import Kind
 from core.roster import MonsterTemplate, RosterEntry
 from core.scenario import combatant_to_json
 from core.store import StoreError
+from desktop.plain_text import plain
 from desktop.roster.commands import (
     AddEntryCommand,
     AddTemplateCommand,
@@ -176,7 +177,7 @@ class RosterActions:
         answer = QMessageBox.question(
             self.window,
             "Remove entry",
-            f"Remove {item.name} from the roster? (Ctrl+Z brings them back.)",
+            plain(f"Remove {item.name} from the roster? (Ctrl+Z brings them back.)"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -189,8 +190,8 @@ class RosterActions:
         answer = QMessageBox.question(
             self.window,
             "Delete template",
-            f"Delete the {template.name} monster template? Monsters already stamped from it "
-            "stay as they are. (Ctrl+Z brings the template back.)",
+            plain(f"Delete the {template.name} monster template? Monsters already stamped from "
+                  "it stay as they are. (Ctrl+Z brings the template back.)"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

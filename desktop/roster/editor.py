@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from core.model import Kind
 from core.roster import RosterEntry, RosterStatus
 from core.roster_checks import adjustments, ascending_ac, check_entry
+from desktop.plain_text import plain
 from desktop.roster.tables import SpellsEditor, TableError, WeaponsEditor
 
 KIND_LABELS = {
@@ -344,7 +345,7 @@ class EntryEditor(RecordEditor):
         if new:
             self.title.setText(f"New {KIND_LABELS[shown.kind]}")
         elif entry is not None:
-            self.title.setText(entry.name)
+            self.title.setText(plain(entry.name))
         else:
             self.title.setText("Select a roster entry, or press Insert for a new one.")
         self._validate()

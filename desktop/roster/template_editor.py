@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QGroupBox, QLabel, QPlainTextEdit, QVBoxLayout, QW
 from core.dice import DiceError, parse_dice
 from core.roster import MonsterTemplate
 from core.roster_checks import ascending_ac, check_template
+from desktop.plain_text import plain
 from desktop.roster.editor import ERROR_STYLE, RecordEditor
 from desktop.roster.tables import TableError, WeaponsEditor
 
@@ -107,7 +108,7 @@ class TemplateEditor(RecordEditor):
         if new:
             self.title.setText("New monster template")
         elif value is not None:
-            self.title.setText(f"Monster template: {value.name}")
+            self.title.setText(plain(f"Monster template: {value.name}"))
         else:
             self.title.setText(NO_TEMPLATE)
         self._validate()
