@@ -27,31 +27,16 @@ from PySide6.QtWidgets import (
 
 from core.model import Kind, Spell, Weapon
 from core.roster import MonsterTemplate, RosterEntry, RosterStatus
+from desktop.roster.editor import INT_FIELDS, TEXT_FIELDS
 
 Record = RosterEntry | MonsterTemplate
 
+# The editor's own field labels, so the dialog names fields as the form does.
 ENTRY_LABELS = {
-    "name": "Name",
+    **TEXT_FIELDS,
     "kind": "Kind",
-    "side": "Side",
     "status": "Status",
-    "level": "Level",
-    "char_class": "Class",
-    "race": "Race",
-    "hp": "HP",
-    "max_hp": "Max HP",
-    "ac": "AC",
-    "str_score": "Str",
-    "dex": "Dex",
-    "wis": "Wis",
-    "initiative_adj": "Initiative adj.",
-    "surprise_adj": "Surprise adj.",
-    "missile_adj": "Missile adj.",
-    "reaction_adj": "Reaction adj.",
-    "movement": "Movement",
-    "morale": "Morale",
-    "attack_routines": "Attack routines",
-    "attacks": "Attacks / routine",
+    **INT_FIELDS,
     "weapons": "Weapons",
     "spells": "Spells",
     "notes": "Notes",
