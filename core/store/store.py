@@ -461,11 +461,43 @@ class Store:
             return [_entry(r) for r in rows]
 
     @_reads
+    # --- versioned records (roster entries and monster templates alike) -----------------------
+
+    def _saved_value(self, model: type[Any], to_value: Callable[[Any], Any], record_id: int) -> Any:
+        """Gets a record as saved now, as a domain value (None if it is gone)."""
+        with self.unit_of_work() as s:
+            row = s.get(model, record_id)
+            return None if row is None else to_value(row)
+
+    def _with_saved(
+        self, exc: ConflictError, model: type[Any], to_value: Callable[[Any], Any],
+        record_id: int | None,
+    ) -> ConflictError:
+        """Adds the saved record to a conflict found by the database (a race past our check)."""
+        if exc.saved is not None or record_id is None:
+            return exc
+        return ConflictError(str(exc), self._saved_value(model, to_value, record_id))
+
+    def _remove_versioned(
+        self, model: type[Any], to_value: Callable[[Any], Any], record_id: int,
+        version: int | None, missing: str, changed: Callable[[Any], str],
+    ) -> None:
+        """Deletes a record; with ``version``, only if nobody saved it since then."""
+        try:
+            with self.unit_of_work() as s:
+                row = s.get(model, record_id)
+                if row is None:
+                    raise NotFoundError(missing)
+                if version is not None and row.version != version:
+                    raise ConflictError(changed(row), to_value(row))
+                s.delete(row)
+        except ConflictError as exc:
+            raise self._with_saved(exc, model, to_value, record_id) from None
+
     def entry_by_id(self, entry_id: int) -> RosterEntry | None:
         """Gets one roster entry as saved now (None if it was removed)."""
-        with self.unit_of_work() as s:
-            row = s.get(CharacterRow, entry_id)
-            return None if row is None else _entry(row)
+        entry: RosterEntry | None = self._saved_value(CharacterRow, _entry, entry_id)
+        return entry
 
     def update_entry(self, entry: RosterEntry) -> RosterEntry:
         """Saves an edited entry unless someone saved it since ``entry`` was loaded.
@@ -488,30 +520,16 @@ class Store:
                 s.flush()
                 return _entry(row)
         except ConflictError as exc:
-            raise self._with_saved(exc, entry.id) from None
-
-    def _with_saved(self, exc: ConflictError, entry_id: int | None) -> ConflictError:
-        """Adds the saved entry to a conflict found by the database (a race past our check)."""
-        if exc.saved is not None or entry_id is None:
-            return exc
-        return ConflictError(str(exc), self.entry_by_id(entry_id))
+            raise self._with_saved(exc, CharacterRow, _entry, entry.id) from None
 
     def remove_entry(self, entry_id: int, version: int | None = None) -> None:
         """Removes a roster entry; with ``version``, only if nobody saved it since then."""
-        try:
-            with self.unit_of_work() as s:
-                row = s.get(CharacterRow, entry_id)
-                if row is None:
-                    raise NotFoundError(f"Roster entry {entry_id} does not exist.")
-                if version is not None and row.version != version:
-                    raise ConflictError(
-                        f"{row.name} was changed elsewhere since you opened it; it was not "
-                        "removed.",
-                        _entry(row),
-                    )
-                s.delete(row)
-        except ConflictError as exc:
-            raise self._with_saved(exc, entry_id) from None
+        self._remove_versioned(
+            CharacterRow, _entry, entry_id, version,
+            f"Roster entry {entry_id} does not exist.",
+            lambda row: f"{row.name} was changed elsewhere since you opened it; it was not "
+            "removed.",
+        )
 
     def restore_entry(self, campaign_id: int, entry: RosterEntry) -> RosterEntry:
         """Puts a removed entry back with its old id and version (undoing a removal).
@@ -651,9 +669,9 @@ class Store:
     @_reads
     def template_by_id(self, template_id: int) -> MonsterTemplate | None:
         """Gets one monster template as saved now (None if it was deleted)."""
-        with self.unit_of_work() as s:
-            row = s.get(MonsterTemplateRow, template_id)
-            return None if row is None else _template(row)
+        template: MonsterTemplate | None = self._saved_value(
+            MonsterTemplateRow, _template, template_id)
+        return template
 
     def update_template(self, template: MonsterTemplate) -> MonsterTemplate:
         """Saves an edited template unless someone saved it since ``template`` was loaded.
@@ -678,24 +696,16 @@ class Store:
                 s.flush()
                 return _template(row)
         except ConflictError as exc:
-            raise self._with_saved_template(exc, template.id) from None
+            raise self._with_saved(exc, MonsterTemplateRow, _template, template.id) from None
 
     def remove_template(self, template_id: int, version: int | None = None) -> None:
         """Deletes a monster template; with ``version``, only if nobody saved it since then."""
-        try:
-            with self.unit_of_work() as s:
-                row = s.get(MonsterTemplateRow, template_id)
-                if row is None:
-                    raise NotFoundError(f"Monster template {template_id} does not exist.")
-                if version is not None and row.version != version:
-                    raise ConflictError(
-                        f"The {row.name} template was changed elsewhere since you opened it; "
-                        "it was not deleted.",
-                        _template(row),
-                    )
-                s.delete(row)
-        except ConflictError as exc:
-            raise self._with_saved_template(exc, template_id) from None
+        self._remove_versioned(
+            MonsterTemplateRow, _template, template_id, version,
+            f"Monster template {template_id} does not exist.",
+            lambda row: f"The {row.name} template was changed elsewhere since you opened it; "
+            "it was not deleted.",
+        )
 
     def restore_template(self, campaign_id: int, template: MonsterTemplate) -> MonsterTemplate:
         """Puts a deleted template back with its old id and version (undoing a deletion)."""
@@ -724,12 +734,6 @@ class Store:
                 f"The {template.name} template cannot be put back: its place was taken or the "
                 "campaign is gone."
             ) from None
-
-    def _with_saved_template(self, exc: ConflictError, template_id: int | None) -> ConflictError:
-        """Adds the saved template to a conflict found by the database (a race past our check)."""
-        if exc.saved is not None or template_id is None:
-            return exc
-        return ConflictError(str(exc), self.template_by_id(template_id))
 
     # --- encounters ----------------------------------------------------------------------------
 
