@@ -1,0 +1,151 @@
+"""Table acceptance tests: a DM's fight driven only through what the DM touches.
+
+Every test here works on a real SQLite file in a temporary folder, finds widgets by the text
+a DM reads on them, drops with the views' own MIME data, and checks after each step that no
+internal id reached the screen (:class:`IdWatch`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSettings, Qt
+from PySide6.QtGui import QAction, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QWidget,
+)
+from pytestqt.qtbot import QtBot
+
+from core.store import Store
+from desktop.app import ensure_sample_campaign
+from desktop.main_window import MainWindow
+
+# What must never reach a DM: roster ids, field paths of the scenario, Python literals.
+LEAKS = re.compile(r"roster-\d+|template-\d+|actions\[|turns\[|rounds\[|declarations\[|\{'|\['")
+
+
+def _model_texts(model: QAbstractItemModel, parent: QModelIndex | None = None,
+                 depth: int = 0) -> Iterator[str]:
+    parent = parent if parent is not None else QModelIndex()
+    if depth > 4:
+        return
+    for row in range(min(model.rowCount(parent), 500)):
+        for column in range(model.columnCount(parent)):
+            index = model.index(row, column, parent)
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                value = model.data(index, role)
+                if isinstance(value, str):
+                    yield value
+            if column == 0 and model.hasChildren(index):
+                yield from _model_texts(model, index, depth + 1)
+
+
+def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
+    """Yields (where, text) for every text a DM can see or hover under ``root``."""
+    widgets = [root, *root.findChildren(QWidget)]
+    for widget in widgets:
+        if not widget.isVisibleTo(root) and widget is not root:
+            continue
+        name = type(widget).__name__
+        if widget.toolTip():
+            yield f"{name} tooltip", widget.toolTip()
+        if isinstance(widget, QLabel | QAbstractButton):
+            yield name, widget.text()
+        if isinstance(widget, QLineEdit):
+            yield name, widget.text() + " " + widget.placeholderText()
+        if isinstance(widget, QComboBox):
+            for i in range(widget.count()):
+                yield f"{name} item", widget.itemText(i)
+        if isinstance(widget, QAbstractItemView) and widget.model() is not None:
+            for text in _model_texts(widget.model()):
+                yield f"{name} row", text
+        if widget.windowTitle():
+            yield f"{name} title", widget.windowTitle()
+    for action in root.findChildren(QAction):
+        for text in (action.text(), action.toolTip(), action.statusTip()):
+            if text:
+                yield "action", text
+
+
+class IdWatch:
+    """Collects every status-bar message and checks the screen and undo texts for leaks."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        self.window = window
+        self.messages: list[str] = []
+        window.statusBar().messageChanged.connect(self.messages.append)
+
+    def leaks(self) -> list[str]:
+        found: list[str] = []
+        roots = [self.window, *[w for w in QApplication.topLevelWidgets() if w.isVisible()]]
+        for root in dict.fromkeys(roots):
+            found += [f"{where}: {text!r}" for where, text in visible_texts(root)
+                      if LEAKS.search(text)]
+        for stack in self.window.findChildren(QUndoStack):
+            for i in range(stack.count()):
+                text = stack.text(i)
+                if LEAKS.search(text):
+                    found.append(f"undo text: {text!r}")
+        found += [f"status bar: {m!r}" for m in self.messages if LEAKS.search(m)]
+        return found
+
+    def check(self) -> None:
+        """Fails the test if any id, field path or Python literal is on screen."""
+        leaks = self.leaks()
+        assert not leaks, "\n".join(leaks[:20])
+
+
+@pytest.fixture
+def campaign_file(tmp_path: Path) -> Path:
+    """A real campaign database in a temporary folder, holding the sample campaign."""
+    path = tmp_path / "campaign.sqlite"
+    store = Store.open(f"sqlite:///{path}")
+    ensure_sample_campaign(store)
+    store.close()
+    return path
+
+
+@pytest.fixture
+def table(qtbot: QtBot, campaign_file: Path, tmp_path: Path) -> Iterator[MainWindow]:
+    """The main window at 1280×720 on the sample campaign file, as a DM starts it."""
+    store = Store.open(f"sqlite:///{campaign_file}")
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(store, settings)
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    yield window
+    store.close()
+
+
+@pytest.fixture
+def ids(table: MainWindow) -> IdWatch:
+    return IdWatch(table)
+
+
+def button(root: QWidget, text: str) -> QAbstractButton:
+    """Gets the one visible button whose text (without the & mnemonic) is ``text``."""
+    found = [b for b in root.findChildren(QAbstractButton)
+             if b.isVisibleTo(root) and b.text().replace("&", "") == text]
+    assert len(found) == 1, (text, [b.text() for b in root.findChildren(QAbstractButton)
+                                    if b.isVisibleTo(root)])
+    return found[0]
+
+
+def action(window: QMainWindow, text: str) -> QAction:
+    """Gets the menu action a DM would click by its text (without & and the … ellipsis)."""
+    def clean(t: str) -> str:
+        return t.replace("&", "").rstrip("…").rstrip(".")
+    found = [a for a in window.findChildren(QAction) if clean(a.text()) == clean(text)]
+    assert found, (text, sorted({a.text() for a in window.findChildren(QAction)}))
+    return found[0]
