@@ -10,6 +10,7 @@ from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
+    QGuiApplication,
     QKeySequence,
     QUndoGroup,
     QUndoStack,
@@ -165,7 +166,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1240, 760)  # room for the roster's columns beside the editor
+            self._fit_default_size()
         state = self._settings.value("window/state")
         if state is not None:
             self.restoreState(state)
@@ -175,6 +176,19 @@ class MainWindow(QMainWindow):
             chosen = self._campaigns[0]
         if chosen is not None:
             self.show_campaign(chosen)
+
+    def _fit_default_size(self) -> None:
+        """Sizes a first window for the roster's columns beside the editor, within the screen.
+
+        A laptop at 1280×720 must see the whole window, buttons at the bottom included.
+        """
+        width, height = 1240, 760
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            room = screen.availableGeometry()
+            width, height = min(width, room.width()), min(height, room.height())
+            self.move(room.topLeft())
+        self.resize(width, height)
 
     # --- campaigns -----------------------------------------------------------------------------
 
