@@ -51,6 +51,15 @@ def copy_database(source: Path, target: Path) -> Path:
     return target
 
 
+def unused_name(path: Path) -> Path:
+    """Gets ``path``, or ``name.2.bak``, ``name.3.bak``… if it is taken: copies never overwrite."""
+    candidate, number = path, 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.stem}.{number}{path.suffix}")
+    return candidate
+
+
 def check_backup(path: Path) -> Inspection:
     """Checks that ``path`` is a campaign this version can open; raises a StoreError if not."""
     if not path.is_file():
@@ -71,7 +80,8 @@ def restore_backup(backup: Path, target: Path, now: datetime | None = None) -> P
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
     kept = None
     if target.exists():
-        kept = copy_database(target, target.with_name(f"{target.name}.replaced-{stamp}.bak"))
+        kept = copy_database(
+            target, unused_name(target.with_name(f"{target.name}.replaced-{stamp}.bak")))
     incoming = target.with_name(f"{target.name}.restoring")
     copy_database(backup, incoming)
     try:

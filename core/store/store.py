@@ -102,7 +102,9 @@ def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint/commit
+    # FULL: the WAL is synced at every commit, so a saved command survives a power loss
+    # (NORMAL may roll the last commands back). Its cost is in bench/bench_store.py.
+    cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
 
 
@@ -327,11 +329,20 @@ class Store:
         if inspection.verdict is Verdict.CURRENT:
             return
         if inspection.verdict is Verdict.UPGRADE and path is not None:
-            self.backup(path.with_name(f"{path.name}.before-{HEAD_REVISION}.bak"))
+            from core.store.backups import unused_name
+
+            # The first pre-upgrade copy is the one worth keeping: a later attempt never
+            # writes over it.
+            self.backup(unused_name(path.with_name(f"{path.name}.before-{HEAD_REVISION}.bak")))
         try:
             from core.store.migrate import upgrade_to_head  # Alembic only when needed
 
             with self._engine.begin() as conn:
+                if conn.dialect.name == "sqlite":
+                    # Python's sqlite3 opens a transaction only before INSERT/UPDATE/DELETE, so
+                    # each DDL statement would commit on its own and a crash could leave half an
+                    # upgrade. One explicit transaction makes the upgrade all or nothing.
+                    conn.exec_driver_sql("BEGIN IMMEDIATE")
                 upgrade_to_head(conn)
                 if conn.dialect.name == "sqlite":
                     conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")

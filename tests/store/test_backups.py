@@ -48,6 +48,27 @@ def test_restoring_replaces_the_campaign_and_keeps_the_replaced_file(db_path: Pa
     replaced.close()
 
 
+def test_restoring_twice_in_one_second_keeps_both_replaced_copies(db_path: Path) -> None:
+    from datetime import datetime
+
+    store = Store.open(f"sqlite:///{db_path}")
+    campaign = store.create_campaign("Greyhawk")
+    store.add_entry(campaign.id, WAT)
+    backup = store.backup(db_path.with_name("monday.sqlite"))
+    store.add_entry(campaign.id, replace(WAT, name="Tuesday's hireling"))
+    store.close()
+    same_second = datetime(2026, 11, 23, 20, 15, 7)
+    first = restore_backup(backup, db_path, now=same_second)
+    second = restore_backup(backup, db_path, now=same_second)
+    assert first is not None and second is not None and first != second
+    names = []
+    for kept in (first, second):
+        opened = Store.open(f"sqlite:///{kept}")
+        names.append([e.name for e in opened.roster(campaign.id)])
+        opened.close()
+    assert names == [["Wat", "Tuesday's hireling"], ["Wat"]]
+
+
 @pytest.mark.parametrize(
     "content", [b"", b"not a database at all\n" * 40, b"SQLite format 3\x00" + b"\x01" * 84]
 )

@@ -1,0 +1,87 @@
+"""A schema upgrade killed at any statement leaves a campaign that opens, old or new, whole.
+
+Before, each DDL statement of a migration committed on its own (Python's sqlite3 opens a
+transaction only before DML): a crash mid-upgrade left a half-upgraded file that every later
+start refused ("duplicate column name"), and the next attempt overwrote the pre-upgrade copy.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from alembic import command
+from sqlalchemy import create_engine
+
+from core.store import Store
+from core.store.migrate import alembic_config
+from core.store.opening import APPLICATION_ID, HEAD_REVISION
+from tests.reliability import figures
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def old_campaign(path: Path) -> None:
+    """Writes a real 0001 campaign (made by Alembic) holding one campaign and one PC."""
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0001")
+        conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.exec_driver_sql(
+            "INSERT INTO campaigns (id, name, created_at) VALUES (1, 'Greyhawk', '2026-01-01')")
+        conn.exec_driver_sql(
+            "INSERT INTO characters (campaign_id, kind, name, side, status, char_class, race,"
+            " attack_routines, attacks, weapons, spells, notes, version, updated_at) VALUES"
+            " (1, 'pc', 'Brannoc', 'party', 'active', 'Fighter', 'Human', 1, 1, '[]', '[]',"
+            " '', 1, '2026-01-01')")
+    engine.dispose()
+
+
+def run_child(path: Path, stop_at: int) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tests.reliability.upgrade_child", str(path), str(stop_at)],
+        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+
+
+def revision(path: Path) -> str:
+    conn = sqlite3.connect(path)
+    try:
+        return str(conn.execute("SELECT version_num FROM alembic_version").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_an_upgrade_killed_at_every_statement_leaves_a_campaign_that_opens(
+        tmp_path: Path) -> None:
+    template = tmp_path / "old.sqlite"
+    old_campaign(template)
+    probe = tmp_path / "probe.sqlite"
+    shutil.copy(template, probe)
+    done = run_child(probe, 0)
+    assert done.returncode == 0, done.stderr
+    statements = int(done.stdout.split()[-1])
+    assert revision(probe) == HEAD_REVISION
+
+    killed = 0
+    for stop_at in range(1, statements + 1):
+        path = tmp_path / f"kill-{stop_at}.sqlite"
+        shutil.copy(template, path)
+        child = run_child(path, stop_at)
+        assert child.returncode in (0, 9), child.stderr
+        killed += child.returncode == 9
+        # The app starts again after the crash: the campaign opens, upgraded, data whole.
+        store = Store.open(f"sqlite:///{path}")
+        try:
+            assert [c.name for c in store.campaigns()] == ["Greyhawk"]
+            assert [e.name for e in store.roster(1)] == ["Brannoc"]
+        finally:
+            store.close()
+        assert revision(path) == HEAD_REVISION
+        first_copy = path.with_name(f"{path.name}.before-{HEAD_REVISION}.bak")
+        if first_copy.exists():  # written before the crash: still the untouched old file
+            assert revision(first_copy) == "0001"
+    assert killed >= statements - 1
+    figures.add("upgrade statements killed at, each campaign reopened whole (sqlite)", killed)
