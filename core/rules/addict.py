@@ -127,6 +127,11 @@ class Options:
     """Phase 1: a scenario without ``reaction`` is read as "the DM's notes decided"."""
     morale_dice: str = "2d6"
     """Dice rolled for a morale check the scenario names without a roll (pass: roll ≤ morale)."""
+    losing_caster_compares: bool = False
+    """Out-of-sequence cases: True also times a LOSING caster's spell against the winners'
+    attacks (the MAR bullet's "depends solely on the G vs D rule" read as covering every
+    caster); the default follows G vs D's "even if the spellcaster won initiative" and Phase 8:
+    the winners strike first and any damage loses the spell."""
 
 
 # --- rule catalogue ----------------------------------------------------------------------------
@@ -219,6 +224,10 @@ RULES = rule_table(
          "An attack on a caster: casting time below the weapon's speed factor (or, without "
          "one, the caster's side die) completes the spell first; equal: together; else the "
          "attack first."),
+    Rule("addict.oos.losing-caster", REV, "Out-of-sequence cases",
+         "A caster whose side lost initiative is not timed against the winners' attacks: "
+         "they strike in their turn first, and damage before completion loses the spell.",
+         "losing_caster_compares"),
     Rule("addict.oos.charge-retaliation", REV, "Out-of-sequence cases",
          "Set weapons and retaliations against a charger strike in weapon-length order, "
          "longer first, equal lengths together."),
@@ -984,12 +993,28 @@ class _Engine:
             for it in items:
                 if it.target is None or it.target not in ends:
                     continue
+                if self.caster_lost(it, dice):
+                    it.because.insert(0, "addict.oos.losing-caster")
+                    continue
                 for end in ends[it.target]:
                     if it.kind in ("attack", "missile"):
                         self.attack_vs_caster(it, end, dice, tied)
                     elif it.kind == "charge":
                         self.charge_vs_caster(it, end, tied)
         self.casters_vs_casters(ends)
+
+    def caster_lost(self, it: _Item, dice: Mapping[str, int]) -> bool:
+        """Tells whether ``it`` targets a caster whose side lost initiative to ``it``'s side.
+
+        The casting-time comparisons (G vs D, D vs D, E vs D) time a spell that could beat the
+        blow; a caster who lost is simply struck in the winners' turn (Phase 8), and the
+        damage loses the spell ("Preparing actions").
+        """
+        if self.opts.losing_caster_compares or it.target is None:
+            return False
+        caster = self.by_id[it.target].side
+        attacker = self.by_id[it.actor].side
+        return caster != attacker and dice.get(caster, 0) < dice.get(attacker, 0)
 
     def carried_into(self, r_index: int) -> list[_Item]:
         """Gets the spells carried into this round (for the G vs D comparisons)."""
@@ -1105,6 +1130,8 @@ class _Engine:
         complete = end.key[1]
         if -it.key[2] in tied and -end.key[2] in tied:
             rule = "addict.tie.g-vs-d" if it.kind == "attack" else "addict.tie.d-vs-d"
+        elif it.kind == "missile":
+            return  # out of sequence, G vs D speaks of a caster "targeted by a melee" only
         else:
             rule = "addict.oos.g-vs-d"
         it.detail["compared"] = {"casting": complete, "against": value}

@@ -425,6 +425,27 @@ def test_g_vs_d(sf: int, expected: str) -> None:
         assert "addict.oos.g-vs-d" in hit.because
 
 
+@pytest.mark.parametrize("weapon", [{"name": "long sword", "speed_factor": 5},
+                                    {"name": "bow", "speed_factor": 7, "missile": True}])
+def test_losing_caster_is_struck_first(weapon: Doc) -> None:
+    """addict.oos.losing-caster: a one-segment spell of the side that lost is spoiled by the
+    winner's blow (sword or arrow), although its casting time is below the speed factor."""
+    orc = {**ORC, "weapons": [weapon]}
+    mage = {**MAGE, "spells": [{"name": "magic missile", "level": 1, "casting_time": 1}]}
+    action = "D" if weapon.get("missile") else "G"
+    decls = [{"actor": "m", "action": "D", "spell": "magic missile", "target": "o"},
+             {"actor": "o", "action": action, "target": "m", "hit": True, "damage": 1}]
+    lost = run(scenario([mage, orc], [{"initiative": {"party": 2, "monsters": 5},
+                                       "declarations": decls}]))
+    assert brief(lost)[:2] == [("o", "hits"), ("m", "spell-disrupted")]
+    assert "addict.oos.losing-caster" in step(lost, "o", "hits").because
+    house = run(scenario([mage, orc], [{"initiative": {"party": 2, "monsters": 5},
+                                        "declarations": decls}],
+                         options={"losing_caster_compares": True}))
+    if action == "G":  # the house rule times the spell against the sword: 1 < 5, spell first
+        assert ("m", "spell-takes-effect") in brief(house)
+
+
 def test_charge_retaliation_by_length() -> None:
     """addict.oos.charge-retaliation: a set weapon longer than the charger's strikes first."""
     doc = scenario([FIGHTER, ORC], [{"initiative": {"party": 6, "monsters": 1},
