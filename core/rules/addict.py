@@ -231,6 +231,12 @@ RULES = rule_table(
     Rule("addict.oos.charge-retaliation", REV, "Out-of-sequence cases",
          "Set weapons and retaliations against a charger strike in weapon-length order, "
          "longer first, equal lengths together."),
+    Rule("addict.oos.retaliation-waits", REV, "Out-of-sequence cases",
+         "A retaliation against a charger is made when the charge is resolved, even if the "
+         "defender's side won initiative: the routine waits for the charge."),
+    Rule("addict.oos.charge-contact", REV, "E vs D (footnote 19)",
+         "A charger covers a tenth of its charge move a segment: the exchange of blows happens "
+         "in the segment of contact, not the segment the charge began."),
     Rule("addict.tie.letter-order", REV, "Resolving ties",
          "On a tie both sides resolve each letter together, in action-list order."),
     Rule("addict.tie.speed-factor", REV, "Speed factor",
@@ -281,7 +287,8 @@ PHASES: tuple[Phase, ...] = (
            "addict.spell.lost-on-damage", "addict.prepare.spell-start-only",
            "addict.oos.morale-avoid", "addict.oos.multiple-routines",
            "addict.oos.missile-reaction", "addict.oos.d-vs-d", "addict.oos.e-vs-d",
-           "addict.oos.g-vs-d", "addict.oos.charge-retaliation", "addict.tie.letter-order",
+           "addict.oos.g-vs-d", "addict.oos.charge-retaliation", "addict.oos.retaliation-waits",
+           "addict.oos.charge-contact", "addict.tie.letter-order",
            "addict.tie.speed-factor", "addict.tie.no-speed-factor", "addict.tie.d-vs-d",
            "addict.tie.e-vs-d", "addict.tie.g-vs-d", "addict.death.unconscious",
            "addict.death.dead")),
@@ -404,6 +411,9 @@ class _Engine:
         self.round_dice: dict[int, dict[str, int]] = {}
         self.retaliators: dict[str, list[tuple[Declaration, _Item | None]]] = {}
         self.set_by_actor: dict[str, list[tuple[Declaration, _Item]]] = {}
+        self.charges: dict[str, _Item] = {}
+        """Each charger's charge this round: a retaliation against it waits for it."""
+        self.retaliations: set[int] = set()
         self.round_start_hp: dict[int, dict[str, int | None]] = {}
         self.open_group = False
         for c in scenario.combatants:
@@ -1205,8 +1215,11 @@ class _Engine:
                 self.pending_spells.setdefault(decl.actor, []).append(it)
             if it.kind == "set":
                 self.set_by_actor.setdefault(decl.actor, []).append((decl, it))
+            elif it.kind == "charge":
+                self.charges[decl.actor] = it
             elif retaliate and decl.target is not None and it.kind == "attack":
                 self.retaliators.setdefault(decl.target, []).append((decl, it))
+                self.retaliations.add(id(it))
             self.queue(it, last_segment)
 
     def queue(self, it: _Item, last_segment: int) -> None:
@@ -1234,6 +1247,8 @@ class _Engine:
                 it.done = True
                 self.settle(it.path, "cancelled")
                 continue
+            if self.waits_for_charge(it):
+                continue
             if (it.kind in ("attack", "missile", "grapple", "charge", "exchange")
                     and it.target is not None
                     and not self.opts.attacks_on_fallen_resolve
@@ -1257,6 +1272,23 @@ class _Engine:
         for it in live:
             if it.actor in self.waiting and it.kind not in ("morale", "ready"):
                 self.fire_triggers(key, it.actor)
+
+    def waits_for_charge(self, it: _Item) -> bool:
+        """Out-of-sequence E: a retaliation is made *when the charge is resolved*.
+
+        A defender whose side won would otherwise spend the routine in its own turn, before
+        the charger has moved; it is put back just after the charge's contact instead (where
+        the exchange uses it, or, if the charge never comes, it resolves then).
+        """
+        charge = self.charges.get(it.target or "")
+        if id(it) not in self.retaliations or charge is None or charge.done:
+            return False
+        if charge.key[0] != it.key[0]:
+            return False
+        it.key = _after(_later(charge.key, charge.segments))
+        it.because.insert(0, "addict.oos.retaliation-waits")
+        self.push(it)
+        return True
 
     def fire_triggers(self, key: Key, actor: str) -> None:
         """Triggers prepared actions waiting on ``actor`` (Preparing actions)."""
@@ -1416,12 +1448,19 @@ class _Engine:
             seen.add(id(it))
             self.used.add(id(it))
             self.settle(decl.path, "resolved")
+            waited = [r for r in it.because if r == "addict.oos.retaliation-waits"]
             blows.append((it.length, _Item(
-                "exchange", it.actor, key, ["addict.oos.charge-retaliation"], it.letter,
+                "exchange", it.actor, key, ["addict.oos.charge-retaliation", *waited], it.letter,
                 decl.path, charge.actor, it.hits, dict(it.detail))))
+        # Footnote 19: the charger covers a tenth of its charge move a segment and strikes when
+        # within reach, so the exchange happens in the segment of contact.
+        contact = _later(key, min(charge.segments, 11 - key[1]))
+        if contact != key:
+            for _length, blow in blows:
+                blow.because.append("addict.oos.charge-contact")
         lengths = sorted({length for length, _ in blows}, reverse=True)
         for length, blow in blows:
-            blow.key = (*key, lengths.index(length) + 1)
+            blow.key = (*contact, lengths.index(length) + 1)
             followups.append(blow)
 
     # ---- Phase 9 ----

@@ -456,6 +456,33 @@ def test_charge_retaliation_by_length() -> None:
     assert brief(res)[:3] == [("f", "charges"), ("o", "hits"), ("f", "hits")]
 
 
+def test_retaliation_waits_for_the_charge_when_the_defender_won() -> None:
+    """addict.oos.retaliation-waits: the orc's side won, but its retaliation against the
+    fighter's charge is made when the charge is resolved, not in the orc's own turn."""
+    doc = scenario([FIGHTER, ORC], [{"initiative": {"party": 1, "monsters": 6},
+                                     "declarations": [
+        {"actor": "f", "action": "E", "charge": True, "target": "o", "hit": True, "damage": 1},
+        {"actor": "o", "action": "G", "target": "f", "retaliate": True, "hit": True,
+         "damage": 2}]}])
+    res = run(doc)
+    assert brief(res)[:3] == [("f", "charges"), ("o", "hits"), ("f", "hits")]
+    assert "addict.oos.retaliation-waits" in step(res, "o", "hits").because
+
+
+def test_exchange_happens_in_the_segment_of_contact() -> None:
+    """addict.oos.charge-contact: a charge needing 4 segments to reach exchanges blows in
+    segment 4; the charge itself begins in the charger's segment."""
+    doc = scenario([FIGHTER, ORC], [{"initiative": {"party": 6, "monsters": 1},
+                                     "declarations": [
+        {"actor": "f", "action": "E", "charge": True, "charge_segments": 4, "target": "o",
+         "hit": True, "damage": 1},
+        {"actor": "o", "action": "F", "hit": True, "damage": 1}]}])
+    res = run(doc)
+    assert step(res, "f", "charges").segment == 1
+    assert step(res, "o", "hits").segment == 4 and step(res, "f", "hits").segment == 4
+    assert "addict.oos.charge-contact" in step(res, "f", "hits").because
+
+
 def test_tie_letter_order() -> None:
     """addict.tie.letter-order: on a tie, D of both sides precedes G of both sides."""
     archer = {"id": "a", "side": "monsters", "hp": 4, "weapons": [{"name": "bow",
