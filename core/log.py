@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
+from uuid import uuid4
 
 from core.model import Combatant, Roll, Status, frozen_mapping
 from core.scenario import ScenarioError, combatant_to_json, read_combatant
@@ -90,12 +91,23 @@ class Event:
         return cls(kind, frozen_mapping(value.get("data") or {}))
 
 
+def new_command_id() -> str:
+    """Makes a fresh command id (random, so two windows never make the same one)."""
+    return uuid4().hex
+
+
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A DM command: a name for the undo menu and the events it appended."""
+    """A DM command: a name for the undo menu and the events it appended.
+
+    ``id`` is made by the client when the command is made; the store keeps a command once per
+    id, so a save retried after an unknown outcome (a server that died at commit) never
+    stores it twice. Two commands with the same events are equal whatever their ids.
+    """
 
     name: str
     events: tuple[Event, ...]
+    id: str = field(default_factory=new_command_id, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,13 +9,28 @@ so a crash at any moment loses at most the command being written, and reopening 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from core.dice import Roller
 from core.encounter import configure, resolve_state
-from core.log import Command, EncounterLog, EncounterState, LogError, replay
+from core.log import Command, EncounterLog, EncounterState, LogError, new_command_id, replay
 from core.model import Resolution
-from core.store import EncounterInfo, Store
+from core.store import (
+    ConflictError,
+    DatabaseLockedError,
+    DiskFullError,
+    EncounterInfo,
+    NotFoundError,
+    ReadOnlyDatabaseError,
+    Store,
+    StoreError,
+)
+
+# Refusals the database gave before storing anything; any other failure may have happened
+# after the commit reached the server, so the save is retried (safe: commands have ids).
+_SURE_NOTHING_STORED = (ConflictError, DatabaseLockedError, DiskFullError, NotFoundError,
+                        ReadOnlyDatabaseError)
 
 Listener = Callable[[EncounterState], None]
 
@@ -23,12 +38,16 @@ Listener = Callable[[EncounterState], None]
 class EncounterSession:
     """One encounter's log bound to its store rows."""
 
-    def __init__(self, store: Store, info: EncounterInfo, log: EncounterLog) -> None:
+    def __init__(self, store: Store, info: EncounterInfo, log: EncounterLog,
+                 last_seq: int = 0) -> None:
         self._store = store
         self.info = info
         self.log = log
         self._redo: list[Command] = []
         self._listeners: list[Listener] = []
+        self._seen = last_seq
+        """The newest command number this window has seen: a save or undo that would not
+        follow it (another window wrote since) is refused by the store."""
 
     @classmethod
     def start(
@@ -49,7 +68,8 @@ class EncounterSession:
     @classmethod
     def resume(cls, store: Store, info: EncounterInfo) -> EncounterSession:
         """Reopens an encounter at exactly its last saved command."""
-        return cls(store, info, EncounterLog(store.load_commands(info.id)))
+        last = store.last_command_seq(info.id)
+        return cls(store, info, EncounterLog(store.load_commands(info.id)), last)
 
     # --- listening -----------------------------------------------------------------------------
 
@@ -68,9 +88,18 @@ class EncounterSession:
         """Gets the encounter's current state."""
         return self.log.state
 
+    def _saved(self, save: Callable[[], int]) -> None:
+        """Runs a store write, retrying once when its outcome is unknown; notes its number."""
+        try:
+            self._seen = save()
+        except _SURE_NOTHING_STORED:
+            raise
+        except StoreError:
+            self._seen = save()  # the same command id: stored at most once either way
+
     def _apply(self, command: Command) -> EncounterState:
         replay([command], self.log.state)  # raises LogError before anything is written
-        self._store.append_command(self.info.id, command)
+        self._saved(lambda: self._store.append_command(self.info.id, command, self._seen))
         state = self.log.execute(command)
         self._changed()
         return state
@@ -82,8 +111,13 @@ class EncounterSession:
         return state
 
     def undo(self) -> Command:
-        """Undoes the last command in the store and in memory; it can be redone."""
-        self._store.undo_command(self.info.id)
+        """Undoes this window's last command in the store and in memory; it can be redone.
+
+        If another window has written to the encounter since, nothing is undone and
+        EncounterMovedOnError says so (the last command may not be this DM's own).
+        """
+        undo_id = new_command_id()
+        self._saved(lambda: self._store.undo_command(self.info.id, self._seen, undo_id))
         command = self.log.undo()
         self._redo.append(command)
         self._changed()
@@ -94,7 +128,7 @@ class EncounterSession:
         if not self._redo:
             raise LogError("nothing to redo")
         command = self._redo[-1]
-        self._apply(command)
+        self._apply(replace(command, id=new_command_id()))  # a new command in the store
         self._redo.pop()  # only once it is saved: a failed redo can be tried again
         return command
 

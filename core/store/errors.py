@@ -47,3 +47,11 @@ class ConflictError(StoreError):
 
 class NotFoundError(StoreError):
     """The record asked for does not exist (any more)."""
+
+
+class EncounterMovedOnError(ConflictError):
+    """Another window (or Combat Desk) added to the encounter since this one last saw it.
+
+    Nothing was stored: the command would not follow the last one, and an undo would take
+    back someone else's work. Reopening the encounter shows what the other window did.
+    """

@@ -122,8 +122,15 @@ class EncounterEventRow(Base):
     kind: Mapped[str] = mapped_column(String(40))
     payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    command_id: Mapped[str | None] = mapped_column(String(32))
+    """The client-made id of the command (None in rows written before 0003): a command is
+    stored once per id, so a retried save is safe."""
 
-    __table_args__ = (UniqueConstraint("encounter_id", "command_seq", "event_index"),)
+    __table_args__ = (
+        UniqueConstraint("encounter_id", "command_seq", "event_index"),
+        UniqueConstraint("encounter_id", "command_id", "event_index",
+                         name="uq_encounter_events_command_id"),
+    )
 
 
 class SessionLogRow(Base):

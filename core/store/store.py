@@ -31,6 +31,7 @@ from core.store.errors import (
     CorruptDatabaseError,
     DatabaseLockedError,
     DiskFullError,
+    EncounterMovedOnError,
     NotFoundError,
     ReadOnlyDatabaseError,
     StoreError,
@@ -67,10 +68,22 @@ _LOCK_ENCOUNTER = (
     select(EncounterRow.id).where(EncounterRow.id == bindparam("encounter_id")).with_for_update()
 )
 _INSERT_EVENTS = insert(_EVENTS_TABLE)
+_SEQ_OF_COMMAND = select(_EVENTS_TABLE.c.command_seq).where(
+    _EVENTS_TABLE.c.encounter_id == bindparam("encounter_id"),
+    _EVENTS_TABLE.c.command_id == bindparam("command_id"),
+).limit(1)
 _SQLITE_LAST_SEQ = "SELECT max(command_seq) FROM encounter_events WHERE encounter_id = ?"
+_SQLITE_SEQ_OF_COMMAND = (
+    "SELECT command_seq FROM encounter_events WHERE encounter_id = ? AND command_id = ? LIMIT 1"
+)
 _SQLITE_INSERT_EVENT = (
     "INSERT INTO encounter_events (encounter_id, command_seq, event_index, command_name, kind, "
-    "payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "payload, created_at, command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_MOVED_ON = (
+    "Another Combat Desk window changed this encounter since yours last saw it, so nothing "
+    "was saved (your command would not follow theirs, and an undo would take back their work). "
+    "Close the encounter and open it again to see what they did."
 )
 
 
@@ -789,32 +802,54 @@ class Store:
                 row.id, row.campaign_id, row.name, row.system, dict(row.options), row.status
             )
 
-    def append_command(self, encounter_id: int, command: Command) -> int:
+    def append_command(self, encounter_id: int, command: Command,
+                       after: int | None = None) -> int:
         """Appends one command's events in one transaction and returns its number.
+
+        Exactly once: a command whose id is already stored is not stored again; its number is
+        returned, so a save retried after an unknown outcome is always safe. ``after`` is the
+        last command number the caller has seen; if the encounter has moved on since (another
+        window appended or undid), nothing is stored and EncounterMovedOnError says so.
 
         Two writers appending at once are serialized: on a server the encounter row is locked;
         on SQLite the (encounter, command, event) key refuses the second, which retries with the
-        next number. Only after ``APPEND_ATTEMPTS`` collisions does it raise ConflictError, and
-        then nothing of its command is stored.
+        next number (unless ``after`` pins the number). Only after ``APPEND_ATTEMPTS``
+        collisions does it raise ConflictError, and then nothing of its command is stored.
         """
         return self._append(
-            encounter_id, command.name, [(str(e.kind), e.to_json()["data"]) for e in command.events]
+            encounter_id, command.name,
+            [(str(e.kind), e.to_json()["data"]) for e in command.events], command.id, after,
         )
 
-    def undo_command(self, encounter_id: int) -> int:
-        """Records an undo of the last live command (rows are never deleted)."""
+    def undo_command(self, encounter_id: int, after: int | None = None,
+                     command_id: str | None = None) -> int:
+        """Records an undo of the last live command (rows are never deleted).
+
+        With ``after`` (the last command number the caller has seen) the undo is refused when
+        another window has appended since: the last command would not be the caller's own.
+        """
         live = self._live_command_seqs(encounter_id)
         if not live:
             raise StoreError("There is nothing to undo in this encounter.")
-        return self._append(encounter_id, "Undo", [(UNDO_KIND, {"undoes": live[-1]})])
+        return self._append(encounter_id, "Undo", [(UNDO_KIND, {"undoes": live[-1]})],
+                            command_id, after)
 
-    def _append(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]]) -> int:
+    @_reads
+    def last_command_seq(self, encounter_id: int) -> int:
+        """Gets the number of the encounter's newest stored command (undos included; 0: none)."""
+        with self._engine.connect() as conn:
+            return int(conn.execute(_LAST_SEQ, {"encounter_id": encounter_id}).scalar() or 0)
+
+    def _append(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]],
+                command_id: str | None = None, after: int | None = None) -> int:
         for attempt in range(APPEND_ATTEMPTS):
             try:
-                return self._append_once(encounter_id, name, events)
+                return self._append_once(encounter_id, name, events, command_id, after)
             except IntegrityError as exc:
                 if "foreign key" in str(exc).lower():
                     raise NotFoundError(f"There is no encounter {encounter_id}.") from None
+                if after is not None:
+                    raise EncounterMovedOnError(_MOVED_ON) from None
                 # Another writer took this number first: re-read the next one and try again.
                 time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
         raise ConflictError(
@@ -822,9 +857,10 @@ class Store:
             "your command was not stored. Reload the encounter and repeat it."
         )
 
-    def _append_once(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]]) -> int:
+    def _append_once(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]],
+                     command_id: str | None, after: int | None) -> int:
         if self._engine.dialect.name == "sqlite":
-            return self._append_sqlite(encounter_id, name, events)
+            return self._append_sqlite(encounter_id, name, events, command_id, after)
         # Server databases: Core statements on one connection (the ORM's unit of work costs more
         # than the write).
         now = utc_now()
@@ -834,7 +870,15 @@ class Store:
                 # Lock the encounter row: concurrent appends queue here instead of colliding.
                 if conn.execute(_LOCK_ENCOUNTER, key).first() is None:
                     raise NotFoundError(f"There is no encounter {encounter_id}.")
-                seq = int(conn.execute(_LAST_SEQ, key).scalar() or 0) + 1
+                if command_id is not None:
+                    done = conn.execute(_SEQ_OF_COMMAND, {**key, "command_id": command_id})
+                    stored = done.scalar()
+                    if stored is not None:
+                        return int(stored)
+                last = int(conn.execute(_LAST_SEQ, key).scalar() or 0)
+                if after is not None and last != after:
+                    raise EncounterMovedOnError(_MOVED_ON)
+                seq = last + 1
                 rows = [
                     {
                         "encounter_id": encounter_id,
@@ -844,6 +888,7 @@ class Store:
                         "kind": kind,
                         "payload": payload,
                         "created_at": now,
+                        "command_id": command_id,
                     }
                     for i, (kind, payload) in enumerate(events)
                 ]
@@ -856,7 +901,8 @@ class Store:
             raise _operational(exc, self.label) from None
 
     def _append_sqlite(
-        self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]]
+        self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]],
+        command_id: str | None, after: int | None,
     ) -> int:
         """The same append straight on the pooled sqlite3 connection (the hot path at the table).
 
@@ -869,13 +915,20 @@ class Store:
             raw = conn.connection.dbapi_connection
             assert isinstance(raw, sqlite3.Connection)
             try:
+                if command_id is not None:
+                    stored = raw.execute(_SQLITE_SEQ_OF_COMMAND,
+                                         (encounter_id, command_id)).fetchone()
+                    if stored is not None:
+                        return int(stored[0])
                 # Legacy transaction handling: the INSERT opens the transaction, the commit ends it.
                 (last,) = raw.execute(_SQLITE_LAST_SEQ, (encounter_id,)).fetchone()
+                if after is not None and int(last or 0) != after:
+                    raise EncounterMovedOnError(_MOVED_ON)
                 seq = int(last or 0) + 1
                 raw.executemany(
                     _SQLITE_INSERT_EVENT,
                     [
-                        (encounter_id, seq, i, name, kind, payload_out(payload), now)
+                        (encounter_id, seq, i, name, kind, payload_out(payload), now, command_id)
                         for i, (kind, payload) in enumerate(events)
                     ],
                 )
@@ -922,7 +975,9 @@ class Store:
                     live.pop()
                 continue
             events = tuple(Event.from_json({"kind": r.kind, "data": r.payload}) for r in group)
-            live.append((seq, Command(group[0].command_name, events)))
+            command = (Command(group[0].command_name, events) if group[0].command_id is None
+                       else Command(group[0].command_name, events, group[0].command_id))
+            live.append((seq, command))
         return live
 
     @_reads

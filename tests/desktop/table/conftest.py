@@ -39,15 +39,26 @@ def _model_texts(model: QAbstractItemModel, parent: QModelIndex | None = None,
     parent = parent if parent is not None else QModelIndex()
     if depth > 4:
         return
+    try:
+        columns = model.columnCount(parent)
+    except TypeError:  # list models keep columnCount private: one column
+        columns = 1
     for row in range(min(model.rowCount(parent), 500)):
-        for column in range(model.columnCount(parent)):
+        for column in range(columns):
             index = model.index(row, column, parent)
             for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 value = model.data(index, role)
                 if isinstance(value, str):
                     yield value
-            if column == 0 and model.hasChildren(index):
+            if column == 0 and _has_children(model, index):
                 yield from _model_texts(model, index, depth + 1)
+
+
+def _has_children(model: QAbstractItemModel, index: QModelIndex) -> bool:
+    try:
+        return bool(model.hasChildren(index))
+    except TypeError:  # list and table models keep hasChildren private: flat
+        return False
 
 
 def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
@@ -82,12 +93,15 @@ class IdWatch:
 
     def __init__(self, window: QMainWindow) -> None:
         self.window = window
+        # Windows left over by earlier tests are not this fight's: only new ones are read.
+        self.before = {id(w) for w in QApplication.topLevelWidgets()}
         self.messages: list[str] = []
         window.statusBar().messageChanged.connect(self.messages.append)
 
     def leaks(self) -> list[str]:
         found: list[str] = []
-        roots = [self.window, *[w for w in QApplication.topLevelWidgets() if w.isVisible()]]
+        roots = [self.window, *[w for w in QApplication.topLevelWidgets()
+                                if w.isVisible() and id(w) not in self.before]]
         for root in dict.fromkeys(roots):
             found += [f"{where}: {text!r}" for where, text in visible_texts(root)
                       if LEAKS.search(text)]

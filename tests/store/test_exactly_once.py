@@ -1,0 +1,76 @@
+"""Commands are stored exactly once, and a window never builds on or undoes what it has not seen.
+
+Runs on SQLite and PostgreSQL (``db_url``). The server-died-at-commit case is the retry: the
+first save reached the database but the app was told it failed, so it saves the same command
+(same id) again.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.encounter import configure
+from core.log import Command, Event, EventKind
+from core.session import EncounterSession
+from core.store import EncounterMovedOnError, Store, StoreError
+
+HIT = Command("Orc 1 hits Brannoc", (Event(EventKind.HP_CHANGED, {"id": "orc-1", "delta": -3}),))
+
+
+def test_a_command_saved_twice_is_stored_once(db_url: str) -> None:
+    store = Store.open(db_url)
+    campaign = store.create_campaign("Greyhawk")
+    encounter = store.create_encounter(campaign.id, "Guardroom", "side-d6")
+    first = store.append_command(encounter.id, HIT)
+    again = store.append_command(encounter.id, HIT)  # the retry after an unknown outcome
+    assert again == first
+    assert store.load_commands(encounter.id) == [HIT]
+    other = Command(HIT.name, HIT.events)  # the same words, a new command: stored
+    assert store.append_command(encounter.id, other) == first + 1
+    assert len(store.load_commands(encounter.id)) == 2
+    store.close()
+
+
+def test_a_retried_save_after_a_lost_answer_is_not_doubled(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store commits, then the answer is lost: the session retries and stores nothing new."""
+    store = Store.open(db_url)
+    campaign = store.create_campaign("Greyhawk")
+    session = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6")
+    real = store.append_command
+    calls = []
+
+    def commit_then_fail(encounter_id: int, command: Command, after: int | None = None) -> int:
+        calls.append(command.id)
+        seq = real(encounter_id, command, after)
+        if len(calls) == 1:
+            raise StoreError("the server closed the connection unexpectedly")
+        return seq
+
+    monkeypatch.setattr(store, "append_command", commit_then_fail)
+    session.execute(configure("side-d6", {}, 7))
+    assert calls[0] == calls[1]  # the retry carried the same id
+    monkeypatch.setattr(store, "append_command", real)
+    assert len(store.load_commands(session.info.id)) == 2  # configure at start + this one
+    store.close()
+
+
+def test_a_stale_window_cannot_append_or_undo_over_another(db_url: str) -> None:
+    store = Store.open(db_url)
+    campaign = store.create_campaign("Greyhawk")
+    mine = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6")
+    theirs = EncounterSession.resume(Store.open(db_url), mine.info)
+    theirs.execute(configure("side-d6", {"surprised_on": 3}, 1))  # the other DM moves on
+    stored = store.load_commands(mine.info.id)
+    with pytest.raises(EncounterMovedOnError, match="Another Combat Desk window"):
+        mine.execute(configure("side-d6", {}, 2))
+    with pytest.raises(EncounterMovedOnError):
+        mine.undo()  # would take back the other DM's command
+    assert store.load_commands(mine.info.id) == stored  # nothing changed
+    assert len(mine.log.commands) == 1  # and nothing in this window either
+    # Their own undo is theirs to make; reopening brings the first window up to date.
+    theirs.undo()
+    fresh = EncounterSession.resume(store, mine.info)
+    fresh.execute(configure("side-d6", {}, 2))
+    assert len(store.load_commands(mine.info.id)) == 2
+    store.close()
