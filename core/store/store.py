@@ -327,13 +327,15 @@ class Store:
             event.listen(engine, "connect", _on_sqlite_connect)
         else:
             try:
-                engine = create_engine(url, pool_pre_ping=True)
+                engine = create_engine(url, pool_pre_ping=True,
+                                       connect_args=_server_timeouts(url, lock_timeout))
                 with engine.connect() as conn:
                     inspection = inspect_connection(conn, label)
             except StoreError:
                 raise
             except (SQLAlchemyError, ImportError) as exc:
-                raise StoreError(f"cannot connect to {label}: {exc}") from None
+                reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+                raise StoreError(f"cannot connect to {label}: {reason}") from None
         store = cls(engine, label)
         store._prepare(inspection, path)
         return store
@@ -1000,10 +1002,51 @@ def make_safe(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+SERVER_CONNECT_TIMEOUT = 8
+"""Seconds to reach a database server (and finish its greeting) before giving up."""
+SERVER_STATEMENT_TIMEOUT = 20
+"""Seconds one statement may run on the server (the app's statements take milliseconds)."""
+
+
+def _server_timeouts(url: str, lock_timeout: float) -> dict[str, Any]:
+    """Gets libpq settings so that nothing waits on a server without end.
+
+    A server that does not answer (packets dropped), a frozen backend and a row lock held by
+    another client each hung the app before; now the connection, each statement and each lock
+    wait give up with a message. The URL's own settings win over these defaults.
+    """
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("postgresql"):
+        return {}
+    lock_ms = max(int(lock_timeout * 1000), 1)
+    settings: dict[str, Any] = {
+        "connect_timeout": SERVER_CONNECT_TIMEOUT,
+        # Sent data unacknowledged this long means the server is gone (Linux, libpq ≥ 12).
+        "tcp_user_timeout": SERVER_STATEMENT_TIMEOUT * 1000,
+        "keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3,
+        "options": (f"-c statement_timeout={SERVER_STATEMENT_TIMEOUT * 1000} "
+                    f"-c lock_timeout={lock_ms} -c idle_in_transaction_session_timeout=60000"),
+    }
+    return {k: v for k, v in settings.items() if k not in parsed.query}
+
+
 def _operational(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
     orig = exc.orig if isinstance(exc, DBAPIError) else exc
     text = str(orig) if orig is not None else str(exc)
     lowered = text.lower()
+    if "lock timeout" in lowered:
+        return DatabaseLockedError(
+            f"{label}: another Combat Desk window or program is holding this record; nothing "
+            "was saved. Try again in a moment."
+        )
+    if "statement timeout" in lowered or "timeout expired" in lowered or (
+            "timed out" in lowered):
+        return StoreError(
+            f"{label} did not answer in time; nothing was saved. Check the network or ask "
+            "whoever runs the server, then try again."
+        )
     if "locked" in lowered or "busy" in lowered:
         return DatabaseLockedError(
             f"{label} is locked by another program or Combat Desk window; nothing was saved. "
