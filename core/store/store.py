@@ -315,7 +315,7 @@ class Store:
         program's lock on an SQLite file before giving up.
         """
         url = url or default_database_url()
-        path = sqlite_path(url)
+        path = _checked_address(url)
         label = str(path) if path else _safe_label(url)
         if path is not None:
             inspection = inspect_sqlite_file(path)
@@ -361,7 +361,7 @@ class Store:
                 upgrade_to_head(conn)
                 if conn.dialect.name == "sqlite":
                     conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
-        except OperationalError as exc:
+        except DBAPIError as exc:  # OperationalError, and a role without rights on a server
             raise _operational(exc, self.label) from None
 
     def backup(self, target: Path) -> Path:
@@ -986,6 +986,38 @@ class Store:
     def load_commands(self, encounter_id: int) -> list[Command]:
         """Gets the encounter's live commands (undone ones left out), oldest first."""
         return [command for _, command in self._live_commands(self._rows(encounter_id))]
+
+
+def _checked_address(url: str) -> Path | None:
+    """Gets the SQLite file of ``url`` (None for a server), refusing addresses that cannot work.
+
+    A mistyped address gets a sentence, not a traceback: a port that is not a number, a kind of
+    database Combat Desk does not use, a folder where a campaign file should be.
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+        port = parsed.port  # parsing the port is lazy: a typo shows here
+    except (ArgumentError, ValueError):
+        raise StoreError(
+            "That database address is not one Combat Desk understands; write "
+            "sqlite:///path/to/campaign.sqlite or postgresql+psycopg://user@host:5432/name "
+            "(the port is a number)."
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise StoreError(
+            f"Combat Desk keeps campaigns in SQLite files or on a PostgreSQL server, not in "
+            f"'{backend}' databases."
+        )
+    if port is not None and not 0 < port < 65536:
+        raise StoreError(f"{port} is not a network port (1 to 65535).")
+    path = sqlite_path(url)
+    if path is not None and path.is_dir():
+        raise StoreError(f"{path} is a folder; give the campaign file inside it instead.")
+    return path
 
 
 def _safe_label(url: str) -> str:
