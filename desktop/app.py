@@ -7,11 +7,12 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from core import __version__
 from core.store import Store, StoreError, default_database_url
+from core.store.store import make_safe
 
 CLI_COMMANDS = ("simulate", "summary", "rules")
 """Subcommands handed to the scenario command line (``python -m core``) without a window."""
@@ -42,6 +43,43 @@ def _saved_url(settings: object) -> str | None:
             f"The saved campaign database address is not valid ({exc}); start with "
             "--database to choose another."
         ) from None
+
+
+def _open_asking_for_password(url: str | None,
+                              ask: Callable[[str, str], str | None] | None) -> Store:
+    """Opens the store; a server that wants a password the keyring and ~/.pgpass did not give
+    is asked for one (never on the command line, where every user could read it)."""
+    try:
+        return Store.open(url)
+    except StoreError as exc:
+        from desktop.database_settings import needs_password, with_password
+
+        if url is None or ask is None or not needs_password(url, exc):
+            raise
+        attempt: StoreError = exc
+        for _ in range(3):
+            password = ask(make_safe(url), str(attempt))
+            if password is None:
+                raise attempt from None
+            try:
+                return Store.open(with_password(url, password))
+            except StoreError as again:
+                if not needs_password(url, again):
+                    raise
+                attempt = again
+        raise attempt from None
+
+
+def _ask_password(where: str, why: str) -> str | None:
+    from PySide6.QtWidgets import QInputDialog, QLineEdit
+
+    from desktop.plain_text import plain
+
+    text, ok = QInputDialog.getText(
+        None, "Campaign database password",
+        plain(f"{where} asks for a password.\n({why})\n\nPassword:"),
+        QLineEdit.EchoMode.Password)
+    return text if ok else None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -157,7 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # --database wins; otherwise the campaign database chosen in File → Campaign database…
         url = args.database or _saved_url(settings)
-        store = Store.open(url)
+        headless = QApplication.platformName() in HEADLESS_PLATFORMS
+        store = _open_asking_for_password(url, ask=None if headless else _ask_password)
         ensure_sample_campaign(store)
     except StoreError as exc:
         print(f"combatdesk: {exc}", file=sys.stderr)

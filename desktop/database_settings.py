@@ -79,6 +79,31 @@ def save_database_url(settings: QSettings, text: str) -> str:
     return note
 
 
+TLS_MODES = (
+    ("Use it if the server offers it", "prefer"),
+    ("Never", "disable"),
+    ("Always (no check of the server)", "require"),
+    ("Always, server signed by my certificate authority", "verify-ca"),
+    ("Always, and the server's name must match (recommended)", "verify-full"),
+)
+"""libpq's sslmode values, in words."""
+
+_PASSWORD_REFUSALS = ("password authentication failed", "no password supplied",
+                      "password is required", "fe_sendauth")
+
+
+def needs_password(url: str, error: StoreError) -> bool:
+    """Tells whether opening ``url`` failed only for want of the right password."""
+    parsed = make_url(url)
+    lowered = str(error).lower()
+    return bool(parsed.username) and any(text in lowered for text in _PASSWORD_REFUSALS)
+
+
+def with_password(url: str, password: str) -> str:
+    """Gets ``url`` with ``password`` put in (kept in memory only)."""
+    return make_url(url).set(password=password).render_as_string(hide_password=False)
+
+
 def test_connection(text: str) -> str:
     """Connects read-only and reports what opening the database would do (a sentence)."""
     try:
@@ -105,6 +130,15 @@ class DatabaseSettingsDialog(QDialog):
         self.user = QLineEdit()
         self.password = QLineEdit()
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setPlaceholderText("empty: asked at start, or read from ~/.pgpass")
+        self.tls = QComboBox()
+        for label, mode in TLS_MODES:
+            self.tls.addItem(label, mode)
+        self.tls.setToolTip("verify-full is recommended on any network you do not control: "
+                            "the server must prove it is the one named in Host.")
+        self.root_certificate = QLineEdit()
+        self.root_certificate.setPlaceholderText("the server's CA certificate (.crt), if private")
+        self._other_query: dict[str, str | tuple[str, ...]] = {}
         form = QFormLayout()
         form.addRow("Kind", self.kind)
         form.addRow("File", self.path)
@@ -113,6 +147,8 @@ class DatabaseSettingsDialog(QDialog):
         form.addRow("Database", self.database)
         form.addRow("User", self.user)
         form.addRow("Password", self.password)
+        form.addRow("Encryption (TLS)", self.tls)
+        form.addRow("Root certificate", self.root_certificate)
         self.keyring_note = QLabel(
             "" if keyring_available() else
             "No system keyring on this machine: the password will not be saved."
@@ -156,6 +192,13 @@ class DatabaseSettingsDialog(QDialog):
         self.database.setText(url.database or "")
         self.user.setText(url.username or "")
         self.password.setText(str(url.password or ""))
+        query = dict(url.query)
+        mode = query.pop("sslmode", "prefer")
+        index = self.tls.findData(mode)
+        self.tls.setCurrentIndex(index if index >= 0 else self.tls.findData("prefer"))
+        root = query.pop("sslrootcert", "")
+        self.root_certificate.setText(root if isinstance(root, str) else "")
+        self._other_query = query  # settings typed into the URL by hand are kept as they are
 
     def url(self) -> str:
         """Gets the URL the fields describe."""
@@ -168,11 +211,22 @@ class DatabaseSettingsDialog(QDialog):
             host=self.host.text().strip() or None,
             port=self.port.value(),
             database=self.database.text().strip() or None,
+            query=self._query(),
         ).render_as_string(hide_password=False)
+
+    def _query(self) -> dict[str, str | tuple[str, ...]]:
+        query = dict(self._other_query)
+        mode = str(self.tls.currentData())
+        if mode != "prefer":  # libpq's own default needs no mention
+            query["sslmode"] = mode
+        if self.root_certificate.text().strip():
+            query["sslrootcert"] = self.root_certificate.text().strip()
+        return query
 
     def _show_fields(self) -> None:
         server = self.kind.currentIndex() == 1
-        for widget in (self.host, self.port, self.database, self.user, self.password):
+        for widget in (self.host, self.port, self.database, self.user, self.password, self.tls,
+                       self.root_certificate):
             self._form.setRowVisible(widget, server)
         self._form.setRowVisible(self.path, not server)
         self.keyring_note.setVisible(server and not keyring_available())

@@ -90,3 +90,47 @@ def test_saving_keeps_the_password_out_of_the_settings(
     saved = str(settings.value(URL_KEY))
     assert "secret" not in saved and "dm@db.example:5433/greyhawk" in saved
     assert "secret" not in (tmp_path / "settings.ini").read_text()
+
+
+def test_tls_settings_are_kept_on_save_and_shown_in_words(qtbot: Any, tmp_path: Path) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    dialog = DatabaseSettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.set_url("postgresql+psycopg://dm@db.example/greyhawk"
+                   "?sslmode=verify-full&sslrootcert=/home/dm/ca.crt&application_name=cd")
+    assert dialog.tls.currentText().startswith("Always, and the server's name must match")
+    assert dialog.root_certificate.text() == "/home/dm/ca.crt"
+    dialog.save()
+    from sqlalchemy.engine import make_url
+
+    query = dict(make_url(str(settings.value(URL_KEY))).query)
+    assert query == {"sslmode": "verify-full", "sslrootcert": "/home/dm/ca.crt",
+                     "application_name": "cd"}
+
+
+def test_a_server_that_wants_a_password_asks_for_it_at_start(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No keyring and no ~/.pgpass: the app asks (never the command line) and retries."""
+    from core.store import StoreError
+    from desktop import app
+
+    tried: list[str] = []
+
+    def fake_open(url: str | None) -> str:
+        tried.append(str(url))
+        if "hunter2" not in str(url):
+            raise StoreError("cannot connect to the server: password authentication failed")
+        return "opened"
+
+    monkeypatch.setattr(app.Store, "open", staticmethod(fake_open))
+    asked: list[str] = []
+
+    def ask(where: str, why: str) -> str | None:
+        asked.append(where)
+        return "wrong" if len(asked) == 1 else "hunter2"
+
+    url = "postgresql+psycopg://dm@db.example/greyhawk"
+    assert app._open_asking_for_password(url, ask) == "opened"
+    assert len(asked) == 2 and all("hunter2" not in w for w in asked)
+    with pytest.raises(StoreError, match="password authentication failed"):
+        app._open_asking_for_password(url, lambda where, why: None)  # the DM cancelled
