@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from core.dice import DiceError, Roller
+from core.limits import MAX_FILE_BYTES, size_problem
 from core.model import Resolution
 from core.report import format_resolution, rules_markdown
 from core.rules import UnknownSystemError, find_system
@@ -29,6 +30,8 @@ class InputError(Exception):
 def load_scenario(path: Path) -> Scenario:
     """Reads and validates a scenario file, turning every failure into :class:`InputError`."""
     try:
+        if path.is_file() and path.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB; not a scenario")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
@@ -40,6 +43,14 @@ def load_scenario(path: Path) -> Scenario:
         raise InputError(
             f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
+    except RecursionError:
+        raise InputError(f"{path}: nested too deeply to be a scenario") from None
+    except ValueError:  # Python refuses to read a number of more than 4,300 digits
+        raise InputError(f"{path}: holds a number too long to be read (over 4,300 digits)") \
+            from None
+    problem = size_problem(document)
+    if problem is not None:
+        raise InputError(f"{path}: {problem}")
     try:
         return parse_scenario(document)
     except ScenarioError as exc:
