@@ -61,9 +61,10 @@ def append_store(folder: Path) -> Callable[[int], float]:
 
     def run(n: int) -> float:
         encounter = store.create_encounter(campaign.id, f"Fight {n}", "side-d6")
+        commands = [Command(COMMAND.name, COMMAND.events) for _ in range(APPENDS)]  # new ids
         start = time.perf_counter()
-        for _ in range(APPENDS):
-            store.append_command(encounter.id, COMMAND)
+        for command in commands:
+            store.append_command(encounter.id, command)
         return (time.perf_counter() - start) / APPENDS
 
     return run

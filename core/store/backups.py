@@ -2,7 +2,8 @@
 
 A backup is a consistent copy made with SQLite's backup API (it includes what is still in the
 WAL). Restoring checks the backup with the same read-only checks as opening, keeps a copy of
-the file it replaces, and swaps the file in atomically; the caller closes its Store first.
+the campaign it replaces, and swaps the rows in one transaction on the live file, so a crash
+leaves the old campaign or the new one and other windows on the file are never cut off.
 PostgreSQL campaigns are backed up by the server (pg_dump, base backups), not by the app.
 """
 
@@ -70,28 +71,83 @@ def check_backup(path: Path) -> Inspection:
     return inspection
 
 
-def restore_backup(backup: Path, target: Path, now: datetime | None = None) -> Path | None:
-    """Replaces the campaign file ``target`` with ``backup``; the Store on it must be closed.
+def restore_backup(backup: Path, target: Path, now: datetime | None = None,
+                   lock_timeout: float = 10.0) -> Path | None:
+    """Replaces the campaign in ``target`` with the one in ``backup``, all or nothing.
 
-    Returns the copy kept of the replaced file (None if there was no file). Nothing is changed
-    if the backup is not a campaign this version can open.
+    Returns the copy kept of the replaced campaign (None if there was no file). Nothing is
+    changed if the backup is not a campaign this version can open.
+
+    The backup is first copied aside, upgraded to this version's schema if it is older, and
+    checked. Then, in ONE write transaction on the live file, the replaced campaign is copied
+    to a dated file and every table's rows are swapped for the backup's. A crash or kill at
+    any instant leaves the old campaign or the new one, whole (the copy aside is the only
+    thing left behind). Other Combat Desk windows on the file wait for that transaction
+    instead of writing into a file about to vanish; afterwards their next change is refused
+    with a message (their encounter moved on, their roster record changed).
     """
-    check_backup(backup)
+    inspection = check_backup(backup)
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    kept = None
-    if target.exists():
-        kept = copy_database(
-            target, unused_name(target.with_name(f"{target.name}.replaced-{stamp}.bak")))
-    incoming = target.with_name(f"{target.name}.restoring")
+    incoming = unused_name(target.with_name(f"{target.name}.restoring"))
     copy_database(backup, incoming)
     try:
-        with incoming.open("rb+") as fh:
-            os.fsync(fh.fileno())
-        # A WAL left beside the old file would be replayed into the restored one: drop it.
-        for companion in ("-wal", "-shm"):
-            target.with_name(target.name + companion).unlink(missing_ok=True)
-        os.replace(incoming, target)
+        if inspection.verdict is Verdict.UPGRADE:
+            from core.store.store import Store
+
+            Store.open(f"sqlite:///{incoming}").close()  # migrates the copy, not the backup
+        _sync(incoming)
+        if not target.exists():
+            os.replace(incoming, target)
+            return None
+        kept = unused_name(target.with_name(f"{target.name}.replaced-{stamp}.bak"))
+        _swap_in(incoming, target, kept, lock_timeout)
+        return kept
+    except sqlite3.Error as exc:
+        raise StoreError(f"Could not restore {backup.name}: {exc}; the campaign is unchanged.") \
+            from None
     except OSError as exc:
-        incoming.unlink(missing_ok=True)
         raise StoreError(f"Could not put the backup in place: {exc.strerror}.") from None
-    return kept
+    finally:
+        incoming.unlink(missing_ok=True)
+        for companion in ("-wal", "-shm", "-journal"):
+            incoming.with_name(incoming.name + companion).unlink(missing_ok=True)
+
+
+def _sync(path: Path) -> None:
+    with path.open("rb+") as fh:
+        os.fsync(fh.fileno())
+
+
+def _swap_in(incoming: Path, target: Path, kept: Path, lock_timeout: float) -> None:
+    """Copies ``target`` to ``kept`` and its rows for ``incoming``'s in one transaction."""
+    conn = sqlite3.connect(target, timeout=lock_timeout, isolation_level=None)
+    try:
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=OFF")  # every table is replaced whole
+        conn.execute("BEGIN IMMEDIATE")  # other writers wait from here to the commit
+        # WAL lets another connection read while we hold the write lock: the copy is exactly
+        # what is replaced, written whole or not at all (a .part renamed).
+        copy_database(target, kept)
+        _sync(kept)
+        conn.execute("ATTACH DATABASE ? AS incoming", (str(incoming),))
+        for table in _tables(conn, "main"):
+            conn.execute(f'DELETE FROM main."{table}"')
+        for table in _tables(conn, "incoming"):
+            columns = ", ".join(f'"{c[1]}"' for c in
+                                conn.execute(f'PRAGMA incoming.table_info("{table}")'))
+            conn.execute(f'INSERT INTO main."{table}" ({columns}) '
+                         f'SELECT {columns} FROM incoming."{table}"')
+        conn.execute("COMMIT")
+        conn.execute("DETACH DATABASE incoming")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    finally:
+        conn.close()
+
+
+def _tables(conn: sqlite3.Connection, schema: str) -> list[str]:
+    rows = conn.execute(f"SELECT name FROM {schema}.sqlite_master WHERE type = 'table' AND "
+                        "name NOT LIKE 'sqlite_%'")
+    return [str(r[0]) for r in rows]

@@ -917,14 +917,18 @@ class Store:
             raw = conn.connection.dbapi_connection
             assert isinstance(raw, sqlite3.Connection)
             try:
+                # The look-ups and the INSERT are one write transaction: nobody (another
+                # window, a restore) can change the log between reading its end and writing.
+                raw.execute("BEGIN IMMEDIATE")
                 if command_id is not None:
                     stored = raw.execute(_SQLITE_SEQ_OF_COMMAND,
                                          (encounter_id, command_id)).fetchone()
                     if stored is not None:
+                        raw.rollback()
                         return int(stored[0])
-                # Legacy transaction handling: the INSERT opens the transaction, the commit ends it.
                 (last,) = raw.execute(_SQLITE_LAST_SEQ, (encounter_id,)).fetchone()
                 if after is not None and int(last or 0) != after:
+                    raw.rollback()
                     raise EncounterMovedOnError(_MOVED_ON)
                 seq = int(last or 0) + 1
                 raw.executemany(

@@ -1,0 +1,130 @@
+"""Restoring a backup cannot lose the campaign: killed at any statement, or with another window
+writing, the file holds the old campaign or the new one, whole, and nothing acknowledged to the
+other window vanishes without a trace (it is in the kept copy or still in the campaign).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from core.encounter import configure
+from core.log import Command, Event, EventKind, add_combatant
+from core.model import Combatant
+from core.roster import RosterEntry
+from core.session import EncounterSession
+from core.store import EncounterMovedOnError, Store
+from core.store.backups import restore_backup
+from tests.reliability import figures
+
+ROOT = Path(__file__).resolve().parents[2]
+WAT = RosterEntry(name="Wat", hp=3, max_hp=3)
+HIT = Command("Hit", (Event(EventKind.HP_CHANGED, {"id": "orc-1", "delta": -1}),))
+
+
+def two_campaigns(folder: Path) -> tuple[Path, Path]:
+    """Gets (monday's backup, tuesday's campaign): the campaign grew after the backup."""
+    campaign_file = folder / "campaign.sqlite"
+    store = Store.open(f"sqlite:///{campaign_file}")
+    campaign = store.create_campaign("Greyhawk")
+    store.add_entries(campaign.id, [replace(WAT, name=f"Monday {i}") for i in range(30)])
+    encounter = store.create_encounter(campaign.id, "Guardroom", "side-d6")
+    store.append_command(encounter.id, configure("side-d6", {}, 1))
+    store.append_command(encounter.id, add_combatant(Combatant(id="orc-1", side="monsters",
+                                                               hp=40)))
+    for _ in range(18):
+        store.append_command(encounter.id, Command(HIT.name, HIT.events))
+    backup = store.backup(folder / "monday.sqlite")
+    store.add_entries(campaign.id, [replace(WAT, name=f"Tuesday {i}") for i in range(30)])
+    for _ in range(40):
+        store.append_command(encounter.id, Command(HIT.name, HIT.events))
+    store.close()
+    return backup, campaign_file
+
+
+def contents(path: Path) -> tuple[list[str], int]:
+    store = Store.open(f"sqlite:///{path}")
+    try:
+        (campaign,) = store.campaigns()
+        names = sorted(e.name for e in store.roster(campaign.id))
+        (encounter,) = store.encounters(campaign.id)
+        return names, len(store.load_commands(encounter.id))
+    finally:
+        store.close()
+
+
+def run_child(backup: Path, target: Path, stop_at: int) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tests.reliability.restore_child", str(backup), str(target),
+         str(stop_at)],
+        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+
+
+def test_a_restore_killed_at_every_statement_leaves_the_old_or_the_new_campaign(
+        tmp_path: Path) -> None:
+    backup, original = two_campaigns(tmp_path)
+    old, new = contents(original), contents(backup)
+    probe = tmp_path / "probe.sqlite"
+    shutil.copy(original, probe)
+    done = run_child(backup, probe, 0)
+    assert done.returncode == 0, done.stderr
+    statements = int(done.stdout.split()[-1])
+    assert contents(probe) == new
+    kills = 0
+    for stop_at in range(1, statements + 1):
+        folder = tmp_path / f"kill-{stop_at}"
+        folder.mkdir()
+        target = folder / "campaign.sqlite"
+        shutil.copy(original, target)
+        child = run_child(backup, target, stop_at)
+        assert child.returncode in (0, 9), child.stderr
+        kills += child.returncode == 9
+        assert contents(target) in (old, new), f"killed before statement {stop_at}"
+        for kept in folder.glob("campaign.sqlite.replaced-*.bak"):
+            assert contents(kept) == old  # a kept copy is whole, or absent
+    assert kills >= 20
+    figures.add("restores killed, each campaign old or new and whole (sqlite)", kills)
+
+
+def test_a_restore_while_another_window_writes_loses_none_of_its_saved_commands(
+        tmp_path: Path) -> None:
+    backup, target = two_campaigns(tmp_path)
+    writer = Store.open(f"sqlite:///{target}")
+    (campaign,) = writer.campaigns()
+    (encounter,) = writer.encounters(campaign.id)
+    window = EncounterSession.resume(writer, encounter)  # a DM's window, open all along
+    acknowledged: list[int] = []
+    started = threading.Event()
+
+    def keep_writing() -> None:
+        while len(acknowledged) < 3000:
+            acknowledged.append(writer.append_command(encounter.id, Command(HIT.name, HIT.events)))
+            started.set()
+
+    thread = threading.Thread(target=keep_writing)
+    thread.start()
+    started.wait(10)
+    kept = restore_backup(backup, target)
+    thread.join(120)
+    assert kept is not None
+    # The other writer's numbers run 61, 62, … until the restore, then 21, 22, … on monday's
+    # campaign: each saved command is in the kept copy or in the restored campaign.
+    split = next((i for i in range(1, len(acknowledged))
+                  if acknowledged[i] < acknowledged[i - 1]), len(acknowledged))
+    before, after = acknowledged[:split], acknowledged[split:]
+    assert before == list(range(61, 61 + len(before)))
+    assert contents(kept)[1] == 60 + len(before)
+    assert after == list(range(21, 21 + len(after)))
+    assert contents(target)[1] == 20 + len(after)
+    # The DM's open window is told on its next command instead of building on a vanished log.
+    with pytest.raises(EncounterMovedOnError):
+        window.execute(configure("side-d6", {}, 3))
+    writer.close()
+    figures.add("commands saved by another window during a restore, none lost",
+                len(acknowledged))
