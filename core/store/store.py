@@ -954,8 +954,8 @@ class Store:
         wanted = {r.id: r for r in records}
         found: dict[int, int] = {}
         for chunk in _chunks(list(wanted)):
-            found.update(s.execute(select(table.c.id, table.c.version).where(
-                table.c.id.in_(chunk))).tuples().all())
+            rows = s.execute(select(table.c.id, table.c.version).where(table.c.id.in_(chunk)))
+            found.update((row[0], row[1]) for row in rows)
         stale = [r.name for i, r in wanted.items() if i is None or found.get(i) != r.version]
         if stale:
             more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
