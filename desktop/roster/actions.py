@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, QVBoxLayout
 
 from core.log import EncounterState
 from core.model import Kind
@@ -35,10 +35,12 @@ from desktop.roster.commands import (
 from desktop.roster.tree_model import TEMPLATES
 
 if TYPE_CHECKING:
+    from core.kills import Kill
     from core.roster_merge import ImportChanges, ImportPlan
     from desktop.main_window import MainWindow
     from desktop.roster.dialogs import ResultsDialog, SessionLogDialog, StampDialog
     from desktop.roster.import_dialog import DuplicatesDialog
+    from desktop.roster.kills_table import KillsBox
     from desktop.roster.rest_dialog import RestDialog
 
 # Dialogs, import/export and results are imported where they are used: a DM who only looks at
@@ -338,23 +340,44 @@ class RosterActions:
         spells_cast: Mapping[str, Sequence[str]] | None = None,
     ) -> ResultsDialog | None:
         """Opens (non-modal) the list of roster changes an encounter's end state proposes."""
+        from core.kills import encounter_kills
         from core.results import propose_results
         from desktop.roster.dialogs import ResultsDialog
 
         changes = propose_results(self.window.entries, state, spells_cast)
-        if not changes:
+        kills = encounter_kills(state, self.window.templates)
+        if not changes and not kills:
             self.window.statusBar().showMessage(f"{title}: nothing to change in the roster.", 5000)
             return None
         dialog = ResultsDialog(changes, self.window)
-        dialog.accepted.connect(lambda: self._on_results_accepted(dialog, title))
+        kills_box = self._add_kills(dialog, kills)
+        dialog.accepted.connect(lambda: self._on_results_accepted(dialog, title, kills_box))
         dialog.open()
         self.dialog = dialog
         return dialog
 
-    def _on_results_accepted(self, dialog: ResultsDialog, title: str) -> None:
+    @staticmethod
+    def _add_kills(dialog: ResultsDialog, kills: Sequence[Kill]) -> KillsBox | None:
+        """Puts the kills, with XP to confirm or type, above the results dialog's buttons."""
+        if not kills:
+            return None
+        from desktop.roster.kills_table import KillsBox
+
+        box = KillsBox(kills, dialog)
+        layout = dialog.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(layout.count() - 1, box)
+        return box
+
+    def _on_results_accepted(
+        self, dialog: ResultsDialog, title: str, kills_box: KillsBox | None = None
+    ) -> None:
+        from core.kills import kill_lines
+
         ctx = self.window.ctx
         accepted = dialog.accepted_changes()
-        if ctx is None or not accepted:
+        kills = kill_lines(kills_box.kills_with_xp()) if kills_box is not None else []
+        if ctx is None or not (accepted or kills):
             return
         from core.results import apply_changes
 
@@ -362,9 +385,9 @@ class RosterActions:
         ids = {e.id for e in after}
         before = [e for e in self.window.entries if e.id in ids]
         command = ApplyResultsCommand(
-            ctx, before, after, f"Results of {title}", [c.description for c in accepted]
+            ctx, before, after, f"Results of {title}", [c.description for c in accepted] + kills
         )
-        self.window.undo_stack.push(command)
+        self.push(command)
 
     def show_session_log(self) -> SessionLogDialog | None:
         """Opens the campaign's session log (non-modal)."""
