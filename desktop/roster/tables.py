@@ -174,9 +174,11 @@ class SpellsEditor(_RowsEditor):
             header.setToolTip("Ticked: cast or lost since the last rest (still memorised)")
         self.summary = QLabel()
         self.summary.setObjectName("spellsSummary")
+        self.summary.setToolTip("A rest makes the spent spells available again")
+        self.table.setMinimumHeight(130)  # three spells and the header without scrolling
         layout = self.layout()
         assert isinstance(layout, QVBoxLayout)
-        layout.insertWidget(1, self.summary)
+        layout.insertWidget(0, self.summary)
         self.changed.connect(self._show_summary)
 
     def set_spells(self, spells: Sequence[Spell], spent: Sequence[int] = ()) -> None:
@@ -200,8 +202,8 @@ class SpellsEditor(_RowsEditor):
         if not rows:
             self.summary.setText("No spells memorised.")
         elif spent:
-            self.summary.setText(f"{rows - spent} of {rows} memorised spells available; "
-                                 f"{spent} spent (a rest brings them back).")  # fmt: skip
+            self.summary.setText(f"{rows - spent} of {rows} memorised spells available, "
+                                 f"{spent} spent.")  # fmt: skip
         else:
             self.summary.setText(f"All {rows} memorised spells available.")
 
