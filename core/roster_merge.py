@@ -40,7 +40,7 @@ _LABELS = {
     "spells": "spells", "spent_spells": "spent spells", "notes": "notes",
     "hit_dice": "hit dice", "surprises_on": "surprises on", "xp": "XP",
 }  # fmt: skip
-_SHOWN_AS_VALUES = {"kind", "side", "status", "level", "char_class", "race", "hp", "max_hp",
+_SHOWN_AS_VALUES = {"name", "kind", "side", "status", "level", "char_class", "race", "hp", "max_hp",
                     "ac", "str_score", "dex", "wis", "initiative_adj", "surprise_adj",
                     "missile_adj", "reaction_adj", "movement", "morale", "attack_routines",
                     "attacks", "hit_dice", "surprises_on", "xp"}  # fmt: skip

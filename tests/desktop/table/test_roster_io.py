@@ -12,13 +12,22 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QScrollArea, QWidget
+from PySide6.QtWidgets import (
+    QDialogButtonBox,
+    QFileDialog,
+    QMessageBox,
+    QScrollArea,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
+from core.log import Command, EncounterLog, Event, EventKind, add_combatant
+from core.model import Combatant, Status, frozen_mapping
 from core.roster import available_spells
 from core.roster_merge import Choice
 from desktop.main_window import MainWindow
 from desktop.roster.import_dialog import DuplicatesDialog
+from desktop.roster.kills_table import KillsBox
 from desktop.roster.rest_dialog import RestDialog
 from tests.desktop.table import conftest as table_conftest
 from tests.desktop.table.conftest import IdWatch, action, button
@@ -289,3 +298,33 @@ def test_rest_brings_spent_spells_and_hp_back_in_one_undoable_step(
     button(dialog, "Rest").click()
     ysolde = next(e for e in table.entries if e.name == "Sister Ysolde")
     assert (ysolde.hp, ysolde.spent_spells) == (8, ())
+
+
+def test_the_session_log_records_kills_with_template_or_typed_xp(
+    table: MainWindow, ids: IdWatch, questions: Questions,
+) -> None:
+    # The DM gives the Orc template its XP in the template form.
+    table.roster_panel.view.setCurrentIndex(tree_index(table, "Orc"))
+    xp = table.template_editor.fields["xp"]
+    QTest.keyClicks(xp, "10")
+    table.template_editor.save_button.click()
+    assert next(t for t in table.templates if t.name == "Orc").xp == 10
+
+    log = EncounterLog()
+    for cid, name in (("orc-1", "Orc 1"), ("orc-2", "Orc 2"), ("ogre-1", "Ogre 1")):
+        log.execute(add_combatant(Combatant(id=cid, side="monsters", name=name, hp=5)))
+    for cid in ("orc-1", "ogre-1"):
+        log.execute(Command("Down", (Event(EventKind.STATUS_CHANGED, frozen_mapping(
+            {"id": cid, "status": str(Status.DEAD)})),)))  # fmt: skip
+    dialog = table.roster_actions.review_results(log.state, "Orc guardroom")
+    assert dialog is not None
+    box = dialog.findChild(KillsBox)
+    assert [box.table.item(r, 0).text() for r in range(2)] == ["Orc 1", "Ogre 1"]
+    assert box.table.item(0, 1).text() == "the Orc template"
+    assert box.spins[0].value() == 10 and box.spins[1].text() == "—"
+    box.spins[1].setValue(90)  # the DM types the ogre's XP
+    ids.check()
+    dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Apply).click()
+    entry = table.store.session_log(table.campaign.id)[0]  # type: ignore[union-attr]
+    assert entry.summary == "Results of Orc guardroom"
+    assert entry.details == ("Killed Orc 1: 10 XP", "Killed Ogre 1: 90 XP", "XP for kills: 100")
