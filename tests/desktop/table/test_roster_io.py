@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,11 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from core.log import Command, EncounterLog, Event, EventKind, add_combatant
-from core.model import Combatant, Status, frozen_mapping
-from core.roster import available_spells
+from core.model import Combatant, Spell, Status, frozen_mapping
+from core.roster import MonsterTemplate, RosterEntry, available_spells, spend_spells
 from core.roster_merge import Choice
 from desktop.main_window import MainWindow
+from desktop.roster.conflict_dialog import differences as conflict_differences
 from desktop.roster.import_dialog import DuplicatesDialog
 from desktop.roster.kills_table import KillsBox
 from desktop.roster.rest_dialog import RestDialog
@@ -328,3 +330,11 @@ def test_the_session_log_records_kills_with_template_or_typed_xp(
     entry = table.store.session_log(table.campaign.id)[0]  # type: ignore[union-attr]
     assert entry.summary == "Results of Orc guardroom"
     assert entry.details == ("Killed Orc 1: 10 XP", "Killed Ogre 1: 90 XP", "XP for kills: 100")
+
+
+def test_a_conflict_names_spent_spells_and_template_xp_in_words() -> None:
+    ysolde = RosterEntry(name="Sister Ysolde", spells=(Spell("Cure light wounds"), Spell("Bless")))
+    assert conflict_differences(spend_spells(ysolde, ["Bless"]), ysolde) == [
+        ("Spent spells", "Bless", "none spent")]
+    orc = MonsterTemplate(name="Orc")
+    assert conflict_differences(replace(orc, xp=10), orc) == [("XP a kill", "10", "—")]
