@@ -34,7 +34,11 @@ class KillsBox(QGroupBox):
         self.table.setObjectName("killsTable")
         self.table.setHorizontalHeaderLabels(["Killed", "XP from", "XP"])
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setWordWrap(False)
         self.spins: list[QSpinBox] = []
         for row, kill in enumerate(self.kills):
             name = QTableWidgetItem(kill.name)
