@@ -69,6 +69,7 @@ def choose_file(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
 def ctrl_z(window: MainWindow, shift: bool = False) -> None:
     """Presses Ctrl+Z (Ctrl+Shift+Z) in the roster tree, as the DM does."""
     window.activateWindow()
+    QTest.qWaitForWindowActive(window, 2000)  # under Xvfb the shortcut needs the active window
     window.roster_panel.view.setFocus()
     modifiers = CTRL | (Qt.KeyboardModifier.ShiftModifier if shift else CTRL)
     QTest.keyClick(window.roster_panel.view, Qt.Key.Key_Z, modifiers)
@@ -224,6 +225,7 @@ def test_several_rows_removed_with_delete_come_back_with_one_ctrl_z(
     before = dump(campaign_file, skip=("updated_at",))  # a put-back row is saved anew
     ctrl_click_rows(table, ["Pip Underbough", "Garrick", "Torchbearer Wat", "Kobold"])
     table.activateWindow()
+    QTest.qWaitForWindowActive(table, 2000)
     table.roster_panel.view.setFocus()
     QTest.keyClick(table.roster_panel.view, Qt.Key.Key_Delete)
     assert questions.asked == ["Remove 4 from the campaign: Pip Underbough, Garrick, Torchbearer "
