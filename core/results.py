@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from core.log import EncounterState
 from core.model import Combatant, Status, frozen_mapping
-from core.roster import RosterEntry, RosterStatus
+from core.roster import RosterEntry, RosterStatus, available_spells, spend_spells
 
 ROSTER_ID_KEY = "roster_id"
 
@@ -71,7 +71,7 @@ def roster_combatant(entry: RosterEntry, cid: str | None = None) -> Combatant:
         movement=entry.movement,
         morale=entry.morale,
         weapons=entry.weapons,
-        spells=entry.spells,
+        spells=available_spells(entry),  # spent ones stay spent until the next rest
         extra=frozen_mapping({ROSTER_ID_KEY: entry.id}),
     )
 
@@ -88,14 +88,14 @@ def _match(
 def _spells_spent(
     entry: RosterEntry, combatant: Combatant, cast: Sequence[str]
 ) -> tuple[str, ...]:
-    """Gets the memorised spells ``entry`` spent: those cast, or gone from a linked combatant."""
-    memorised = Counter(s.name for s in entry.spells)
+    """Gets the available spells ``entry`` spent: those cast, or gone from a linked combatant."""
+    memorised = Counter(s.name for s in available_spells(entry))
     spent = Counter(name for name in cast if name in memorised)
     if ROSTER_ID_KEY in combatant.extra:  # it carried the roster's spell list into the fight
         spent |= memorised - Counter(s.name for s in combatant.spells)
     spent &= memorised
     out: list[str] = []
-    for spell in entry.spells:  # in the entry's own order
+    for spell in available_spells(entry):  # in the entry's own order
         if spent[spell.name] > 0:
             spent[spell.name] -= 1
             out.append(spell.name)
@@ -142,7 +142,8 @@ def propose_results(
         if spent:
             changes.append(
                 ProposedChange(
-                    entry.id, entry.name, ChangeField.SPELLS, tuple(s.name for s in entry.spells),
+                    entry.id, entry.name, ChangeField.SPELLS,
+                    tuple(s.name for s in available_spells(entry)),
                     spent, f"{entry.name}: spells used — {', '.join(spent)}",
                 )
             )  # fmt: skip
@@ -163,12 +164,7 @@ def apply_changes(
             entry = replace(entry, hp=change.new if isinstance(change.new, int) else None)
         elif change.field is ChangeField.STATUS:
             entry = replace(entry, status=RosterStatus(str(change.new)))
-        else:
-            spells = list(entry.spells)
-            for name in change.new if isinstance(change.new, tuple) else ():
-                index = next((i for i, s in enumerate(spells) if s.name == name), None)
-                if index is not None:
-                    del spells[index]
-            entry = replace(entry, spells=tuple(spells))
+        else:  # spent, not forgotten: the memorised list stays for the next rest
+            entry = spend_spells(entry, change.new if isinstance(change.new, tuple) else ())
         changed[change.entry_id] = entry
     return list(changed.values())

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -61,6 +62,9 @@ class RosterEntry:
     attacks: int = 1
     weapons: tuple[Weapon, ...] = ()
     spells: tuple[Spell, ...] = ()
+    """The spells memorised; an encounter spends them, a rest makes them available again."""
+    spent_spells: tuple[int, ...] = ()
+    """Positions in ``spells`` of the memorised spells already spent (cast or lost)."""
     notes: str = ""
     version: int = 0
 
@@ -81,6 +85,8 @@ class MonsterTemplate:
     weapons: tuple[Weapon, ...] = ()
     notes: str = ""
     version: int = 0
+    xp: int | None = None
+    """Experience points the party earns for killing one of these (None: the DM enters it)."""
 
 
 ROSTER_KINDS = (Kind.PC, Kind.HENCHMAN, Kind.HIRELING, Kind.MONSTER)
@@ -95,3 +101,32 @@ class SessionLogEntry:
     created_at: datetime
     summary: str
     details: tuple[str, ...] = ()
+
+
+def available_spells(entry: RosterEntry) -> tuple[Spell, ...]:
+    """Gets the memorised spells ``entry`` has not spent yet, in the memorised order."""
+    spent = set(entry.spent_spells)
+    return tuple(s for i, s in enumerate(entry.spells) if i not in spent)
+
+
+def spend_spells(entry: RosterEntry, names: Sequence[str]) -> RosterEntry:
+    """Marks one still-available memorised spell spent for each name (unknown names ignored)."""
+    spent = set(entry.spent_spells)
+    for name in names:
+        index = next(
+            (i for i, s in enumerate(entry.spells) if s.name == name and i not in spent), None
+        )
+        if index is not None:
+            spent.add(index)
+    return replace(entry, spent_spells=tuple(sorted(spent)))
+
+
+def rested(entry: RosterEntry, restore_hp: bool = False) -> RosterEntry:
+    """Gets ``entry`` after a rest: every memorised spell available, HP at max if asked.
+
+    A dead entry does not rest (it stays as it is); HP are restored only when max HP is known.
+    """
+    if entry.status is RosterStatus.DEAD:
+        return entry
+    hp = entry.max_hp if restore_hp and entry.max_hp is not None else entry.hp
+    return replace(entry, spent_spells=(), hp=hp)

@@ -85,6 +85,8 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
             problems["spells"] = f"{where} ({spell.name}): casting time is 0–100 segments."
         if "spells" in problems:
             break
+    if any(not 0 <= i < len(entry.spells) for i in entry.spent_spells):
+        problems.setdefault("spells", "A spent mark belongs to no memorised spell.")
     return problems
 
 
@@ -101,6 +103,10 @@ def _check_weapons(weapons: Sequence[Weapon]) -> str | None:
         if weapon.rate_of_fire is not None and not 1 <= weapon.rate_of_fire <= 10:
             return f"{where} ({weapon.name}): rate of fire is 1–10."
     return None
+
+
+MAX_XP = 1_000_000
+"""The most XP one kill can be worth (a guard against typing errors)."""
 
 
 def check_template(template: MonsterTemplate) -> dict[str, str]:
@@ -134,6 +140,8 @@ def check_template(template: MonsterTemplate) -> dict[str, str]:
     weapons = _check_weapons(template.weapons)
     if weapons is not None:
         problems["weapons"] = weapons
+    if template.xp is not None and not 0 <= template.xp <= MAX_XP:
+        problems["xp"] = f"XP for a kill is 0–{MAX_XP:,}."
     return problems
 
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from core.model import Combatant, Kind
 from core.results import roster_combatant
-from core.roster import RosterEntry, RosterStatus
-from core.roster_checks import check_entry
+from core.roster import MonsterTemplate, RosterEntry, RosterStatus
+from core.roster_checks import check_entry, check_template
 from core.scenario import ScenarioError, combatant_to_json, read_combatant
 
 ROSTER_FORMAT = "combatdesk/roster-1"
@@ -27,6 +29,28 @@ Progress = Callable[[int, int], None]
 
 _ROSTER_ONLY = ("char_class", "class", "str_score", "str", "notes", "status")
 """Roster fields the scenario shape lacks (status: the roster has "retired", not "surrendered")."""
+
+
+_PATH_PARTS = (
+    (re.compile(r"^combatants\[(\d+)\]"), "entry"),
+    (re.compile(r"^templates\[(\d+)\]"), "template"),
+)
+
+
+def plain_place(where: str, name: str = "") -> str:
+    """Turns a JSON path ("combatants[3].spells[0].level") into words ("entry 4 (Borin), spell
+    1, field level"): a DM reads names and numbers from 1, not field paths."""
+    out = where
+    for pattern, noun in _PATH_PARTS:
+        match = pattern.match(out)
+        if match:
+            label = f"{noun} {int(match.group(1)) + 1}" + (f" ({name})" if name else "")
+            out = label + out[match.end():]
+    out = re.sub(r"(^|\.)(spells|weapons)\[(\d+)\]",
+                 lambda m: f"{', ' if m.group(1) else ''}{m.group(2)[:-1]} {int(m.group(3)) + 1}",
+                 out)
+    out = re.sub(r"\.(\w+)$", r", field \1", out)
+    return out
 
 
 class RosterImportError(ValueError):
@@ -77,11 +101,32 @@ def _opt_str(data: Mapping[str, Any], *keys: str, where: str) -> str:
     return ""
 
 
+def _spent_marks(value: Any, where: str) -> tuple[Any, tuple[int, ...]]:
+    """Splits a spells list into the scenario shape and the positions marked ``"spent": true``."""
+    if not isinstance(value, list):
+        return value, ()
+    spent: list[int] = []
+    plain_list: list[Any] = []
+    for i, spell in enumerate(value):
+        if isinstance(spell, dict) and "spent" in spell:
+            flag = spell["spent"]
+            if not isinstance(flag, bool):
+                raise RosterImportError(
+                    f"{where}.spells[{i}].spent", f"expected true or false, got {flag!r}"
+                )
+            if flag:
+                spent.append(i)
+            spell = {k: v for k, v in spell.items() if k != "spent"}
+        plain_list.append(spell)
+    return plain_list, tuple(spent)
+
+
 def entry_from_json(value: Any, where: str) -> RosterEntry:
     """Reads one roster entry from a scenario-shaped combatant object (id and side optional)."""
     if not isinstance(value, dict):
         raise RosterImportError(where, f"expected an object, got {type(value).__name__}")
     data = {k: v for k, v in value.items() if k not in _ROSTER_ONLY}
+    data["spells"], spent = _spent_marks(data.get("spells", []), where)
     data.setdefault("id", "imported")
     data.setdefault("side", "party")
     if data.get("kind") is None and isinstance(value.get("side", "party"), str):
@@ -115,6 +160,7 @@ def entry_from_json(value: Any, where: str) -> RosterEntry:
         attacks=combatant.attacks,
         weapons=combatant.weapons,
         spells=combatant.spells,
+        spent_spells=spent,
         notes=_opt_str(value, "notes", where=where),
     )
     _refuse_problems(entry, where)
@@ -128,27 +174,55 @@ def _tick(progress: Progress | None, done: int, total: int) -> None:
 
 def read_roster_json(text: str, progress: Progress | None = None) -> list[RosterEntry]:
     """Reads a roster (or scenario) JSON document: ``{"combatants": [...]}`` or a bare list."""
+    return list(read_roster_json_document(text, progress).entries)
+
+
+def _item_name(item: Any) -> str:
+    name = item.get("name") if isinstance(item, dict) else None
+    return name.strip()[:60] if isinstance(name, str) else ""
+
+
+def read_roster_json_document(text: str, progress: Progress | None = None) -> RosterDocument:
+    """Reads a roster JSON document whole: its entries and its ``templates`` list, if any.
+
+    A problem is reported in words ("entry 4 (Borin), field dex"), never as a JSON path.
+    """
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RosterImportError(f"line {exc.lineno}, column {exc.colno}", exc.msg) from None
     except RecursionError:
         raise RosterImportError("line 1", "the JSON is nested too deeply") from None
+    templates_value: Any = []
     if isinstance(document, dict):
-        items = document.get("combatants")
+        items = document.get("combatants", [] if "templates" in document else None)
         if not isinstance(items, list):
             raise RosterImportError("combatants", "expected a list of combatants")
+        templates_value = document.get("templates") or []
+        if not isinstance(templates_value, list):
+            raise RosterImportError("templates", "expected a list of monster templates")
     elif isinstance(document, list):
         items = document
     else:
         raise RosterImportError("document", "expected an object with 'combatants' or a list")
-    if len(items) > MAX_ROWS:
+    if len(items) + len(templates_value) > MAX_ROWS:
         raise RosterImportError("combatants", f"at most {MAX_ROWS} entries a file")
     entries = []
+    total = len(items) + len(templates_value)
     for i, item in enumerate(items):
-        entries.append(entry_from_json(item, f"combatants[{i}]"))
-        _tick(progress, i + 1, len(items))
-    return entries
+        try:
+            entries.append(entry_from_json(item, f"combatants[{i}]"))
+        except RosterImportError as exc:
+            raise RosterImportError(plain_place(exc.where, _item_name(item)), exc.message) from None
+        _tick(progress, i + 1, total)
+    templates = []
+    for i, item in enumerate(templates_value):
+        try:
+            templates.append(template_from_json(item, f"templates[{i}]"))
+        except RosterImportError as exc:
+            raise RosterImportError(plain_place(exc.where, _item_name(item)), exc.message) from None
+        _tick(progress, len(items) + i + 1, total)
+    return RosterDocument(tuple(entries), tuple(templates))
 
 
 def entry_to_json(entry: RosterEntry) -> dict[str, Any]:
@@ -171,12 +245,92 @@ def entry_to_json(entry: RosterEntry) -> dict[str, Any]:
     )
     if entry.str_score is not None:
         out["str_score"] = entry.str_score
+    out["spells"] = _spells_json(entry)  # every memorised spell, the spent ones marked
     return out
 
 
-def write_roster_json(entries: Sequence[RosterEntry]) -> str:
-    """Gets the roster as a ``combatdesk/roster-1`` JSON document."""
-    document = {"format": ROSTER_FORMAT, "combatants": [entry_to_json(e) for e in entries]}
+def _spells_json(entry: RosterEntry) -> list[dict[str, Any]]:
+    spent = set(entry.spent_spells)
+    return [
+        {"name": s.name, "level": s.level, "casting_time": s.casting_time}
+        | ({"spent": True} if i in spent else {})
+        for i, s in enumerate(entry.spells)
+    ]
+
+
+def template_to_json(template: MonsterTemplate) -> dict[str, Any]:
+    """Gets a monster template as a JSON object (``xp`` only when the template gives one)."""
+    out: dict[str, Any] = {"name": template.name, "hit_dice": template.hit_dice}
+    for key in ("ac", "movement", "morale", "surprises_on", "xp"):
+        value = getattr(template, key)
+        if value is not None:
+            out[key] = value
+    out["attacks"] = template.attacks
+    out["weapons"] = combatant_to_json(
+        Combatant(id="t", side="monsters", weapons=template.weapons)
+    )["weapons"]
+    out["notes"] = template.notes
+    return out
+
+
+_TEMPLATE_KEYS = {"name", "hit_dice", "ac", "movement", "morale", "surprises_on", "xp",
+                  "attacks", "weapons", "notes"}  # fmt: skip
+
+
+def template_from_json(value: Any, where: str) -> MonsterTemplate:
+    """Reads one monster template object, with the checks the template form makes."""
+    if not isinstance(value, dict):
+        raise RosterImportError(where, f"expected an object, got {type(value).__name__}")
+    unknown = sorted(k for k in value if k not in _TEMPLATE_KEYS)
+    if unknown:
+        known = ", ".join(sorted(_TEMPLATE_KEYS))
+        raise RosterImportError(f"{where}.{unknown[0]}", f"unknown field; fields are {known}")
+    name = _opt_str(value, "name", where=where).strip()
+    hit_dice = _opt_str(value, "hit_dice", where=where).strip() or "1d8"
+    weapons_value = value.get("weapons") or []
+    try:
+        weapons = read_combatant(
+            {"id": "t", "side": "monsters", "weapons": weapons_value}, where
+        ).weapons
+    except ScenarioError as exc:
+        raise RosterImportError(exc.field, exc.message) from None
+    attacks = _opt_int(value, "attacks", where=where)
+    template = MonsterTemplate(
+        name=name,
+        hit_dice=hit_dice,
+        ac=_opt_int(value, "ac", where=where),
+        movement=_opt_int(value, "movement", where=where),
+        morale=_opt_int(value, "morale", where=where),
+        attacks=1 if attacks is None else attacks,
+        surprises_on=_opt_int(value, "surprises_on", where=where),
+        weapons=weapons,
+        notes=_opt_str(value, "notes", where=where),
+        xp=_opt_int(value, "xp", where=where),
+    )
+    problems = check_template(template)
+    if problems:
+        field, reason = next(iter(problems.items()))
+        raise RosterImportError(f"{where}, field {field}", reason)
+    return template
+
+
+@dataclass(frozen=True, slots=True)
+class RosterDocument:
+    """What one roster file holds: roster entries and monster templates."""
+
+    entries: tuple[RosterEntry, ...] = ()
+    templates: tuple[MonsterTemplate, ...] = ()
+
+
+def write_roster_json(
+    entries: Sequence[RosterEntry], templates: Sequence[MonsterTemplate] = ()
+) -> str:
+    """Gets the roster (and monster templates) as a ``combatdesk/roster-1`` JSON document."""
+    document: dict[str, Any] = {
+        "format": ROSTER_FORMAT, "combatants": [entry_to_json(e) for e in entries],
+    }  # fmt: skip
+    if templates:
+        document["templates"] = [template_to_json(t) for t in templates]
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -186,7 +340,10 @@ CSV_COLUMNS = (
     "name", "kind", "side", "status", "level", "class", "race", "hp", "max_hp", "ac",
     "str", "dex", "wis", "initiative_adj", "surprise_adj", "missile_adj", "reaction_adj",
     "movement", "morale", "attack_routines", "attacks", "weapons", "spells", "notes",
+    "hit_dice", "surprises_on", "xp",
 )  # fmt: skip
+TEMPLATE_KIND = "template"
+"""The ``kind`` of a CSV row holding a monster template (hit_dice, surprises_on, xp are theirs)."""
 _CSV_INTS = {
     "level": "level", "hp": "hp", "max_hp": "max_hp", "ac": "ac", "str": "str_score",
     "dex": "dex", "wis": "wis", "initiative_adj": "initiative_adj",
@@ -205,11 +362,12 @@ def _csv_int(text: str, where: str) -> int | None:
         raise RosterImportError(where, f"{text!r} is not a whole number") from None
 
 
-def _csv_list(text: str, where: str, key: str) -> Combatant:
-    """Reads a JSON list cell (weapons or spells) with the scenario reader's own checks."""
+def _csv_list(text: str, where: str, key: str) -> tuple[Combatant, tuple[int, ...]]:
+    """Reads a JSON list cell (weapons or spells) with the scenario reader's own checks; also
+    gets the positions of spells marked spent."""
     text = text.strip()
     if not text:
-        return Combatant(id="row", side="party")
+        return Combatant(id="row", side="party"), ()
     try:
         items = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
@@ -217,10 +375,38 @@ def _csv_list(text: str, where: str, key: str) -> Combatant:
         raise RosterImportError(where, f"expected a JSON list, e.g. {example}") from None
     if not isinstance(items, list):
         raise RosterImportError(where, "expected a JSON list")
+    spent: tuple[int, ...] = ()
+    if key == "spells":
+        try:
+            items, spent = _spent_marks(items, "row")
+        except RosterImportError as exc:
+            place = plain_place(exc.where.replace("row.", ""))
+            raise RosterImportError(where, f"{place}: {exc.message}") from None
     try:
-        return read_combatant({"id": "row", "side": "party", key: items}, where)
+        return read_combatant({"id": "row", "side": "party", key: items}, where), spent
     except ScenarioError as exc:
-        raise RosterImportError(exc.field, exc.message) from None
+        raise RosterImportError(plain_place(exc.field), exc.message) from None
+
+
+def _template_from_row(row: Mapping[str, str], line: int) -> MonsterTemplate:
+    def where(column: str) -> str:
+        return f"line {line}, column {column}"
+
+    value: dict[str, Any] = {
+        "name": (row.get("name") or "").strip(),
+        "hit_dice": (row.get("hit_dice") or "").strip(),
+        "notes": row.get("notes") or "",
+    }
+    for col in ("ac", "movement", "morale", "attacks", "surprises_on", "xp"):
+        value[col] = _csv_int(row.get(col) or "", where(col))
+    weapons = _csv_list(row.get("weapons") or "", where("weapons"), "weapons")[0].weapons
+    value["weapons"] = combatant_to_json(
+        Combatant(id="t", side="monsters", weapons=weapons)
+    )["weapons"]
+    try:
+        return template_from_json(value, f"line {line}")
+    except RosterImportError as exc:
+        raise RosterImportError(exc.where.replace(".", ", field "), exc.message) from None
 
 
 def _entry_from_row(row: Mapping[str, str], line: int) -> RosterEntry:
@@ -234,12 +420,13 @@ def _entry_from_row(row: Mapping[str, str], line: int) -> RosterEntry:
     try:
         kind = Kind(kind_text)
     except ValueError:
-        allowed = ", ".join(k.value for k in Kind)
+        allowed = ", ".join([*(k.value for k in Kind), TEMPLATE_KIND])
         raise RosterImportError(where("kind"), f"{kind_text!r} is not one of {allowed}") from None
     routines = _csv_int(row.get("attack_routines") or "", where("attack_routines"))
     attacks = _csv_int(row.get("attacks") or "", where("attacks"))
-    weapons = _csv_list(row.get("weapons") or "", where("weapons"), "weapons").weapons
-    spells = _csv_list(row.get("spells") or "", where("spells"), "spells").spells
+    weapons = _csv_list(row.get("weapons") or "", where("weapons"), "weapons")[0].weapons
+    with_spells, spent = _csv_list(row.get("spells") or "", where("spells"), "spells")
+    spells = with_spells.spells
     entry = RosterEntry(
         name=(row.get("name") or "").strip(),
         kind=kind,
@@ -251,6 +438,7 @@ def _entry_from_row(row: Mapping[str, str], line: int) -> RosterEntry:
         attacks=1 if attacks is None else attacks,
         weapons=weapons,
         spells=spells,
+        spent_spells=spent,
         notes=row.get("notes") or "",
         **ints,
     )
@@ -260,6 +448,11 @@ def _entry_from_row(row: Mapping[str, str], line: int) -> RosterEntry:
 
 def read_roster_csv(text: str, progress: Progress | None = None) -> list[RosterEntry]:
     """Reads a roster CSV (a header row naming columns of :data:`CSV_COLUMNS`, ``name`` needed)."""
+    return list(read_roster_csv_document(text, progress).entries)
+
+
+def read_roster_csv_document(text: str, progress: Progress | None = None) -> RosterDocument:
+    """Reads a roster CSV whole: entry rows, and rows of kind ``template``."""
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""), restkey="\0extra")
         header = reader.fieldnames
@@ -274,20 +467,28 @@ def read_roster_csv(text: str, progress: Progress | None = None) -> list[RosterE
             raise RosterImportError("line 1", "a 'name' column is needed")
         total = max(0, text.count("\n") - 1)
         entries = []
+        templates = []
         for row in reader:
             if "\0extra" in row:
                 raise RosterImportError(f"line {reader.line_num}", "more values than columns")
-            entries.append(_entry_from_row(row, reader.line_num))
-            if len(entries) > MAX_ROWS:
+            if (row.get("kind") or "").strip().casefold() == TEMPLATE_KIND:
+                templates.append(_template_from_row(row, reader.line_num))
+            else:
+                entries.append(_entry_from_row(row, reader.line_num))
+            done = len(entries) + len(templates)
+            if done > MAX_ROWS:
                 raise RosterImportError(f"line {reader.line_num}", f"at most {MAX_ROWS} rows")
-            _tick(progress, len(entries), max(total, len(entries)))
-        return entries
+            _tick(progress, done, max(total, done))
+        return RosterDocument(tuple(entries), tuple(templates))
     except csv.Error as exc:
         raise RosterImportError("CSV", str(exc)) from None
 
 
-def write_roster_csv(entries: Sequence[RosterEntry]) -> str:
-    """Gets the roster as CSV (weapons and spells as JSON lists in their cells)."""
+def write_roster_csv(
+    entries: Sequence[RosterEntry], templates: Sequence[MonsterTemplate] = ()
+) -> str:
+    """Gets the roster as CSV (weapons and spells as JSON lists in their cells); templates
+    follow as rows of kind ``template``."""
     out = io.StringIO(newline="")
     writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -305,11 +506,30 @@ def write_roster_csv(entries: Sequence[RosterEntry]) -> str:
             value = getattr(e, field)
             row[col] = "" if value is None else value
         writer.writerow(row)
+    for t in templates:
+        data = template_to_json(t)
+        row = {col: "" for col in CSV_COLUMNS}
+        row.update(
+            name=t.name, kind=TEMPLATE_KIND, side="monsters", hit_dice=t.hit_dice,
+            attacks=t.attacks, notes=t.notes,
+            weapons=json.dumps(data["weapons"]) if t.weapons else "",
+        )  # fmt: skip
+        for col in ("ac", "movement", "morale", "surprises_on", "xp"):
+            value = getattr(t, col)
+            row[col] = "" if value is None else value
+        writer.writerow(row)
     return out.getvalue()
 
 
 def read_roster_file(name: str, text: str, progress: Progress | None = None) -> list[RosterEntry]:
-    """Reads a roster file by its extension (``.csv``; anything else as JSON)."""
+    """Reads a roster file's entries by its extension (``.csv``; anything else as JSON)."""
+    return list(read_roster_document(name, text, progress).entries)
+
+
+def read_roster_document(
+    name: str, text: str, progress: Progress | None = None
+) -> RosterDocument:
+    """Reads a roster file whole (entries and templates) by its extension."""
     if name.casefold().endswith(".csv"):
-        return read_roster_csv(text, progress)
-    return read_roster_json(text, progress)
+        return read_roster_csv_document(text, progress)
+    return read_roster_json_document(text, progress)

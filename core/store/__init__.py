@@ -12,9 +12,10 @@ from core.store.errors import (
     ReadOnlyDatabaseError,
     StoreError,
 )
-from core.store.store import EncounterInfo, Store, default_database_url
+from core.store.store import AppliedImport, EncounterInfo, Store, default_database_url
 
 __all__ = [
+    "AppliedImport",
     "ConflictError",
     "CorruptDatabaseError",
     "DatabaseLockedError",

@@ -85,7 +85,8 @@ class MonsterTemplateRow(Base):
     morale: Mapped[int | None]
     attacks: Mapped[int] = mapped_column(default=1)
     surprises_on: Mapped[int | None]
-    weapons: Mapped[list[Any]] = mapped_column(default=list)
+    # A list of weapons, or {"weapons": [...], "xp": N} once the DM gave the template an XP value.
+    weapons: Mapped[Any] = mapped_column(JSON, default=list)
     notes: Mapped[str] = mapped_column(Text, default="")
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 

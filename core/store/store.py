@@ -12,12 +12,22 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, select
+from sqlalchemy import (
+    Engine,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
@@ -26,6 +36,7 @@ from core.log import Command, Event
 from core.model import Kind, Spell, Weapon
 from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus, SessionLogEntry
 from core.roster_checks import check_template
+from core.roster_merge import ImportChanges
 from core.store.errors import (
     ConflictError,
     CorruptDatabaseError,
@@ -177,6 +188,8 @@ def _entry(row: CharacterRow) -> RosterEntry:
         spells=tuple(
             Spell(str(s["name"]), int(s["level"]), int(s["casting_time"])) for s in row.spells
         ),
+        # The memorised list keeps spent spells, flagged, so a rest can give them back.
+        spent_spells=tuple(i for i, s in enumerate(row.spells) if s.get("spent")),
         notes=row.notes,
         version=row.version,
     )
@@ -220,13 +233,35 @@ def _fill_character(row: CharacterRow, entry: RosterEntry) -> None:
     row.attack_routines = entry.attack_routines
     row.attacks = entry.attacks
     row.weapons = _weapons_json(entry.weapons)
+    spent = set(entry.spent_spells)
     row.spells = [
-        {"name": s.name, "level": s.level, "casting_time": s.casting_time} for s in entry.spells
+        {"name": s.name, "level": s.level, "casting_time": s.casting_time}
+        | ({"spent": True} if i in spent else {})
+        for i, s in enumerate(entry.spells)
     ]
     row.notes = entry.notes
 
 
+def _template_extras(stored: Any) -> tuple[list[Any], int | None]:
+    """Gets (weapons, xp) from a template's ``weapons`` column.
+
+    Without a schema change, a template's XP rides in that JSON column: a plain list of weapons
+    (every template saved before XP existed, and any without XP), or ``{"weapons": [...],
+    "xp": N}``.
+    """
+    if isinstance(stored, dict):
+        xp = stored.get("xp")
+        return list(stored.get("weapons") or []), None if xp is None else int(xp)
+    return list(stored or []), None
+
+
+def _template_weapons_column(t: MonsterTemplate) -> Any:
+    weapons = _weapons_json(t.weapons)
+    return weapons if t.xp is None else {"weapons": weapons, "xp": t.xp}
+
+
 def _template(row: MonsterTemplateRow) -> MonsterTemplate:
+    weapons, xp = _template_extras(row.weapons)
     return MonsterTemplate(
         id=row.id,
         name=row.name,
@@ -236,9 +271,10 @@ def _template(row: MonsterTemplateRow) -> MonsterTemplate:
         morale=row.morale,
         attacks=row.attacks,
         surprises_on=row.surprises_on,
-        weapons=_weapons(row.weapons),
+        weapons=_weapons(weapons),
         notes=row.notes,
         version=row.version,
+        xp=xp,
     )
 
 
@@ -256,7 +292,7 @@ def _fill_template(row: MonsterTemplateRow, t: MonsterTemplate) -> None:
     row.morale = t.morale
     row.attacks = t.attacks
     row.surprises_on = t.surprises_on
-    row.weapons = _weapons_json(t.weapons)
+    row.weapons = _template_weapons_column(t)
     row.notes = t.notes
 
 
@@ -269,6 +305,29 @@ def _refuse_bad_template(t: MonsterTemplate) -> None:
 
 
 _TEMPLATES_TABLE = Base.metadata.tables["monster_templates"]
+_TEMPLATE_COLUMNS = (
+    "name", "hit_dice", "ac", "movement", "morale", "attacks", "surprises_on", "weapons", "notes",
+)  # fmt: skip
+MAX_LOG_DETAILS = 200
+"""A session-log line keeps at most this many detail lines (an import of thousands)."""
+
+
+def _chunks(ids: Sequence[Any], size: int = 500) -> Iterator[list[Any]]:
+    """Splits ids for IN (...) lists short enough for every database."""
+    for start in range(0, len(ids), size):
+        yield list(ids[start : start + size])
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedImport:
+    """An import as written: what :meth:`Store.undo_import` needs to take it back exactly."""
+
+    changes: ImportChanges
+    """The records written, with their ids and versions."""
+    log_id: int
+    """The session-log line the import added."""
+    entry_stamps: Mapping[int, datetime]
+    """When each updated entry had last been saved before the import (restored on undo)."""
 
 
 _R = TypeVar("_R")
@@ -760,6 +819,226 @@ class Store:
                 f"The {template.name} template cannot be put back: its place was taken or the "
                 "campaign is gone."
             ) from None
+
+    # --- roster batches: imports, multi-deletes, rests (each one transaction) ------------------
+
+    def apply_import(
+        self, campaign_id: int, changes: ImportChanges, summary: str, details: Sequence[str]
+    ) -> AppliedImport:
+        """Writes one import whole (adds, version-checked updates, a session-log line) or nothing.
+
+        Returns what was written, with ids and versions, for :meth:`undo_import`. An updated
+        record changed elsewhere since the file was read refuses the whole import.
+        """
+        with self.unit_of_work() as s:
+            if s.get(CampaignRow, campaign_id) is None:
+                raise NotFoundError("The campaign is gone; nothing was imported.")
+            stamps: dict[int, datetime] = {}
+            updated_entries = []
+            for before, after in changes.updated_entries:
+                row = self._versioned_row(s, CharacterRow, campaign_id, before, "imported")
+                stamps[row.id] = row.updated_at
+                _fill_character(row, after)
+                s.flush()
+                updated_entries.append((before, _entry(row)))
+            updated_templates = []
+            for before_t, after_t in changes.updated_templates:
+                trow = self._versioned_row(s, MonsterTemplateRow, campaign_id, before_t, "imported")
+                _fill_template(trow, after_t)
+                s.flush()
+                updated_templates.append((before_t, _template(trow)))
+            added_entries = self._insert_entries(s, campaign_id, changes.added_entries)
+            added_templates = self._insert_templates(s, campaign_id, changes.added_templates)
+            log = SessionLogRow(
+                campaign_id=campaign_id, created_at=utc_now(), summary=summary,
+                details=list(details)[:MAX_LOG_DETAILS],
+            )  # fmt: skip
+            s.add(log)
+            s.flush()
+            written = ImportChanges(
+                tuple(added_entries), tuple(updated_entries), tuple(added_templates),
+                tuple(updated_templates),
+            )  # fmt: skip
+            return AppliedImport(written, log.id, stamps)
+
+    def undo_import(self, campaign_id: int, applied: AppliedImport) -> None:
+        """Takes an import back whole: the database holds again exactly the rows it held before.
+
+        Refuses (changing nothing) when a record the import wrote was changed or removed since.
+        """
+        changes = applied.changes
+        with self.unit_of_work() as s:
+            self._check_versions(
+                s, _CHARACTERS_TABLE,
+                [*changes.added_entries, *(after for _, after in changes.updated_entries)],
+            )  # fmt: skip
+            self._check_versions(
+                s, _TEMPLATES_TABLE,
+                [*changes.added_templates, *(after for _, after in changes.updated_templates)],
+            )  # fmt: skip
+            for table, records in (
+                (_CHARACTERS_TABLE, changes.added_entries),
+                (_TEMPLATES_TABLE, changes.added_templates),
+            ):
+                ids = [r.id for r in records]
+                for chunk in _chunks(ids):
+                    s.execute(delete(table).where(table.c.id.in_(chunk)))
+            for before, _after in changes.updated_entries:
+                assert before.id is not None
+                values = {**_character_values(before), "version": before.version}
+                values["updated_at"] = applied.entry_stamps.get(before.id, utc_now())
+                s.execute(
+                    update(_CHARACTERS_TABLE)
+                    .where(_CHARACTERS_TABLE.c.id == before.id)
+                    .values(**values)
+                )
+            for before_t, _after_t in changes.updated_templates:
+                row = _template_row(campaign_id, before_t)
+                values = {c: getattr(row, c) for c in _TEMPLATE_COLUMNS}
+                s.execute(
+                    update(_TEMPLATES_TABLE)
+                    .where(_TEMPLATES_TABLE.c.id == before_t.id)
+                    .values(**values, version=before_t.version)
+                )
+            s.execute(delete(SessionLogRow).where(SessionLogRow.id == applied.log_id))
+            s.expire_all()
+
+    def remove_records(
+        self, entries: Sequence[RosterEntry], templates: Sequence[MonsterTemplate] = ()
+    ) -> None:
+        """Removes several entries and templates in one transaction, each only if unchanged."""
+        with self.unit_of_work() as s:
+            self._check_versions(s, _CHARACTERS_TABLE, entries, "removed")
+            self._check_versions(s, _TEMPLATES_TABLE, templates, "removed")
+            for table, records in ((_CHARACTERS_TABLE, entries), (_TEMPLATES_TABLE, templates)):
+                for chunk in _chunks([r.id for r in records]):
+                    s.execute(delete(table).where(table.c.id.in_(chunk)))
+
+    def restore_records(
+        self,
+        campaign_id: int,
+        entries: Sequence[RosterEntry],
+        templates: Sequence[MonsterTemplate] = (),
+    ) -> None:
+        """Puts removed entries and templates back with their ids and versions, all or none."""
+        try:
+            with self.unit_of_work() as s:
+                self._insert_entries(s, campaign_id, entries)
+                self._insert_templates(s, campaign_id, templates)
+        except IntegrityError:
+            names = ", ".join(([e.name for e in entries] + [t.name for t in templates])[:5])
+            raise ConflictError(
+                f"{names} cannot be put back: a place was taken or the campaign is gone."
+            ) from None
+
+    def save_entries(
+        self, campaign_id: int, entries: Sequence[RosterEntry], summary: str,
+        details: Sequence[str],
+    ) -> list[RosterEntry]:
+        """Saves several edited entries and a session-log line in one transaction.
+
+        Every entry is version-checked: if one was changed elsewhere, nothing is saved.
+        """
+        with self.unit_of_work() as s:
+            saved = []
+            for entry in entries:
+                row = self._versioned_row(s, CharacterRow, campaign_id, entry, "saved")
+                _fill_character(row, entry)
+                saved.append(row)
+            s.add(
+                SessionLogRow(
+                    campaign_id=campaign_id, created_at=utc_now(), summary=summary,
+                    details=list(details)[:MAX_LOG_DETAILS],
+                )
+            )  # fmt: skip
+            s.flush()
+            return [_entry(r) for r in saved]
+
+    @staticmethod
+    def _versioned_row(
+        s: Session, model: type[Any], campaign_id: int, record: RosterEntry | MonsterTemplate,
+        verb: str,
+    ) -> Any:
+        what = record.name if isinstance(record, RosterEntry) else f"The {record.name} template"
+        row = s.get(model, record.id)
+        if row is None or row.campaign_id != campaign_id:
+            raise NotFoundError(f"{what} is no longer in the campaign; nothing was {verb}.")
+        if row.version != record.version:
+            raise ConflictError(
+                f"{what} was changed elsewhere meanwhile; nothing was {verb}. Reload and try "
+                "again.",
+                _entry(row) if isinstance(record, RosterEntry) else _template(row),
+            )
+        return row
+
+    @staticmethod
+    def _check_versions(
+        s: Session, table: Any, records: Sequence[RosterEntry | MonsterTemplate],
+        verb: str = "undone",
+    ) -> None:
+        """Refuses (ConflictError) if any record is gone or saved since at another version."""
+        wanted = {r.id: r for r in records}
+        found: dict[int, int] = {}
+        for chunk in _chunks(list(wanted)):
+            rows = s.execute(select(table.c.id, table.c.version).where(table.c.id.in_(chunk)))
+            found.update((row[0], row[1]) for row in rows)
+        stale = [r.name for i, r in wanted.items() if i is None or found.get(i) != r.version]
+        if stale:
+            more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
+            raise ConflictError(
+                f"{', '.join(stale[:3])}{more} changed or went away since; nothing was {verb}."
+            )
+
+    @staticmethod
+    def _insert_entries(
+        s: Session, campaign_id: int, entries: Sequence[RosterEntry]
+    ) -> list[RosterEntry]:
+        """Bulk-inserts entries: new ones get ids, ones with an id go back under it."""
+        now = utc_now()
+        rows = [
+            {**_character_values(e), "campaign_id": campaign_id, "updated_at": now,
+             "version": e.version if e.id is not None else 1}
+            | ({"id": e.id} if e.id is not None else {})
+            for e in entries
+        ]  # fmt: skip
+        out: list[RosterEntry] = []
+        kept = [r for r in rows if "id" in r]
+        fresh = [r for r in rows if "id" not in r]
+        if kept:
+            s.execute(insert(_CHARACTERS_TABLE), kept)
+        ids: list[int] = []
+        if fresh:
+            ids = list(s.scalars(
+                insert(_CHARACTERS_TABLE).returning(
+                    _CHARACTERS_TABLE.c.id, sort_by_parameter_order=True),
+                fresh,
+            ).all())  # fmt: skip
+        new_ids = iter(ids)
+        for e in entries:
+            out.append(e if e.id is not None else replace(e, id=next(new_ids), version=1))
+        return out
+
+    @staticmethod
+    def _insert_templates(
+        s: Session, campaign_id: int, templates: Sequence[MonsterTemplate]
+    ) -> list[MonsterTemplate]:
+        out: list[MonsterTemplate] = []
+        for t in templates:
+            row = _template_row(campaign_id, t)
+            values = {c: getattr(row, c) for c in _TEMPLATE_COLUMNS}
+            if t.id is not None:
+                s.execute(
+                    insert(_TEMPLATES_TABLE),
+                    [{**values, "campaign_id": campaign_id, "id": t.id, "version": t.version}],
+                )
+                out.append(t)
+            else:
+                new_id = s.execute(
+                    insert(_TEMPLATES_TABLE).returning(_TEMPLATES_TABLE.c.id),
+                    {**values, "campaign_id": campaign_id, "version": 1},
+                ).scalar_one()
+                out.append(replace(t, id=new_id, version=1))
+        return out
 
     # --- encounters ----------------------------------------------------------------------------
 

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, QVBoxLayout
 
 from core.log import EncounterState
 from core.model import Kind
-from core.roster import MonsterTemplate, RosterEntry
+from core.roster import MonsterTemplate, RosterEntry, RosterStatus
 from core.scenario import combatant_to_json
 from core.store import StoreError
 from desktop.plain_text import plain
@@ -24,14 +24,24 @@ from desktop.roster.commands import (
     ApplyResultsCommand,
     EditEntryCommand,
     EditTemplateCommand,
+    ImportCommand,
     RemoveEntryCommand,
+    RemoveRecordsCommand,
     RemoveTemplateCommand,
+    RosterCommand,
+    SaveEntriesCommand,
+    names_text,
 )
 from desktop.roster.tree_model import TEMPLATES
 
 if TYPE_CHECKING:
+    from core.kills import Kill
+    from core.roster_merge import ImportChanges, ImportPlan
     from desktop.main_window import MainWindow
     from desktop.roster.dialogs import ResultsDialog, SessionLogDialog, StampDialog
+    from desktop.roster.import_dialog import DuplicatesDialog
+    from desktop.roster.kills_table import KillsBox
+    from desktop.roster.rest_dialog import RestDialog
 
 # Dialogs, import/export and results are imported where they are used: a DM who only looks at
 # the roster should not wait for them at start-up (bench/bench_startup.py).
@@ -58,7 +68,10 @@ class RosterActions:
             "&Edit Entry", self.edit_entry, ["Ctrl+E"], "Edit the selected entry in the form"
         )
         self.remove_action = self._action(
-            "&Remove…", self.remove_current, ["Delete"], "Remove the selected entry or template"
+            "&Remove…",
+            self.remove_current,
+            ["Delete"],
+            "Remove the selected entries or templates (Shift/Ctrl+click picks several)",
         )
         # Delete acts on the tree only: in a text field it deletes characters.
         self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -72,6 +85,14 @@ class RosterActions:
         self.export_action = self._action(
             "E&xport…", self.ask_export, ["Ctrl+Shift+E"], "Export the roster as JSON or CSV"
         )
+        self.rest_action = self._action(
+            "Re&st…", self.rest_selected, [],
+            "The selected entries rest: spent spells come back, HP too if you tick it",
+        )  # fmt: skip
+        self.rest_party_action = self._action(
+            "Rest the &Party…", self.rest_party, [],
+            "Everyone on the party side rests: spent spells come back, HP too if you tick it",
+        )  # fmt: skip
         self.log_action = self._action(
             "Session &Log", self.show_session_log, ["Ctrl+L"], "What changed, and when"
         )
@@ -100,6 +121,8 @@ class RosterActions:
             menu.addAction(action)
         menu.addSeparator()
         menu.addAction(self.stamp_action)
+        menu.addAction(self.rest_action)
+        menu.addAction(self.rest_party_action)
         menu.addSeparator()
         for action in (self.import_action, self.export_action, self.log_action):
             menu.addAction(action)
@@ -162,9 +185,20 @@ class RosterActions:
         elif before != after:
             self.window.undo_stack.push(EditTemplateCommand(ctx, before, after))
 
+    def push(self, command: RosterCommand) -> None:
+        """Pushes a roster command with the roster shown, so Ctrl+Z takes back this command and
+        not the last one of an encounter tab."""
+        self.window.tabs.setCurrentWidget(self.window.roster_panel)
+        self.window.undo_group.setActiveStack(self.window.undo_stack)
+        self.window.undo_stack.push(command)
+
     def remove_current(self) -> None:
-        """Asks, then removes the selected entry or deletes the selected template (undoable)."""
-        item = self.window.roster_panel.current_item()
+        """Asks, then removes the selected entries and templates (one undoable step)."""
+        selected = self.window.roster_panel.selected_items()
+        if len(selected) > 1:
+            self._remove_several(selected)
+            return
+        item = selected[0] if selected else None
         ctx = self.window.ctx
         if isinstance(item, MonsterTemplate) and ctx is not None:
             self._delete_template(item)
@@ -182,7 +216,76 @@ class RosterActions:
             QMessageBox.StandardButton.No,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.window.undo_stack.push(RemoveEntryCommand(ctx, item))
+            self.push(RemoveEntryCommand(ctx, item))
+
+    def _remove_several(self, items: Sequence[RosterEntry | MonsterTemplate]) -> None:
+        ctx = self.window.ctx
+        if ctx is None:
+            return
+        entries = [i for i in items if isinstance(i, RosterEntry)]
+        templates = [i for i in items if isinstance(i, MonsterTemplate)]
+        names = [e.name for e in entries] + [f"the {t.name} template" for t in templates]
+        answer = QMessageBox.question(
+            self.window,
+            "Remove entries",
+            plain(f"Remove {len(names)} from the campaign: {names_text(names, 8)}? "
+                  "(Ctrl+Z brings them all back.)"),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.push(RemoveRecordsCommand(ctx, entries, templates))
+
+    # --- rest ------------------------------------------------------------------------------------
+
+    def rest_selected(self) -> RestDialog | None:
+        """Opens the Rest dialog for the selected roster entries."""
+        entries = [
+            i for i in self.window.roster_panel.selected_items() if isinstance(i, RosterEntry)
+        ]
+        if not entries:
+            self.window.statusBar().showMessage("Select the roster entries who rest.", 4000)
+            return None
+        title = f"Rest {entries[0].name}" if len(entries) == 1 else f"Rest {len(entries)}"
+        return self._open_rest(entries, title)
+
+    def rest_party(self) -> RestDialog | None:
+        """Opens the Rest dialog for everyone on the party side who is not dead."""
+        entries = [
+            e for e in self.window.entries
+            if e.side == "party" and e.status is not RosterStatus.DEAD
+        ]  # fmt: skip
+        if not entries:
+            self.window.statusBar().showMessage("Nobody on the party side can rest.", 4000)
+            return None
+        return self._open_rest(entries, "Rest the party")
+
+    def _open_rest(self, entries: Sequence[RosterEntry], title: str) -> RestDialog:
+        from desktop.roster.rest_dialog import RestDialog
+
+        dialog = RestDialog(entries, title, self.window)
+        dialog.accepted.connect(lambda: self._on_rested(dialog, title))
+        dialog.open()
+        self.dialog = dialog
+        return dialog
+
+    def _on_rested(self, dialog: RestDialog, title: str) -> None:
+        from desktop.roster.rest_dialog import rest_line
+
+        ctx = self.window.ctx
+        pairs = dialog.results()
+        if ctx is None:
+            return
+        if not pairs:
+            self.window.statusBar().showMessage(
+                f"{title}: nothing to restore (no spent spells, HP as they were).", 6000
+            )
+            return
+        before = [b for b, _ in pairs]
+        after = [a for _, a in pairs]
+        lines = [rest_line(b, a) for b, a in pairs]
+        self.push(SaveEntriesCommand(ctx, before, after, title, lines))
+        self.window.statusBar().showMessage(f"{title}: {'; '.join(lines)}.", 8000)
 
     def _delete_template(self, template: MonsterTemplate) -> None:
         ctx = self.window.ctx
@@ -196,7 +299,7 @@ class RosterActions:
             QMessageBox.StandardButton.No,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.window.undo_stack.push(RemoveTemplateCommand(ctx, template))
+            self.push(RemoveTemplateCommand(ctx, template))
 
     def focus_filter(self) -> None:
         """Puts the cursor in the roster's name filter."""
@@ -237,23 +340,44 @@ class RosterActions:
         spells_cast: Mapping[str, Sequence[str]] | None = None,
     ) -> ResultsDialog | None:
         """Opens (non-modal) the list of roster changes an encounter's end state proposes."""
+        from core.kills import encounter_kills
         from core.results import propose_results
         from desktop.roster.dialogs import ResultsDialog
 
         changes = propose_results(self.window.entries, state, spells_cast)
-        if not changes:
+        kills = encounter_kills(state, self.window.templates)
+        if not changes and not kills:
             self.window.statusBar().showMessage(f"{title}: nothing to change in the roster.", 5000)
             return None
         dialog = ResultsDialog(changes, self.window)
-        dialog.accepted.connect(lambda: self._on_results_accepted(dialog, title))
+        kills_box = self._add_kills(dialog, kills)
+        dialog.accepted.connect(lambda: self._on_results_accepted(dialog, title, kills_box))
         dialog.open()
         self.dialog = dialog
         return dialog
 
-    def _on_results_accepted(self, dialog: ResultsDialog, title: str) -> None:
+    @staticmethod
+    def _add_kills(dialog: ResultsDialog, kills: Sequence[Kill]) -> KillsBox | None:
+        """Puts the kills, with XP to confirm or type, above the results dialog's buttons."""
+        if not kills:
+            return None
+        from desktop.roster.kills_table import KillsBox
+
+        box = KillsBox(kills, dialog)
+        layout = dialog.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(layout.count() - 1, box)
+        return box
+
+    def _on_results_accepted(
+        self, dialog: ResultsDialog, title: str, kills_box: KillsBox | None = None
+    ) -> None:
+        from core.kills import kill_lines
+
         ctx = self.window.ctx
         accepted = dialog.accepted_changes()
-        if ctx is None or not accepted:
+        kills = kill_lines(kills_box.kills_with_xp()) if kills_box is not None else []
+        if ctx is None or not (accepted or kills):
             return
         from core.results import apply_changes
 
@@ -261,9 +385,9 @@ class RosterActions:
         ids = {e.id for e in after}
         before = [e for e in self.window.entries if e.id in ids]
         command = ApplyResultsCommand(
-            ctx, before, after, f"Results of {title}", [c.description for c in accepted]
+            ctx, before, after, f"Results of {title}", [c.description for c in accepted] + kills
         )
-        self.window.undo_stack.push(command)
+        self.push(command)
 
     def show_session_log(self) -> SessionLogDialog | None:
         """Opens the campaign's session log (non-modal)."""
@@ -293,16 +417,26 @@ class RosterActions:
             self.import_path(Path(path))
 
     def import_path(self, path: Path) -> int:
-        """Imports a JSON or CSV roster file whole, or nothing; returns the number added."""
-        from core.roster_io import RosterImportError, read_roster_file
+        """Imports a JSON or CSV roster file whole, or nothing, as one undoable step.
+
+        Records already in the campaign unchanged are left alone; when some match by name and
+        kind but differ, the duplicates dialog opens (``self.dialog``) and the import happens
+        when the DM confirms it. Returns the number of records written now (0 while the dialog
+        is open, or when the file is refused or changes nothing).
+        """
+        from core.roster_io import RosterImportError, read_roster_document
+        from core.roster_merge import plan_import
 
         campaign = self.window.campaign
-        if campaign is None:
+        if campaign is None or self.window.ctx is None:
             return 0
         try:
             text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
-            self.window._report(StoreError(f"{path.name} cannot be read: {exc}"))
+            reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+            self.window._report(
+                StoreError(f"{path.name} cannot be read ({reason}); nothing was imported.")
+            )
             return 0
         progress: QProgressDialog | None = None
         if text.count("\n") > PROGRESS_ABOVE:
@@ -318,26 +452,71 @@ class RosterActions:
                 QCoreApplication.processEvents()
 
         try:
-            entries = read_roster_file(path.name, text, tick)
-            if progress is not None:
-                progress.setLabelText(f"Saving {len(entries)} entries…")
-            added = self.window.store.import_entries(
-                campaign.id, entries, f"Imported {len(entries)} entries from {path.name}"
-            )
+            document = read_roster_document(path.name, text, tick)
         except RosterImportError as exc:
             self.window._report(
                 StoreError(f"{path.name} was not imported (nothing was added). {exc}")
             )
             return 0
-        except StoreError as exc:
-            self.window._report(exc)
-            return 0
         finally:
             if progress is not None:
                 progress.close()
-        self.window.refresh_roster()
-        self.window.statusBar().showMessage(f"Imported {added} entries from {path.name}.", 8000)
-        return added
+        if not document.entries and not document.templates:
+            self.window._report(
+                StoreError(f"{path.name} holds no roster entries or monster templates; "
+                           "nothing was imported.")
+            )  # fmt: skip
+            return 0
+        plan = plan_import(
+            self.window.entries, self.window.templates, document.entries, document.templates
+        )
+        if plan.nothing_to_do:
+            self.window.statusBar().showMessage(
+                f"Nothing to import: all {len(plan.unchanged)} in {path.name} are already in "
+                "the campaign, unchanged.", 8000,
+            )  # fmt: skip
+            return 0
+        if plan.duplicates:
+            self._ask_duplicates(plan, path.name)
+            return 0
+        from core.roster_merge import resolve
+
+        return self._import(resolve(plan, []), path.name)
+
+    def _ask_duplicates(self, plan: ImportPlan, source: str) -> DuplicatesDialog:
+        from desktop.roster.import_dialog import DuplicatesDialog
+
+        dialog = DuplicatesDialog(plan, source, self.window)
+        dialog.accepted.connect(lambda: self._import(dialog.changes(), source))
+        dialog.rejected.connect(
+            lambda: self.window.statusBar().showMessage(
+                f"{source} was not imported; nothing changed.", 6000
+            )
+        )
+        dialog.open()
+        self.dialog = dialog
+        return dialog
+
+    def _import(self, changes: ImportChanges, source: str) -> int:
+        ctx = self.window.ctx
+        if ctx is None:
+            return 0
+        if changes.is_empty:
+            self.window.statusBar().showMessage(
+                f"{source}: everything skipped; nothing changed.", 6000
+            )
+            return 0
+        command = ImportCommand(ctx, changes, source)
+        self.push(command)
+        if command.failure is not None:
+            return 0
+        self.window.statusBar().showMessage(
+            f"{command.text()}. Ctrl+Z takes the whole import back.", 8000
+        )
+        return (
+            len(changes.added_entries) + len(changes.updated_entries)
+            + len(changes.added_templates) + len(changes.updated_templates)
+        )
 
     def ask_export(self) -> None:
         """Asks for a file name and exports the roster."""
@@ -352,12 +531,15 @@ class RosterActions:
         from core.roster_io import write_roster_csv, write_roster_json
 
         entries = [replace(e) for e in self.window.entries]
-        text = write_roster_csv(entries) if path.suffix.lower() == ".csv" else write_roster_json(
-            entries
-        )
+        templates = list(self.window.templates)
+        writer = write_roster_csv if path.suffix.lower() == ".csv" else write_roster_json
+        text = writer(entries, templates)
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
             self.window._report(StoreError(f"{path} cannot be written: {exc.strerror}"))
             return
-        self.window.statusBar().showMessage(f"Exported {len(entries)} entries to {path}.", 8000)
+        self.window.statusBar().showMessage(
+            f"Exported {len(entries)} entries and {len(templates)} monster templates to "
+            f"{path.name}.", 8000,
+        )  # fmt: skip

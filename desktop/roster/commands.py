@@ -13,7 +13,8 @@ from typing import Literal
 from PySide6.QtGui import QUndoCommand
 
 from core.roster import MonsterTemplate, RosterEntry
-from core.store import Store, StoreError
+from core.roster_merge import ImportChanges
+from core.store import AppliedImport, Store, StoreError
 
 
 class RosterContext:
@@ -334,3 +335,135 @@ class RemoveTemplateCommand(TemplateCommand):
             return restored.id
 
         self._run(act)
+
+
+# --- batches: imports, multi-deletes, rests ------------------------------------------------------
+
+
+def names_text(names: Sequence[str], limit: int = 3) -> str:
+    """Gets "A", "A and B", "A, B and C" or "A, B, C and 4 more" for undo texts and questions."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    if len(names) <= limit:
+        return f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{', '.join(names[:limit])} and {len(names) - limit} more"
+
+
+class ImportCommand(RosterCommand):
+    """Writes one import (adds and updates, entries and templates) in one transaction; undo
+    takes all of it back, leaving the campaign's rows exactly as they were."""
+
+    def __init__(self, ctx: RosterContext, changes: ImportChanges, source: str) -> None:
+        super().__init__(ctx, changes.summary(source))
+        self.changes = changes
+        self.applied: AppliedImport | None = None
+
+    def _remember(
+        self, entries: Sequence[RosterEntry], templates: Sequence[MonsterTemplate]
+    ) -> None:
+        for entry in entries:
+            self.ctx.wrote(entry)
+        for template in templates:
+            self.ctx.wrote_template(template)
+
+    def redo(self) -> None:
+        def act() -> int | None:
+            changes = self.changes if self.applied is None else self.applied.changes
+            self.applied = self.ctx.store.apply_import(
+                self.ctx.campaign_id, changes, self.text(), changes.details()
+            )
+            written = self.applied.changes
+            self._remember(
+                [*written.added_entries, *(after for _, after in written.updated_entries)],
+                [*written.added_templates, *(after for _, after in written.updated_templates)],
+            )
+            return None
+
+        self._run(act)
+
+    def undo(self) -> None:
+        def act() -> int | None:
+            assert self.applied is not None
+            self.ctx.store.undo_import(self.ctx.campaign_id, self.applied)
+            written = self.applied.changes
+            self._remember(
+                [before for before, _ in written.updated_entries],
+                [before for before, _ in written.updated_templates],
+            )
+            return None
+
+        self._run(act)
+
+    def _notify(self, changed: int | None) -> None:
+        self.ctx.on_changed(changed)
+        self.ctx.on_template_changed(None)
+
+
+class RemoveRecordsCommand(RosterCommand):
+    """Removes several entries and templates in one transaction; undo puts all of them back."""
+
+    def __init__(
+        self,
+        ctx: RosterContext,
+        entries: Sequence[RosterEntry],
+        templates: Sequence[MonsterTemplate] = (),
+    ) -> None:
+        names = [e.name for e in entries] + [f"the {t.name} template" for t in templates]
+        super().__init__(ctx, f"Remove {names_text(names)}")
+        self.entries = list(entries)
+        self.templates = list(templates)
+
+    def redo(self) -> None:
+        def act() -> int | None:
+            self.entries = [self.ctx.current(e) for e in self.entries]
+            self.templates = [self.ctx.current_template(t) for t in self.templates]
+            self.ctx.store.remove_records(self.entries, self.templates)
+            return None
+
+        self._run(act)
+
+    def undo(self) -> None:
+        def act() -> int | None:
+            self.ctx.store.restore_records(self.ctx.campaign_id, self.entries, self.templates)
+            return None
+
+        self._run(act)
+
+    def _notify(self, changed: int | None) -> None:
+        self.ctx.on_changed(changed)
+        self.ctx.on_template_changed(None)
+
+
+class SaveEntriesCommand(RosterCommand):
+    """Saves several entries at once with a session-log line (a rest); undo saves them back."""
+
+    def __init__(
+        self,
+        ctx: RosterContext,
+        before: Sequence[RosterEntry],
+        after: Sequence[RosterEntry],
+        text: str,
+        details: Sequence[str],
+    ) -> None:
+        super().__init__(ctx, text)
+        self.before = list(before)
+        self.after = list(after)
+        self.details = list(details)
+        self._first = True
+
+    def _save(self, values: Sequence[RosterEntry], summary: str) -> int | None:
+        versioned = list(values) if self._first else [self.ctx.current(v) for v in values]
+        saved = self.ctx.store.save_entries(
+            self.ctx.campaign_id, versioned, summary, self.details
+        )
+        self._first = False
+        for entry in saved:
+            self.ctx.wrote(entry)
+        return None
+
+    def redo(self) -> None:
+        self._run(lambda: self._save(self.after, self.text()))
+
+    def undo(self) -> None:
+        self._run(lambda: self._save(self.before, f"Undone: {self.text()}"))

@@ -39,6 +39,7 @@ ENTRY_LABELS = {
     **INT_FIELDS,
     "weapons": "Weapons",
     "spells": "Spells",
+    "spent_spells": "Spent spells",
     "notes": "Notes",
 }
 TEMPLATE_LABELS = {
@@ -51,6 +52,7 @@ TEMPLATE_LABELS = {
     "surprises_on": "Surprises on (in 6)",
     "weapons": "Weapons",
     "notes": "Notes",
+    "xp": "XP a kill",
 }
 NOT_COMPARED = {"id", "version"}
 ENUM_FIELDS = {"kind", "status"}
@@ -114,8 +116,19 @@ def differences(mine: Record, theirs: Record) -> list[tuple[str, str, str]]:
         a, b = getattr(mine, f.name), getattr(theirs, f.name)
         if a != b:
             label = labels.get(f.name, f.name)
+            if f.name == "spent_spells":
+                out.append((label, _spent_text(mine), _spent_text(theirs)))
+                continue
             out.append((label, value_text(a, f.name), value_text(b, f.name)))
     return out
+
+
+def _spent_text(record: Record) -> str:
+    """Gets the spent spells by name ("Bless, Sleep"; "none spent")."""
+    if not isinstance(record, RosterEntry):
+        return "—"
+    names = [record.spells[i].name for i in record.spent_spells if i < len(record.spells)]
+    return ", ".join(names) or "none spent"
 
 
 def _what(record: Record) -> str:

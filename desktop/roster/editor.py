@@ -337,7 +337,7 @@ class EntryEditor(RecordEditor):
         self.kind_box.setCurrentIndex(self.kind_box.findData(shown.kind))
         self.status_box.setCurrentIndex(self.status_box.findData(shown.status))
         self.weapons.set_weapons(shown.weapons)
-        self.spells.set_spells(shown.spells)
+        self.spells.set_spells(shown.spells, shown.spent_spells)
         self.notes.setPlainText(shown.notes)
         self._loading = False
         self._dirty = False
@@ -378,6 +378,7 @@ class EntryEditor(RecordEditor):
         except TableError as exc:
             problems["spells"] = f"{exc}."
             spells = ()
+        spent = self.spells.spent() if spells else ()
         base = self.before or RosterEntry(name="")
         entry = replace(
             base,
@@ -389,6 +390,7 @@ class EntryEditor(RecordEditor):
             side=self.fields["side"].text().strip() or "party",
             weapons=weapons,
             spells=spells,
+            spent_spells=spent,
             notes=self.notes.toPlainText(),
             **ints,
         )

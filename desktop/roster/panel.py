@@ -63,7 +63,8 @@ class RosterPanel(QWidget):
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the campaign's own order first
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Shift/Ctrl+click pick several rows: Delete and Rest act on all of them at once.
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setAlternatingRowColors(True)
         self.view.setUniformRowHeights(True)  # keeps 5,000 rows quick
         self.view.setAllColumnsShowFocus(True)
@@ -157,6 +158,18 @@ class RosterPanel(QWidget):
         """Gets the current entry or template (None for a group row or nothing)."""
         index = self.view.currentIndex()
         return index.data(ITEM_ROLE) if index.isValid() else None
+
+    def selected_items(self) -> list[Item]:
+        """Gets the selected entries and templates in the order shown (the current one if no
+        row is selected); group rows count for nothing."""
+        rows = self.view.selectionModel().selectedRows(0)
+        rows.sort(key=lambda i: (i.parent().row(), i.row()))
+        items = [i.data(ITEM_ROLE) for i in rows]
+        chosen = [i for i in items if i is not None]
+        if not chosen:
+            current = self.current_item()
+            return [current] if current is not None else []
+        return chosen
 
     def current_group(self) -> object:
         """Gets the group key (a Kind, or "templates") of the current row."""

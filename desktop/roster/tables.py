@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -156,17 +157,55 @@ class WeaponsEditor(_RowsEditor):
 
 
 class SpellsEditor(_RowsEditor):
-    """Memorised spells: name, level, casting time (segments)."""
+    """Memorised spells: name, level, casting time (segments), and whether it is spent.
+
+    A spent spell stays memorised: an encounter ticks it, a rest clears the tick.
+    """
+
+    SPENT = 3
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("spells", ("Spell", "Level", "Casting time"), checks=(), parent=parent)
+        super().__init__(
+            "spells", ("Spell", "Level", "Casting time", "Spent"), checks=(self.SPENT,),
+            parent=parent,
+        )  # fmt: skip
+        header = self.table.horizontalHeaderItem(self.SPENT)
+        if header is not None:
+            header.setToolTip("Ticked: cast or lost since the last rest (still memorised)")
+        self.summary = QLabel()
+        self.summary.setObjectName("spellsSummary")
+        self.summary.setToolTip("A rest makes the spent spells available again")
+        self.table.setMinimumHeight(130)  # three spells and the header without scrolling
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(0, self.summary)
+        self.changed.connect(self._show_summary)
 
-    def set_spells(self, spells: Sequence[Spell]) -> None:
-        """Shows ``spells``."""
-        self._set_rows([(s.name, s.level, s.casting_time) for s in spells])
+    def set_spells(self, spells: Sequence[Spell], spent: Sequence[int] = ()) -> None:
+        """Shows ``spells``, ticking the spent ones (positions in ``spells``)."""
+        marked = set(spent)
+        self._set_rows(
+            [(s.name, s.level, s.casting_time, i in marked) for i, s in enumerate(spells)]
+        )
+        self._show_summary()
 
     def _blank(self) -> Sequence[object]:
-        return ("New spell", 1, 1)
+        return ("New spell", 1, 1, False)
+
+    def spent(self) -> tuple[int, ...]:
+        """Gets the positions of the rows ticked spent."""
+        return tuple(r for r in range(self.table.rowCount()) if self._checked(r, self.SPENT))
+
+    def _show_summary(self) -> None:
+        rows = self.table.rowCount()
+        spent = len(self.spent())
+        if not rows:
+            self.summary.setText("No spells memorised.")
+        elif spent:
+            self.summary.setText(f"{rows - spent} of {rows} memorised spells available, "
+                                 f"{spent} spent.")  # fmt: skip
+        else:
+            self.summary.setText(f"All {rows} memorised spells available.")
 
     def spells(self) -> tuple[Spell, ...]:
         """Gets the spells as typed; raises TableError naming the row and column."""

@@ -25,6 +25,7 @@ TEMPLATE_INT_FIELDS = {
     "morale": "Morale",
     "attacks": "Attacks",
     "surprises_on": "Surprises on",
+    "xp": "XP a kill",
 }
 TEMPLATE_REQUIRED = {"attacks"}
 NO_TEMPLATE = "Select a monster template, or press Insert in the templates group for a new one."
@@ -70,7 +71,11 @@ class TemplateEditor(RecordEditor):
                     self._pair(self._line("surprises_on", short), QLabel("in 6")),
                     "surprises_on",
                 ),
+                ("&XP a kill", self._line("xp", short), "xp"),
             ],
+        )
+        self.fields["xp"].setToolTip(
+            "Experience for killing one; the session log counts it. Blank: you enter it at the end"
         )
         self.fields["hit_dice"].setPlaceholderText("e.g. 1d8+1")
         self.fields["surprises_on"].setToolTip(

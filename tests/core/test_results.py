@@ -32,7 +32,7 @@ def test_hp_status_and_spells_are_proposed_and_applied() -> None:
     ]
     changed = apply_changes([HALVAINE, GARRICK], changes)
     assert changed == [
-        replace(HALVAINE, spells=(Spell("Web", 2, 2),)),
+        replace(HALVAINE, spent_spells=(0,)),  # Sleep spent, still memorised for a rest
         replace(GARRICK, hp=-1, status=RosterStatus.UNCONSCIOUS),
     ]
 

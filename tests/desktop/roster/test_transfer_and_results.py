@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from core.log import Command, EncounterLog, Event, EventKind, add_combatant
 from core.model import Status, frozen_mapping
 from core.results import roster_combatant
-from core.roster import MonsterTemplate, RosterStatus
+from core.roster import MonsterTemplate, RosterStatus, available_spells
 from desktop.main_window import MainWindow
 from desktop.roster.dialogs import ResultsDialog, StampDialog
 from tests.desktop.roster.conftest import Answers
@@ -37,7 +37,7 @@ def test_a_large_import_lands_whole_with_progress_and_exports_back(
     assert window.roster_actions.import_path(good) == 400
     assert sum(e.name.startswith("Spearman") for e in window.entries) == 400
     log = window.store.session_log(window.campaign.id)  # type: ignore[union-attr]
-    assert log[0].summary == "Imported 400 entries from levy.csv"
+    assert log[0].summary == "Import levy.csv: 400 added"
     out = tmp_path / "roster.json"
     window.roster_actions.export_path(out)
     assert out.read_text(encoding="utf-8").count('"Spearman ') == 400
@@ -70,7 +70,9 @@ def test_encounter_results_flow_back_in_one_undoable_transaction(
     now = {e.name: e for e in window.entries}
     assert now["Brannoc the Bold"].status is RosterStatus.DEAD and now["Brannoc the Bold"].hp == 24
     assert now["Sister Ysolde"].hp == 13
-    assert [s.name for s in now["Sister Ysolde"].spells] == ["Cure light wounds", "Hold person"]
+    ysolde_now = now["Sister Ysolde"]  # Bless is spent, not forgotten: a rest brings it back
+    assert [s.name for s in available_spells(ysolde_now)] == ["Cure light wounds", "Hold person"]
+    assert [s.name for s in ysolde_now.spells] == ["Cure light wounds", "Bless", "Hold person"]
     log_dialog = window.roster_actions.show_session_log()
     assert log_dialog is not None
     top = log_dialog.tree.topLevelItem(0)
