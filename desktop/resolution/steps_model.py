@@ -44,6 +44,10 @@ class StepsModel(QAbstractTableModel):
         """Gets the row showing step ``seq``."""
         return self._row_of.get(seq)
 
+    def steps(self) -> tuple[Step, ...]:
+        """Gets the steps shown, in order."""
+        return self._steps
+
     def step_at(self, row: int) -> Step | None:
         return self._steps[row] if 0 <= row < len(self._steps) else None
 
