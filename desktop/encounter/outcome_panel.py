@@ -51,7 +51,10 @@ class OutcomePanel(QGroupBox):
         self.controller = controller
         self.step: Step | None = None
         self.label = QLabel("Select a step in the resolution list.")
+        self.label.setObjectName("outcomeHeader")
         self.label.setWordWrap(True)
+        # Three lines are kept for the header: the splitter cannot squeeze it to a cut line.
+        self.label.setMinimumHeight(3 * self.label.fontMetrics().lineSpacing())
         self.damage = QSpinBox()
         self.damage.setRange(0, 999)
         self.damage.setToolTip("Damage of a hit")
@@ -74,8 +77,10 @@ class OutcomePanel(QGroupBox):
         self.save_button.clicked.connect(lambda checked: self.record_save(bool(checked)))
         self.save_button.setVisible(controller.system_id == "popcorn")
         self.error = QLabel()
+        self.error.setObjectName("outcomeError")
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c0392b;")
+        self.error.hide()
         row = QHBoxLayout()
         row.addWidget(QLabel("Damage"))
         for widget in (self.damage, self.hit_button, self.miss_button, self.clear_button,
@@ -96,7 +101,7 @@ class OutcomePanel(QGroupBox):
             self.damage.setValue(_recorded_damage(step))
             self.another.setChecked(False)
         self.step = step
-        self.error.clear()
+        self._show_error("")
         found = entry_for_step(self.controller.state, step) if step is not None else None
         usable = isinstance(found, EntryRef)
         for button in (self.hit_button, self.miss_button, self.clear_button, self.save_button):
@@ -112,6 +117,10 @@ class OutcomePanel(QGroupBox):
         else:
             self.label.setText(plain(f"#{step.seq} · {step_when(step)} · "
                                      f"{step_sentence(step, self._labels())}: {found}"))
+
+    def _show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
 
     def _labels(self) -> dict[str, str]:
         return {c.id: c.label for c in self.controller.state.combatants.values()}
@@ -139,11 +148,11 @@ class OutcomePanel(QGroupBox):
     def record(self, hit: bool | None) -> bool:
         """Records hit (with the damage shown), miss, or no outcome on the step's entry."""
         if self.step is None:
-            self.error.setText("Select a step first.")
+            self._show_error("Select a step first.")
             return False
         found = entry_for_step(self.controller.state, self.step)
         if not isinstance(found, EntryRef):
-            self.error.setText(found)
+            self._show_error(found)
             return False
         changed = with_outcome(found.part(), hit, self.damage.value(), self.another.isChecked())
         return self._push(found, changed)
@@ -151,11 +160,11 @@ class OutcomePanel(QGroupBox):
     def record_save(self, fails: bool) -> bool:
         """Records (or takes back) a failed saving throw on the step's entry."""
         if self.step is None:
-            self.error.setText("Select a step first.")
+            self._show_error("Select a step first.")
             return False
         found = entry_for_step(self.controller.state, self.step)
         if not isinstance(found, EntryRef):
-            self.error.setText(found)
+            self._show_error(found)
             return False
         return self._push(found, with_save(found.part(), fails))
 
@@ -163,7 +172,7 @@ class OutcomePanel(QGroupBox):
         command = replace_entry(found.which, found.index, found.rebuilt(part), found.round_number)
         reason = self.controller.why_refused(command)
         if reason is not None:
-            self.error.setText(plain(f"Refused: {reason}"))
+            self._show_error(plain(f"Refused: {reason}"))
             self.save_button.setChecked(bool(found.part().get("fails_save")))
             return False
         return self.controller.run(command, check=False)

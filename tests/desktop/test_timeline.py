@@ -107,13 +107,17 @@ def test_simultaneous_steps_share_x_and_get_a_guide(qtbot: QtBot) -> None:
     assert ogre[0].x == ogre[1].x and ogre[0].y != ogre[1].y
 
 
-def test_time_units_x_is_in_tu_with_rounds_every_ten(qtbot: QtBot) -> None:
+def test_time_units_x_is_in_tu_without_rounds(qtbot: QtBot) -> None:
     widget = timeline_for(qtbot, "time-units/fighters-several-attacks")
     lay = widget.timeline_layout
     assert lay.axis is Axis.TU
     assert (1, 5.0, row_y(widget, "hob")) in marks(widget, MarkKind.HIT)
     assert {lay.step_x[s] for s in (5, 6, 7)} == {12.0}  # the simultaneous group at TU 12
-    assert [(b.x0, b.x1) for b in lay.rounds] == [(0, 10), (10, 20)]
+    # time-units.clock.count-up: no rounds, so no "Round n" marks and no top axis; TU ticks.
+    assert lay.rounds == () and lay.x_range[0] == 0.0
+    assert not widget.plot_item.getAxis("top").isVisible()
+    assert [t for _, t in lay.ticks][:3] == ["0", "5", "10"]
+    assert max(lay.step_x.values()) <= lay.x_range[1]
 
 
 def test_popcorn_x_is_order_of_play_with_nomination_arrows(qtbot: QtBot) -> None:

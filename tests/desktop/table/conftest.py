@@ -34,19 +34,27 @@ from desktop.main_window import MainWindow
 LEAKS = re.compile(r"roster-\d+|template-\d+|actions\[|turns\[|rounds\[|declarations\[|\{'|\['")
 
 
+def _count(model: QAbstractItemModel, what: str, parent: QModelIndex, flat: int) -> int:
+    """Gets rowCount/columnCount; list and table models make the parent form private: flat."""
+    try:
+        return int(getattr(model, what)(parent))
+    except TypeError:
+        return flat if not parent.isValid() else 0
+
+
 def _model_texts(model: QAbstractItemModel, parent: QModelIndex | None = None,
                  depth: int = 0) -> Iterator[str]:
     parent = parent if parent is not None else QModelIndex()
     if depth > 4:
         return
     for row in range(min(model.rowCount(parent), 500)):
-        for column in range(model.columnCount(parent)):
+        for column in range(_count(model, "columnCount", parent, 1)):
             index = model.index(row, column, parent)
             for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 value = model.data(index, role)
                 if isinstance(value, str):
                     yield value
-            if column == 0 and model.hasChildren(index):
+            if column == 0 and _count(model, "rowCount", index, 0) > 0:
                 yield from _model_texts(model, index, depth + 1)
 
 
