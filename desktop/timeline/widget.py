@@ -126,8 +126,11 @@ class TimelineWidget(QWidget):
 
     step_selected = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, scroll_rows: bool = True) -> None:
         super().__init__(parent)
+        self.scroll_rows = scroll_rows
+        """On screen the rows scroll so that each is named; a picture (no scrolling) shows all
+        rows and names as many as its height allows."""
         self._resolution: Resolution | None = None
         self._combatants: tuple[Combatant, ...] | None = None
         # Built on the first tooltip after a redraw, not on every redraw.
@@ -478,7 +481,7 @@ class TimelineWidget(QWidget):
             height = self.plot_item.getViewBox().height()
             fits = height / self.row_pitch() if height > 0 else total
             bar = self.row_scroll
-            if fits >= total:
+            if fits >= total or not self.scroll_rows:
                 bar.hide()
                 window = (y_lo, y_hi)
             else:
@@ -525,8 +528,17 @@ class TimelineWidget(QWidget):
             self._measured_labels = texts
             left.setWidth(max((metrics.horizontalAdvance(t) for t in texts), default=0) + 14)
         # _fit_rows keeps every row at least a text line high: each row in view is named.
-        y_lo, y_hi = self.plot_item.getViewBox().viewRange()[1]
+        box = self.plot_item.getViewBox()
+        y_lo, y_hi = box.viewRange()[1]
         shown = [(y, text) for y, text in labels if y_lo - 0.01 <= y <= y_hi + 0.01]
+        pitch = box.height() / max(y_hi - y_lo, 1.0)
+        every = max(1, math.ceil(metrics.height() / pitch)) if pitch > 0 else 1
+        if every > 1 and not self.scroll_rows:
+            # A picture cannot scroll: label every k-th row rather than print a black smear.
+            headers = labels[: len(lay.sides)]
+            rows = labels[len(lay.sides) :: every]
+            rows = [r for r in rows if all(abs(r[0] - h[0]) >= every for h in headers)]
+            shown = headers + rows
         self._set_ticks("left", shown)
 
     def _set_ticks(self, name: str, ticks: list[tuple[float, str]] | None) -> None:
