@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QSpinBox,
+    QTableView,
+    QWidget,
+)
 
 from core.model import Step
 from desktop.encounter.tu_board import TimeUnitBoard
@@ -16,8 +23,10 @@ from tests.desktop.table.conftest import action, button
 PARTY = ("Brannoc the Bold", "Sister Ysolde")
 
 
-def new_time_units_encounter(window: MainWindow, orcs: int = 2) -> EncounterWorkspace:
-    """Encounter menu → New Encounter…: time units, two PCs, ``orcs`` orcs, OK."""
+def new_time_units_encounter(window: MainWindow, orcs: int = 2,
+                             seed: int | None = None) -> EncounterWorkspace:
+    """Encounter menu → New Encounter…: time units, the dice seed typed, two PCs, ``orcs``
+    orcs, OK."""
     action(window, "New Encounter").trigger()
     dialogs = [w for w in QApplication.topLevelWidgets()
                if isinstance(w, QDialog) and w.isVisible() and w.windowTitle() == "New Encounter"]
@@ -27,6 +36,11 @@ def new_time_units_encounter(window: MainWindow, orcs: int = 2) -> EncounterWork
     assert system is not None
     system.setCurrentIndex(next(i for i in range(system.count())
                                 if "time" in system.itemText(i).lower()))
+    if seed is not None:  # the "Seed" box: the stamped orcs' hit points follow it
+        box = next(b for b in dialog.findChildren(QSpinBox) if b.toolTip().startswith("Dice seed"))
+        box.lineEdit().selectAll()
+        QTest.keyClicks(box, str(seed))
+        assert box.value() == seed
     fighters = dialog.findChild(QTableView, "fightersTable")
     monsters = dialog.findChild(QTableView, "monstersTable")
     assert fighters is not None and monsters is not None
