@@ -6,7 +6,6 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QDialog,
     QSpinBox,
@@ -28,8 +27,8 @@ def new_time_units_encounter(window: MainWindow, orcs: int = 2,
     """Encounter menu → New Encounter…: time units, the dice seed typed, two PCs, ``orcs``
     orcs, OK."""
     action(window, "New Encounter").trigger()
-    dialogs = [w for w in QApplication.topLevelWidgets()
-               if isinstance(w, QDialog) and w.isVisible() and w.windowTitle() == "New Encounter"]
+    dialogs = [w for w in window.findChildren(QDialog)
+               if w.isVisible() and w.windowTitle() == "New Encounter"]
     assert len(dialogs) == 1
     dialog = dialogs[0]
     system = dialog.findChild(QComboBox, "systemBox")
