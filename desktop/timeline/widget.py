@@ -168,6 +168,14 @@ class TimelineWidget(QWidget):
         self.row_scroll.setObjectName("timelineRowScroll")
         self.row_scroll.setToolTip("Scroll through the combatants' rows")
         self.row_scroll.hide()
+        # A slim, palette-coloured bar: the platform style's bar costs more to paint than all
+        # the marks (measured offscreen with bench/bench_timeline.py).
+        self.row_scroll.setStyleSheet(
+            "QScrollBar:vertical { width: 12px; background: palette(window); margin: 0; }"
+            "QScrollBar::handle:vertical { background: palette(mid); min-height: 24px;"
+            " border-radius: 4px; }"
+            "QScrollBar::add-line:vertical, QScrollBar::sub-line:vertical { height: 0; }"
+            "QScrollBar::add-page:vertical, QScrollBar::sub-page:vertical { background: none; }")
         self.row_scroll.valueChanged.connect(lambda _value: self._fit_rows())
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -268,6 +276,7 @@ class TimelineWidget(QWidget):
             self.highlight_line.hide()
             return
         x, y = self._layout.step_x[seq], self._layout.step_y[seq]
+        self._scroll_to_y(y)  # the ringed mark is never on a row scrolled out of view
         self.highlight_item.setData(
             x=[x], y=[y], symbol="o", size=26, brush=None, pen=pg.mkPen(self._fg, width=2.5)
         )
@@ -450,7 +459,8 @@ class TimelineWidget(QWidget):
         # Labels are axis ticks, not TextItems: cheaper, never overlap the marks, and TextItems
         # left in a discarded scene crash the interpreter at exit (PySide6 6.12).
         # No rounds (time units): no top axis, no "Round n" marks.
-        self.plot_item.showAxis("top", bool(lay.rounds))
+        if self.plot_item.getAxis("top").isVisibleTo(self.plot_item) != bool(lay.rounds):
+            self.plot_item.showAxis("top", bool(lay.rounds))  # only on a change: costly
         self._set_ticks("top", [((b.x0 + b.x1) / 2, b.label) for b in lay.rounds])
         self._set_ticks("bottom", list(lay.ticks) or None)
         if self._drawn_ticks.get("title") != [(0.0, lay.axis.value)]:
@@ -501,14 +511,16 @@ class TimelineWidget(QWidget):
     def scroll_to_row(self, cid: str) -> None:
         """Scrolls the rows so that ``cid``'s row is shown."""
         row = next((r for r in self._layout.rows if r.cid == cid), None)
-        if row is None or self.row_scroll.isHidden():
+        if row is not None:
+            self._scroll_to_y(row.y)
+
+    def _scroll_to_y(self, y: float) -> None:
+        if self.row_scroll.isHidden() or self._y_window is None:
             return
-        y_lo = self._layout.y_range[0]
-        window = self._y_window or self._layout.y_range
-        fits = window[1] - window[0]
-        if window[0] <= row.y - 0.5 and row.y + 0.5 <= window[1]:
+        top, bottom = self._y_window
+        if top <= y - 0.5 and y + 0.5 <= bottom:
             return  # already in view
-        wanted = (row.y - fits / 2 - y_lo) * _SCROLL_STEPS
+        wanted = (y - (bottom - top) / 2 - self._layout.y_range[0]) * _SCROLL_STEPS
         self.row_scroll.setValue(max(0, min(self.row_scroll.maximum(), round(wanted))))
 
     def named_rows(self) -> list[str]:

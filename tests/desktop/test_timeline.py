@@ -331,3 +331,17 @@ def test_dice_that_re_sort_the_list_keep_the_same_step_selected(
     now = next(s for s in model.steps() if s.seq == sync.selected_step())
     assert now.actor == "c5" and now.seq != orc.seq
     assert timeline.highlighted_step == now.seq
+
+
+def test_a_selected_step_on_a_scrolled_out_row_scrolls_into_view(qtbot: QtBot) -> None:
+    widget = TimelineWidget()
+    qtbot.addWidget(widget)
+    widget.resize(900, 150)
+    widget.show()
+    resolution, cast = _tu_fight({})
+    widget.set_resolution(resolution, cast)
+    qtbot.wait(10)
+    last_row = next(s.seq for s in resolution.steps if s.actor == "c6")
+    assert "Orc 3" not in widget.named_rows()
+    widget.highlight_step(last_row)
+    assert "Orc 3" in widget.named_rows()
