@@ -19,6 +19,9 @@ _PATH = re.compile(r"(?:rounds\[(\d+)\]\.(turns|declarations)|(actions))\[(\d+)\
                    r"(?:\.triggers\[(\d+)\])?")
 
 
+_CONSEQUENCES = frozenset({"dies", "bleeds", "surprised"})
+
+
 @dataclass(frozen=True, slots=True)
 class EntryRef:
     """Where a step's outcome is recorded: a list entry, maybe one of its ``triggers``."""
@@ -76,6 +79,11 @@ def entry_for_step(state: EncounterState, step: Step) -> EntryRef | str:
     found = _exact(step, which, entries, round_number)
     if found is not None:
         return found
+    if str(step.event) in _CONSEQUENCES:
+        # A death, bleeding or surprise follows from other steps; guessing an entry here would
+        # put a hit on the creature's own first declaration.
+        return (f"step #{step.seq} follows from other steps: record the blow on the attack "
+                "that dealt it")
     mine = [(i, e) for i, e in enumerate(entries) if e.get("actor") == step.actor]
     if step.target is not None:
         mine = [(i, e) for i, e in mine if e.get("target") == step.target] or mine

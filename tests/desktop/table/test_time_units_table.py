@@ -192,6 +192,25 @@ def test_time_units_fight_outcomes_land_on_the_right_actions(
     check_ids(ids)
     undo_then_redo(table, ws)
 
+    # His FOURTH action (TU 33) kills Orc 2: the death is its own step, on which no Hit can be
+    # recorded, and Orc 2 is no longer offered as a target.
+    click_row(ws, "TU 33", "Brannoc the Bold")
+    assert "4th action" in ws.outcome.label.text()
+    type_damage(ws, full2)
+    button(ws.outcome, "Hit").click()
+    assert ws.controller.state.actions[8].get("damage") == full2
+    assert any(cells[2:4] == ["Orc 2", "dies"] for cells in visible_rows(ws))
+    click_row(ws, "TU 33", "Orc 2")
+    assert not ws.outcome.hit_button.isEnabled()
+    assert "record the blow on the attack" in ws.outcome.label.text()
+    check_ids(ids)
+    undo_then_redo(table, ws)
+    drop_action(board, "melee", "Sister Ysolde")
+    offered = [board.editor.target.itemText(i) for i in range(board.editor.target.count())]
+    assert "Orc 1" in offered and "Orc 2" not in offered and "Sister Ysolde" not in offered
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Escape)
+    assert board.editor.isHidden()
+
     # The same encounter as a scenario file, resolved by the command line, gives these steps.
     document = scenario_document(ws.controller.state)
     assert resolve_scenario(parse_scenario(document)).to_json()["steps"] == steps_json(ws)
