@@ -444,7 +444,9 @@ class _Engine:
     def source_of(self, actor: str) -> str | None:
         """Gets the declaration path behind a step of ``actor`` while its item resolves."""
         item = self.resolving
-        return item.path or None if item is not None and item.actor == actor else None
+        if item is None or item.actor != actor:
+            return None  # a consequence for another creature (a spell ruined, a death)
+        return item.path or None
 
     def active(self, cid: str) -> bool:
         """Tells whether a combatant can still act."""
