@@ -202,6 +202,10 @@ class Step:
     because: tuple[str, ...] = ()
     detail: Mapping[str, Any] = field(default_factory=frozen_mapping)
     """Extra facts for the summary (damage, spell name, roll, …)."""
+    source: str | None = field(default=None, compare=False)
+    """The scenario path of the declaration, turn or action that produced the step
+    (``rounds[0].declarations[2]``, ``actions[5]``), where the system does not already name it
+    in ``detail``; never part of the resolution JSON, so the output format is unchanged."""
 
     def to_json(self) -> dict[str, Any]:
         """Gets the step in the ``combatdesk/resolution-1`` shape."""

@@ -416,6 +416,8 @@ class _Engine:
         self.retaliations: set[int] = set()
         self.round_start_hp: dict[int, dict[str, int | None]] = {}
         self.open_group = False
+        self.resolving: _Item | None = None
+        """The item whose steps are being emitted (their ``source``)."""
         for c in scenario.combatants:
             self.update_status(c.id, [])
 
@@ -455,8 +457,15 @@ class _Engine:
             seq=len(self.steps) + 1, actor=actor, event=event, round=r_index + 1,
             segment=min(max(segment, 1), 10), surprise=surprise, action=action,
             target=target, group=self.group, because=tuple(because) or ("addict.recap",),
-            detail=dict(detail or {}),
+            detail=dict(detail or {}), source=self.source_of(actor),
         ))
+
+    def source_of(self, actor: str) -> str | None:
+        """Gets the declaration path behind a step of ``actor`` while its item resolves."""
+        item = self.resolving
+        if item is None or item.actor != actor:
+            return None  # a consequence for another creature (a spell ruined, a death)
+        return item.path or None
 
     def active(self, cid: str) -> bool:
         """Tells whether a combatant can still act."""
@@ -1329,6 +1338,14 @@ class _Engine:
     def resolve_item(self, key: Key, it: _Item, fallen: list[str],
                      followups: list[_Item]) -> None:
         """Emits the steps of one item and applies its outcome."""
+        self.resolving = it
+        try:
+            self._resolve_item(key, it, fallen, followups)
+        finally:
+            self.resolving = None
+
+    def _resolve_item(self, key: Key, it: _Item, fallen: list[str],
+                      followups: list[_Item]) -> None:
         emit = self.emit
         letter = it.letter
         detail = {k: v for k, v in it.detail.items() if not k.startswith("_")}

@@ -91,7 +91,11 @@ class BoardBase(QWidget):
         if actor is None:
             self.show_refusal(f"no combatant {cid!r} in this encounter")
             return False
-        self.editor.open_for(actor, action, self.combatants(), verb)
+        resolution = self.controller.resolution
+        dead = {cid for cid, r in resolution.combatants.items()
+                if str(r.status) == "dead"} if resolution is not None else set()
+        living = [c for c in self.combatants() if c.id not in dead]
+        self.editor.open_for(actor, action, living, verb)
         return True
 
     # --- for subclasses -------------------------------------------------------------------------

@@ -125,10 +125,18 @@ class EntryEditor(QGroupBox):
         self.setTitle(f"{verb}: {actor.label} — {action}")
         self.heading.setText(f"<b>{escape(actor.label)}</b> → <b>{escape(action)}</b>")
         self.submit_button.setText(f"&{verb}")
-        others = [NONE, *(c.id for c in combatants)]
-        for combo, values in ((self.target, others), (self.trigger_actor, others),
-                              (self.nominates, others), (self.triggers, others),
-                              (self.weapon, [NONE, *(w.name for w in actor.weapons)]),
+        # Creatures are offered by name (the id rides along as item data); a creature is never
+        # its own target, except of a spell (a cleric may cure herself).
+        everyone = [(c.label, c.id) for c in combatants]
+        others = [(label, cid) for label, cid in everyone if cid != actor.id]
+        targets = everyone if action in ("spell", "D") else others
+        for combo, creatures in ((self.target, targets), (self.trigger_actor, others),
+                                 (self.nominates, everyone), (self.triggers, others)):
+            combo.clear()
+            combo.addItem(NONE)
+            for label, cid in creatures:
+                combo.addItem(label, cid)
+        for combo, values in ((self.weapon, [NONE, *(w.name for w in actor.weapons)]),
                               (self.spell, [NONE, *(s.name for s in actor.spells)])):
             combo.clear()
             combo.addItems(values)
@@ -146,6 +154,8 @@ class EntryEditor(QGroupBox):
         widget = getattr(self, name)
         if isinstance(widget, QComboBox):
             index = widget.findText(str(value))
+            if index < 0:
+                index = widget.findData(value)  # a creature given by its id
             if index < 0 and widget.isEditable():
                 widget.setEditText(str(value))
             else:
@@ -165,7 +175,8 @@ class EntryEditor(QGroupBox):
                 continue
             widget = getattr(self, name)
             if isinstance(widget, QComboBox):
-                text = widget.currentText().strip()
+                data = widget.currentData()
+                text = str(data) if data is not None else widget.currentText().strip()
                 if text and text != NONE:
                     entry[name] = [text] if name == "triggers" else text
             elif isinstance(widget, QCheckBox):

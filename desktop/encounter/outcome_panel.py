@@ -21,9 +21,25 @@ from PySide6.QtWidgets import (
 
 from core.encounter import replace_entry
 from core.model import Step
+from desktop.encounter.board_base import entry_text
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.step_entries import EntryRef, entry_for_step, with_outcome, with_save
 from desktop.plain_text import plain
+from desktop.resolution.step_identity import step_key
+from desktop.resolution.step_text import step_sentence, step_when
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _recorded_damage(step: Step | None) -> int:
+    """Gets the damage a hit step already has recorded (0 for any other step)."""
+    if step is None or str(step.event) != "hits":
+        return 0
+    damage = step.detail.get("damage")
+    return damage if isinstance(damage, int) and not isinstance(damage, bool) else 0
 
 
 class OutcomePanel(QGroupBox):
@@ -35,7 +51,10 @@ class OutcomePanel(QGroupBox):
         self.controller = controller
         self.step: Step | None = None
         self.label = QLabel("Select a step in the resolution list.")
+        self.label.setObjectName("outcomeHeader")
         self.label.setWordWrap(True)
+        # Three lines are kept for the header: the splitter cannot squeeze it to a cut line.
+        self.label.setMinimumHeight(3 * self.label.fontMetrics().lineSpacing())
         self.damage = QSpinBox()
         self.damage.setRange(0, 999)
         self.damage.setToolTip("Damage of a hit")
@@ -58,8 +77,10 @@ class OutcomePanel(QGroupBox):
         self.save_button.clicked.connect(lambda checked: self.record_save(bool(checked)))
         self.save_button.setVisible(controller.system_id == "popcorn")
         self.error = QLabel()
+        self.error.setObjectName("outcomeError")
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c0392b;")
+        self.error.hide()
         row = QHBoxLayout()
         row.addWidget(QLabel("Damage"))
         for widget in (self.damage, self.hit_button, self.miss_button, self.clear_button,
@@ -74,8 +95,13 @@ class OutcomePanel(QGroupBox):
 
     def set_step(self, step: Step | None) -> None:
         """Shows which entry an outcome would change for ``step``."""
+        if step is None or self.step is None or step_key(step) != step_key(self.step):
+            # Another step: the box shows this step's recorded damage (or 0), never the last
+            # step's figure, so one click on Hit cannot hurt the wrong creature.
+            self.damage.setValue(_recorded_damage(step))
+            self.another.setChecked(False)
         self.step = step
-        self.error.clear()
+        self._show_error("")
         found = entry_for_step(self.controller.state, step) if step is not None else None
         usable = isinstance(found, EntryRef)
         for button in (self.hit_button, self.miss_button, self.clear_button, self.save_button):
@@ -85,19 +111,48 @@ class OutcomePanel(QGroupBox):
         if step is None:
             self.label.setText("Select a step in the resolution list.")
         elif isinstance(found, EntryRef):
-            self.label.setText(plain(f"#{step.seq} {step.actor} {step.event} — records on "
-                                     f"{found.describe()}"))
+            self.label.setText(plain(f"#{step.seq} · {step_when(step)} · "
+                                     f"{step_sentence(step, self._labels())} — records on "
+                                     f"{self._describe(found)}"))
         else:
-            self.label.setText(plain(f"#{step.seq}: {found}"))
+            self.label.setText(plain(f"#{step.seq} · {step_when(step)} · "
+                                     f"{step_sentence(step, self._labels())}: {found}"))
+
+    def _show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+    def _labels(self) -> dict[str, str]:
+        return {c.id: c.label for c in self.controller.state.combatants.values()}
+
+    def _describe(self, found: EntryRef) -> str:
+        """Gets ``Brannoc's 3rd action (melee → Orc 1)``: the entry as the DM declared it."""
+        labels = self._labels()
+        entry = found.entry
+        actor = str(entry.get("actor"))
+        entries = (self.controller.state.actions if found.which == "actions" else
+                   (self.controller.state.rounds[(found.round_number or
+                                                  len(self.controller.state.rounds)) - 1]
+                    .get(found.which) or ()))
+        nth = sum(1 for e in list(entries)[:found.index + 1] if e.get("actor") == actor)
+        noun = {"actions": "action", "turns": "turn", "declarations": "declaration"}[found.which]
+        text = f"{labels.get(actor, actor)}'s {_ordinal(nth)} {noun}"
+        what = entry_text(entry, labels).split(": ", 1)[-1].split(" (")[0]
+        text += f" ({what})"
+        if found.trigger is not None:
+            text += f", readied action {found.trigger + 1} it sets off"
+        if found.round_number is not None:
+            text += f" of round {found.round_number}"
+        return text
 
     def record(self, hit: bool | None) -> bool:
         """Records hit (with the damage shown), miss, or no outcome on the step's entry."""
         if self.step is None:
-            self.error.setText("Select a step first.")
+            self._show_error("Select a step first.")
             return False
         found = entry_for_step(self.controller.state, self.step)
         if not isinstance(found, EntryRef):
-            self.error.setText(found)
+            self._show_error(found)
             return False
         changed = with_outcome(found.part(), hit, self.damage.value(), self.another.isChecked())
         return self._push(found, changed)
@@ -105,11 +160,11 @@ class OutcomePanel(QGroupBox):
     def record_save(self, fails: bool) -> bool:
         """Records (or takes back) a failed saving throw on the step's entry."""
         if self.step is None:
-            self.error.setText("Select a step first.")
+            self._show_error("Select a step first.")
             return False
         found = entry_for_step(self.controller.state, self.step)
         if not isinstance(found, EntryRef):
-            self.error.setText(found)
+            self._show_error(found)
             return False
         return self._push(found, with_save(found.part(), fails))
 
@@ -117,7 +172,7 @@ class OutcomePanel(QGroupBox):
         command = replace_entry(found.which, found.index, found.rebuilt(part), found.round_number)
         reason = self.controller.why_refused(command)
         if reason is not None:
-            self.error.setText(plain(f"Refused: {reason}"))
+            self._show_error(plain(f"Refused: {reason}"))
             self.save_button.setChecked(bool(found.part().get("fails_save")))
             return False
         return self.controller.run(command, check=False)

@@ -13,8 +13,13 @@ from typing import Any
 
 from core.log import EncounterState
 from core.model import Step
+from desktop.resolution.step_identity import step_source
 
-_PATH = re.compile(r"rounds\[(\d+)\]\.(turns|declarations)\[(\d+)\](?:\.triggers\[(\d+)\])?")
+_PATH = re.compile(r"(?:rounds\[(\d+)\]\.(turns|declarations)|(actions))\[(\d+)\]"
+                   r"(?:\.triggers\[(\d+)\])?")
+
+
+_CONSEQUENCES = frozenset({"dies", "bleeds", "surprised"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,23 +76,49 @@ def entry_for_step(state: EncounterState, step: Step) -> EntryRef | str:
         entries = list(spec.get(which) or ())
         if step.round != len(state.rounds):
             round_number = step.round
-    path = _PATH.fullmatch(str(step.detail.get("turn", "")))
-    if path is not None and step.round is not None and int(path.group(1)) == step.round - 1 \
-            and path.group(2) == which:
-        index = int(path.group(3))
-        trigger = int(path.group(4)) if path.group(4) is not None else None
-        if 0 <= index < len(entries):
-            triggers = entries[index].get("triggers") or ()
-            if trigger is None or 0 <= trigger < len(triggers):
-                return EntryRef(which, index, entries[index], round_number, trigger)
+    found = _exact(step, which, entries, round_number)
+    if found is not None:
+        return found
+    if str(step.event) in _CONSEQUENCES:
+        # A death, bleeding or surprise follows from other steps; guessing an entry here would
+        # put a hit on the creature's own first declaration.
+        return (f"step #{step.seq} follows from other steps: record the blow on the attack "
+                "that dealt it")
     mine = [(i, e) for i, e in enumerate(entries) if e.get("actor") == step.actor]
     if step.target is not None:
         mine = [(i, e) for i, e in mine if e.get("target") == step.target] or mine
     if step.action is not None:
         mine = [(i, e) for i, e in mine if e.get("action") == step.action] or mine
     if not mine:
-        return f"step #{step.seq} comes from no declaration of {step.actor} that can be changed"
+        who = state.combatants.get(step.actor)
+        name = who.label if who is not None else "this creature"
+        return f"step #{step.seq} comes from no declaration of {name} that can be changed"
     return EntryRef(which, mine[0][0], mine[0][1], round_number)
+
+
+def _exact(step: Step, which: str, entries: list[Mapping[str, Any]],
+           round_number: int | None) -> EntryRef | None:
+    """Gets the entry the step's own source path names, if it is there and is the actor's."""
+    path = _PATH.fullmatch(step_source(step) or "")
+    if path is None:
+        return None
+    if which == "actions":
+        if path.group(3) is None:
+            return None
+    elif path.group(3) is not None or step.round is None \
+            or int(path.group(1)) != step.round - 1 or path.group(2) != which:
+        return None
+    index = int(path.group(4))
+    trigger = int(path.group(5)) if path.group(5) is not None else None
+    if not 0 <= index < len(entries):
+        return None
+    ref = EntryRef(which, index, entries[index], round_number, trigger)
+    triggers = entries[index].get("triggers") or ()
+    if trigger is not None and not 0 <= trigger < len(triggers):
+        return None
+    if ref.part().get("actor") != step.actor:
+        return None  # another creature's step (a spell it ruined): not this entry's outcome
+    return ref
 
 
 def with_outcome(

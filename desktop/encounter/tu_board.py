@@ -35,6 +35,7 @@ from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import TU_ACTIONS
 from desktop.encounter.mime import ACTION_MIME, encode
 from desktop.plain_text import plain
+from desktop.resolution.step_text import step_sentence
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -85,9 +86,13 @@ class TimeUnitBoard(BoardBase):
         self.palette.setModel(self.palette_model)
         self.palette.setDragEnabled(True)
         self.palette.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
-        self.palette.setMinimumWidth(110)
-        self.palette.setMaximumWidth(150)
+        self.palette.setMinimumWidth(100)
+        self.palette.setMaximumWidth(120)
         self.cards.setAcceptDrops(True)
+        # A card's "next at TU 25" wraps under its name instead of running off the column.
+        self.cards.setWordWrap(True)
+        self.cards.setResizeMode(QListView.ResizeMode.Adjust)
+        self.cards.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.cards.setDropIndicatorShown(True)
         self.cards_model.action_dropped.connect(self.choose_action)
         self.cards.key_typed.connect(self._on_key_typed)
@@ -95,9 +100,14 @@ class TimeUnitBoard(BoardBase):
         self.actions_lane = LaneBox("actions", "Declared actions (in order)",
                                     "Every action in declaration order; its d10 comes from the "
                                     "stepper")
+        # The clock reads "TU clock: 22" on a line of its own and the step under it, wrapped,
+        # so neither is cut however narrow the board gets (1280x720 and up).
         self.clock_label = QLabel()
         self.clock_label.setObjectName("tuClock")
         self.clock_label.setStyleSheet("font-size: 15pt; font-weight: bold;")
+        self.clock_step = QLabel()
+        self.clock_step.setObjectName("tuClockStep")
+        self.clock_step.setWordWrap(True)
         self.advance_button = QPushButton("&Advance to Next Action")
         self.advance_button.setShortcut(QKeySequence("Ctrl+."))
         self.advance_button.setToolTip("Move the TU clock to the next step (Ctrl+.)")
@@ -112,17 +122,20 @@ class TimeUnitBoard(BoardBase):
         left.addWidget(QLabel("<b>Combatants</b> — drop an action here"))
         left.addWidget(self.cards, 1)
         left.addWidget(self.editor)
-        clock = QHBoxLayout()
-        clock.addWidget(self.clock_label, 1)
-        clock.addWidget(self.take_back_button)
-        clock.addWidget(self.advance_button)
+        self.actions_lane.view.setWordWrap(True)  # a long action wraps instead of being cut
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.advance_button)
+        buttons.addWidget(self.take_back_button)
+        buttons.addStretch(1)
         right = QVBoxLayout()
-        right.addLayout(clock)
+        right.addWidget(self.clock_label)
+        right.addWidget(self.clock_step)
+        right.addLayout(buttons)
         right.addWidget(self.actions_lane, 1)
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
-        layout.addLayout(palette_box, 1)
-        layout.addLayout(left, 2)
+        layout.addLayout(palette_box, 0)
+        layout.addLayout(left, 3)
         layout.addLayout(right, 3)
 
     def refresh(self) -> None:
@@ -149,9 +162,10 @@ class TimeUnitBoard(BoardBase):
             resolution is not None) else None
         if step is None:
             self.clock_label.setText("TU clock: 0")
+            self.clock_step.setText("Advance to the first action")
         else:
-            name = self.labels().get(step.actor, step.actor)
-            self.clock_label.setText(plain(f"TU clock: {step.tu} — {name} {step.event}"))
+            self.clock_label.setText(f"TU clock: {step.tu}")
+            self.clock_step.setText(plain(step_sentence(step, self.labels())))
 
     def _on_key_typed(self, cid: str, key: str) -> None:
         if key in self._keys:

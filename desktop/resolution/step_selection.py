@@ -12,6 +12,7 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Signal
 from PySide6.QtWidgets import QTableView
 
 from core.model import Combatant, Resolution
+from desktop.resolution.step_identity import same_step
 from desktop.resolution.steps_model import SEQ_ROLE, StepsModel
 from desktop.timeline.widget import TimelineWidget
 
@@ -35,11 +36,18 @@ class StepSelectionSync(QObject):
     def set_resolution(
         self, resolution: Resolution | None, combatants: Sequence[Combatant] | None = None
     ) -> None:
-        """Shows a new resolution in both, keeping the selected step if it still exists."""
-        kept = self.selected_step()
+        """Shows a new resolution in both, keeping the selected step if it still exists.
+
+        The step is followed by what it is (its declaration, attack and moment), not by its
+        number: new dice that re-sort the list must not move the selection onto another step.
+        """
+        before = self._model.steps()
+        seq = self.selected_step()
+        old = next((s for s in before if s.seq == seq), None) if seq is not None else None
         self._model.set_resolution(resolution, combatants)
         self._timeline.set_resolution(resolution, combatants)
-        self.select_step(kept)
+        now = same_step(old, before, self._model.steps()) if old is not None else None
+        self.select_step(now.seq if now is not None else None)
 
     def selected_step(self) -> int | None:
         """Gets the seq of the step the list has current."""

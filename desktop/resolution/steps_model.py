@@ -44,6 +44,10 @@ class StepsModel(QAbstractTableModel):
         """Gets the row showing step ``seq``."""
         return self._row_of.get(seq)
 
+    def steps(self) -> tuple[Step, ...]:
+        """Gets the steps shown, in order."""
+        return self._steps
+
     def step_at(self, row: int) -> Step | None:
         return self._steps[row] if 0 <= row < len(self._steps) else None
 
@@ -98,7 +102,12 @@ def make_steps_view(model: StepsModel, parent: QWidget | None = None) -> QTableV
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().hide()
     view.setAlternatingRowColors(True)
+    # One line a step: the rules column takes the room left and elides (the row's tooltip
+    # gives them in full, in plain words), so a narrow list never grows rows two lines tall.
+    view.setWordWrap(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setStretchLastSection(True)
+    header.setSectionResizeMode(len(_HEADERS) - 1, QHeaderView.ResizeMode.Stretch)
+    header.setMinimumSectionSize(40)
     return view

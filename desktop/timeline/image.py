@@ -43,7 +43,7 @@ def render_timeline_image(
 ) -> QImage:
     """Draws ``resolution`` into a ``width`` × ``height`` image (paper colours by default)."""
     _ensure_app()
-    widget = TimelineWidget()
+    widget = TimelineWidget(scroll_rows=False)
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
     widget.setPalette(palette or paper_palette())
     widget.resize(width, height)

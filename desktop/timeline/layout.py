@@ -150,6 +150,8 @@ class TimelineLayout:
 
     @property
     def x_range(self) -> tuple[float, float]:
+        if self.axis is Axis.TU and self.ticks:
+            return 0.0, self.ticks[-1][0]  # the clock from TU 0, past the last step
         if self.rounds:
             return self.rounds[0].x0, self.rounds[-1].x1
         xs = list(self.step_x.values()) or [0.0, 1.0]
@@ -267,15 +269,12 @@ def _segment_blocks(steps: Sequence[Step]) -> _Blocks:
 
 
 def _tu_blocks(steps: Sequence[Step]) -> _Blocks:
+    # Time units have no rounds (clock.count-up): the axis is the clock alone, ticked every 5.
     base_x = {s.seq: float(s.tu if s.tu is not None else 0) for s in steps}
     last = max(base_x.values(), default=0.0)
-    count = int(last // TU_PER_ROUND) + 1
-    blocks = tuple(
-        RoundBlock(r + 1, f"Round {r + 1}", r * TU_PER_ROUND, (r + 1) * TU_PER_ROUND)
-        for r in range(count)
-    )
-    ticks = tuple((float(t), str(t)) for t in range(0, count * TU_PER_ROUND + 1, 5))
-    return blocks, base_x, ticks
+    end = max(TU_PER_ROUND, 5 * (int(last) // 5 + 1))
+    ticks = tuple((float(t), str(t)) for t in range(0, end + 1, 5))
+    return (), base_x, ticks
 
 
 def _seq_blocks(steps: Sequence[Step]) -> _Blocks:

@@ -18,7 +18,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPalette, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsView,
+    QHBoxLayout,
+    QScrollBar,
+    QWidget,
+)
 
 from core.model import Combatant, Resolution, Step
 from desktop.resolution.step_text import step_tooltip
@@ -40,6 +46,8 @@ from desktop.timeline.style import (
 )
 
 _KIND_RANK = {kind: rank for rank, kind in enumerate(MarkKind)}
+_SCROLL_STEPS = 4
+"""Scroll bar units per row: the rows scroll by a quarter row."""
 
 
 def _kind_rank(mark: Mark) -> int:
@@ -118,8 +126,11 @@ class TimelineWidget(QWidget):
 
     step_selected = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, scroll_rows: bool = True) -> None:
         super().__init__(parent)
+        self.scroll_rows = scroll_rows
+        """On screen the rows scroll so that each is named; a picture (no scrolling) shows all
+        rows and names as many as its height allows."""
         self._resolution: Resolution | None = None
         self._combatants: tuple[Combatant, ...] | None = None
         # Built on the first tooltip after a redraw, not on every redraw.
@@ -141,6 +152,8 @@ class TimelineWidget(QWidget):
         self._measured_labels: tuple[str, ...] = ()
         self._drawn_bands: object = None
         self._drawn_round_lines: object = None
+        self._y_window: tuple[float, float] | None = None
+        self._fitting = False
 
         self.view = pg.GraphicsLayoutWidget()
         # pyqtgraph caches the plain background in a pixmap; copying that pixmap on every paint
@@ -149,14 +162,32 @@ class TimelineWidget(QWidget):
         self.plot_item: pg.PlotItem = self.view.addPlot(row=0, col=0)
         self.legend = pg.LegendItem(colCount=5, horSpacing=18, verSpacing=-4)
         self.view.addItem(self.legend, row=1, col=0)
-        layout = QVBoxLayout(self)
+        # Every row is named: when the rows do not fit at a readable height, the plot shows as
+        # many as fit and this bar scrolls through the rest (no label is ever dropped).
+        self.row_scroll = QScrollBar(Qt.Orientation.Vertical)
+        self.row_scroll.setObjectName("timelineRowScroll")
+        self.row_scroll.setToolTip("Scroll through the combatants' rows")
+        self.row_scroll.hide()
+        # A slim, palette-coloured bar: the platform style's bar costs more to paint than all
+        # the marks (measured offscreen with bench/bench_timeline.py).
+        self.row_scroll.setStyleSheet(
+            "QScrollBar:vertical { width: 12px; background: palette(window); margin: 0; }"
+            "QScrollBar::handle:vertical { background: palette(mid); min-height: 24px;"
+            " border-radius: 4px; }"
+            "QScrollBar::add-line:vertical, QScrollBar::sub-line:vertical { height: 0; }"
+            "QScrollBar::add-page:vertical, QScrollBar::sub-page:vertical { background: none; }")
+        self.row_scroll.valueChanged.connect(lambda _value: self._fit_rows())
+        layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.view)
+        layout.setSpacing(0)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.row_scroll)
 
         plot = self.plot_item
         plot.hideButtons()
         plot.setMenuEnabled(False)
         plot.invertY(True)  # first side at the top
+        plot.setMouseEnabled(x=True, y=False)  # rows move with the scroll bar only
         plot.showAxis("top")
         plot.getAxis("top").setStyle(tickLength=0)
         plot.getAxis("left").setStyle(tickLength=0)
@@ -245,6 +276,7 @@ class TimelineWidget(QWidget):
             self.highlight_line.hide()
             return
         x, y = self._layout.step_x[seq], self._layout.step_y[seq]
+        self._scroll_to_y(y)  # the ringed mark is never on a row scrolled out of view
         self.highlight_item.setData(
             x=[x], y=[y], symbol="o", size=26, brush=None, pen=pg.mkPen(self._fg, width=2.5)
         )
@@ -426,7 +458,9 @@ class TimelineWidget(QWidget):
     def _draw_axes(self, lay: TimelineLayout) -> None:
         # Labels are axis ticks, not TextItems: cheaper, never overlap the marks, and TextItems
         # left in a discarded scene crash the interpreter at exit (PySide6 6.12).
-        self._update_row_labels()
+        # No rounds (time units): no top axis, no "Round n" marks.
+        if self.plot_item.getAxis("top").isVisibleTo(self.plot_item) != bool(lay.rounds):
+            self.plot_item.showAxis("top", bool(lay.rounds))  # only on a change: costly
         self._set_ticks("top", [((b.x0 + b.x1) / 2, b.label) for b in lay.rounds])
         self._set_ticks("bottom", list(lay.ticks) or None)
         if self._drawn_ticks.get("title") != [(0.0, lay.axis.value)]:
@@ -436,29 +470,87 @@ class TimelineWidget(QWidget):
         if ranges != self._drawn_ranges:  # a new range repaints every axis from scratch
             self._drawn_ranges = ranges
             self.plot_item.setXRange(*lay.x_range, padding=0.01)
-            self.plot_item.setYRange(*lay.y_range, padding=0)
+            self._y_window = None
+        self._fit_rows()
+
+    def _row_metrics(self) -> QFontMetrics:
+        return QFontMetrics(self.plot_item.getAxis("left").style.get("tickFont") or self.font())
+
+    def row_pitch(self) -> float:
+        """Gets the fewest pixels a row needs for its name to be read."""
+        return float(self._row_metrics().height() + 2)
+
+    def _fit_rows(self) -> None:
+        """Shows the rows that fit at a readable pitch; the scroll bar reaches the others."""
+        if self._fitting:
+            return
+        self._fitting = True
+        try:
+            y_lo, y_hi = self._layout.y_range
+            total = y_hi - y_lo
+            height = self.plot_item.getViewBox().height()
+            fits = height / self.row_pitch() if height > 0 else total
+            bar = self.row_scroll
+            if fits >= total or not self.scroll_rows:
+                bar.hide()
+                window = (y_lo, y_hi)
+            else:
+                bar.setRange(0, math.ceil((total - fits) * _SCROLL_STEPS))
+                bar.setPageStep(max(1, int(fits * _SCROLL_STEPS)))
+                bar.setSingleStep(_SCROLL_STEPS)
+                bar.show()
+                top = y_lo + bar.value() / _SCROLL_STEPS
+                window = (top, top + fits)
+            if window != self._y_window:
+                self._y_window = window
+                self.plot_item.setYRange(*window, padding=0)
+            self._update_row_labels()
+        finally:
+            self._fitting = False
+
+    def scroll_to_row(self, cid: str) -> None:
+        """Scrolls the rows so that ``cid``'s row is shown."""
+        row = next((r for r in self._layout.rows if r.cid == cid), None)
+        if row is not None:
+            self._scroll_to_y(row.y)
+
+    def _scroll_to_y(self, y: float) -> None:
+        if self.row_scroll.isHidden() or self._y_window is None:
+            return
+        top, bottom = self._y_window
+        if top <= y - 0.5 and y + 0.5 <= bottom:
+            return  # already in view
+        wanted = (y - (bottom - top) / 2 - self._layout.y_range[0]) * _SCROLL_STEPS
+        self.row_scroll.setValue(max(0, min(self.row_scroll.maximum(), round(wanted))))
+
+    def named_rows(self) -> list[str]:
+        """Gets the row names the left axis shows now (what a DM can read)."""
+        ticks = self._drawn_ticks.get("left") or []
+        return [text for _, text in ticks]
 
     def _update_row_labels(self) -> None:
         lay = self._layout
         labels = [(side.header_y, f"{side.side.upper()} ▾") for side in lay.sides]
         labels += [(row.y, row.label) for row in lay.rows]
         left = self.plot_item.getAxis("left")
-        metrics = QFontMetrics(left.style.get("tickFont") or self.font())
+        metrics = self._row_metrics()
         texts = tuple(text for _, text in labels)
         if texts != self._measured_labels:
             # The axis does not grow for explicit ticks: it drops labels that do not fit.
             self._measured_labels = texts
             left.setWidth(max((metrics.horizontalAdvance(t) for t in texts), default=0) + 14)
-        # Too many rows for the height: label every k-th row rather than print a black smear.
+        # _fit_rows keeps every row at least a text line high: each row in view is named.
         box = self.plot_item.getViewBox()
         y_lo, y_hi = box.viewRange()[1]
+        shown = [(y, text) for y, text in labels if y_lo - 0.01 <= y <= y_hi + 0.01]
         pitch = box.height() / max(y_hi - y_lo, 1.0)
         every = max(1, math.ceil(metrics.height() / pitch)) if pitch > 0 else 1
-        headers = labels[: len(lay.sides)]
-        rows = labels[len(lay.sides) :: every]
-        if every > 1:  # keep side names legible: no row label right against a header
+        if every > 1 and not self.scroll_rows:
+            # A picture cannot scroll: label every k-th row rather than print a black smear.
+            headers = labels[: len(lay.sides)]
+            rows = labels[len(lay.sides) :: every]
             rows = [r for r in rows if all(abs(r[0] - h[0]) >= every for h in headers)]
-        shown = headers + rows
+            shown = headers + rows
         self._set_ticks("left", shown)
 
     def _set_ticks(self, name: str, ticks: list[tuple[float, str]] | None) -> None:
@@ -491,7 +583,8 @@ class TimelineWidget(QWidget):
     # --- events --------------------------------------------------------------------------------
 
     def _on_view_changed(self, *args: Any) -> None:
-        self._update_row_labels()
+        if not self._fitting:
+            self._fit_rows()
 
     def _on_legend_clicked(self, item: Any) -> None:
         # The sample has just toggled its own visibility: feed the marks again without (or with)

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from core.cli import load_scenario, resolve_scenario
 from core.model import Combatant, Resolution
 from core.rules import find_system
+from core.scenario import parse_scenario
 from desktop.resolution.step_selection import StepSelectionSync
 from desktop.resolution.steps_model import StepsModel, make_steps_view
 from desktop.timeline import Axis, MarkKind, SpanKind, TimelineWidget, render_timeline_image
@@ -107,13 +108,17 @@ def test_simultaneous_steps_share_x_and_get_a_guide(qtbot: QtBot) -> None:
     assert ogre[0].x == ogre[1].x and ogre[0].y != ogre[1].y
 
 
-def test_time_units_x_is_in_tu_with_rounds_every_ten(qtbot: QtBot) -> None:
+def test_time_units_x_is_in_tu_without_rounds(qtbot: QtBot) -> None:
     widget = timeline_for(qtbot, "time-units/fighters-several-attacks")
     lay = widget.timeline_layout
     assert lay.axis is Axis.TU
     assert (1, 5.0, row_y(widget, "hob")) in marks(widget, MarkKind.HIT)
     assert {lay.step_x[s] for s in (5, 6, 7)} == {12.0}  # the simultaneous group at TU 12
-    assert [(b.x0, b.x1) for b in lay.rounds] == [(0, 10), (10, 20)]
+    # time-units.clock.count-up: no rounds, so no "Round n" marks and no top axis; TU ticks.
+    assert lay.rounds == () and lay.x_range[0] == 0.0
+    assert not widget.plot_item.getAxis("top").isVisible()
+    assert [t for _, t in lay.ticks][:3] == ["0", "5", "10"]
+    assert max(lay.step_x.values()) <= lay.x_range[1]
 
 
 def test_popcorn_x_is_order_of_play_with_nomination_arrows(qtbot: QtBot) -> None:
@@ -275,3 +280,68 @@ def test_legend_sample_click_hides_and_shows_its_kind(qtbot: QtBot) -> None:
     sample.setVisible(True)
     widget.legend.sigSampleClicked.emit(sample)
     assert [m[0] for m in marks(widget, MarkKind.HIT)] == [2]
+
+
+def _tu_fight(rolls: dict[str, int]) -> tuple[Resolution, tuple[Combatant, ...]]:
+    """Seven named fighters in a time-units fight, each acting once with the given d10."""
+    names = ["Brannoc the Bold", "Sister Ysolde", "Halvaine the Arcane", "Pip Underbough",
+             "Orc 1", "Orc 2", "Orc 3"]
+    cast = [{"id": f"c{i}", "name": n, "side": "party" if i < 4 else "monsters", "hp": 9}
+            for i, n in enumerate(names)]
+    actions = [{"actor": f"c{i}", "action": "melee", "target": f"c{6 - i}",
+                "roll": rolls.get(f"c{i}", 1 + i)} for i in range(7)]
+    scenario = parse_scenario({"format": "combatdesk/scenario-1", "system": "time-units",
+                               "combatants": cast, "actions": actions})
+    return resolve_scenario(scenario), scenario.combatants
+
+
+def test_every_row_is_named_and_the_rows_scroll_when_they_do_not_fit(qtbot: QtBot) -> None:
+    widget = TimelineWidget()
+    qtbot.addWidget(widget)
+    widget.resize(900, 500)
+    widget.show()
+    resolution, cast = _tu_fight({})
+    widget.set_resolution(resolution, cast)
+    names = {c.label for c in cast}
+    assert names <= set(widget.named_rows()) and widget.row_scroll.isHidden()
+    widget.resize(900, 150)  # the DM drags the splitter down: rows scroll, none loses its name
+    qtbot.wait(10)
+    bar = widget.row_scroll
+    assert not bar.isHidden() and bar.maximum() > 0
+    seen: set[str] = set()
+    for value in range(bar.maximum() + 1):
+        bar.setValue(value)
+        y_lo, y_hi = widget.plot_item.getViewBox().viewRange()[1]
+        in_view = {r.label for r in widget.timeline_layout.rows if y_lo <= r.y <= y_hi}
+        assert in_view and in_view <= set(widget.named_rows())  # every row in view is named
+        seen |= in_view
+    assert seen == names
+    widget.scroll_to_row("c0")
+    assert "Brannoc the Bold" in widget.named_rows()
+
+
+def test_dice_that_re_sort_the_list_keep_the_same_step_selected(
+    linked: tuple[StepSelectionSync, TimelineWidget, StepsModel],
+) -> None:
+    sync, timeline, model = linked
+    sync.set_resolution(*_tu_fight({}))
+    orc = next(s for s in model.steps() if s.actor == "c5")
+    sync.select_step(orc.seq)
+    sync.set_resolution(*_tu_fight({"c5": 10, "c0": 9}))  # new dice: the order changes
+    now = next(s for s in model.steps() if s.seq == sync.selected_step())
+    assert now.actor == "c5" and now.seq != orc.seq
+    assert timeline.highlighted_step == now.seq
+
+
+def test_a_selected_step_on_a_scrolled_out_row_scrolls_into_view(qtbot: QtBot) -> None:
+    widget = TimelineWidget()
+    qtbot.addWidget(widget)
+    widget.resize(900, 150)
+    widget.show()
+    resolution, cast = _tu_fight({})
+    widget.set_resolution(resolution, cast)
+    qtbot.wait(10)
+    last_row = next(s.seq for s in resolution.steps if s.actor == "c6")
+    assert "Orc 3" not in widget.named_rows()
+    widget.highlight_step(last_row)
+    assert "Orc 3" in widget.named_rows()

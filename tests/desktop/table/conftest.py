@@ -34,31 +34,33 @@ from desktop.main_window import MainWindow
 LEAKS = re.compile(r"roster-\d+|template-\d+|actions\[|turns\[|rounds\[|declarations\[|\{'|\['")
 
 
+def _count(model: QAbstractItemModel, what: str, parent: QModelIndex, flat: int) -> int:
+    """Gets rowCount/columnCount; list and table models make the parent form private: flat."""
+    try:
+        return int(getattr(model, what)(parent))
+    except TypeError:
+        if parent.isValid():
+            return 0
+        try:
+            return int(getattr(model, what)())
+        except TypeError:
+            return flat
+
+
 def _model_texts(model: QAbstractItemModel, parent: QModelIndex | None = None,
                  depth: int = 0) -> Iterator[str]:
     parent = parent if parent is not None else QModelIndex()
     if depth > 4:
         return
-    try:
-        columns = model.columnCount(parent)
-    except TypeError:  # list models keep columnCount private: one column
-        columns = 1
-    for row in range(min(model.rowCount(parent), 500)):
-        for column in range(columns):
+    for row in range(min(_count(model, "rowCount", parent, 0), 500)):
+        for column in range(_count(model, "columnCount", parent, 1)):
             index = model.index(row, column, parent)
             for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
                 value = model.data(index, role)
                 if isinstance(value, str):
                     yield value
-            if column == 0 and _has_children(model, index):
+            if column == 0 and _count(model, "rowCount", index, 0) > 0:
                 yield from _model_texts(model, index, depth + 1)
-
-
-def _has_children(model: QAbstractItemModel, index: QModelIndex) -> bool:
-    try:
-        return bool(model.hasChildren(index))
-    except TypeError:  # list and table models keep hasChildren private: flat
-        return False
 
 
 def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
