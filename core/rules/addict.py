@@ -490,6 +490,9 @@ class _Engine:
         for end in self.pending_spells.get(caster, []):
             if end.done:
                 continue
+            if end.path in self.ledger:  # already decided (a caster down before readying it)
+                end.done = True
+                continue
             # At risk from the start of the declaring round; damage in the completing moment
             # itself is simultaneous and does not stop the spell (Important notes, fn. 1).
             if key[0] < end.round_index or (end.key and key >= end.key):
@@ -1206,13 +1209,13 @@ class _Engine:
                           ["addict.declare.prepare", *first.because], first.letter, decl.path,
                           decl.target, payload=items, trigger=trigger, round_index=r_index,
                           detail={"trigger": decl.prepared})
+            if ready.key[1] > last_segment:
+                self.settle(decl.path, "cancelled")
+                return  # never readied: nothing of it can be begun, or lost
             for it in items:
                 if it.kind == "spell-end":
                     self.pending_spells.setdefault(decl.actor, []).append(it)
                     it.key = ()
-            if ready.key[1] > last_segment:
-                self.settle(decl.path, "cancelled")
-                return
             self.push(ready)
             return
         retaliate = decl.raw.get("retaliate")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -658,6 +660,18 @@ def test_every_declaration_settled_once(doc: Doc) -> None:
     assert set(out.ledger.values()) <= {"resolved", "disrupted", "cancelled"}
     disrupted = [s for s in out.resolution.steps if s.event.value == "spell-disrupted"]
     assert len(disrupted) == sum(v == "disrupted" for v in out.ledger.values())
+
+
+def test_a_prepared_spell_never_readied_is_not_lost_either() -> None:
+    """addict.declare.prepare: the shaman, knocked out in round 1, never readies the spell she
+    prepares in round 2; it is cancelled, and a later wound cannot also "lose" it (hypothesis
+    found a disrupted step for a cancelled declaration)."""
+    path = Path(__file__).with_name("addict_prepared_never_readied.json")
+    doc = json.loads(path.read_text())
+    parsed = parse_scenario(doc)
+    out = resolve_with_ledger(parsed, Roller.seeded(parsed.seed))
+    disrupted = [s for s in out.resolution.steps if s.event.value == "spell-disrupted"]
+    assert out.ledger["rounds[1].declarations[2]"] == "cancelled" and not disrupted
 
 
 @settings(max_examples=150, deadline=None)
