@@ -36,6 +36,26 @@ def ascending_ac(ac: int) -> int:
     return 19 - ac
 
 
+MAX_NOTES = 100_000
+"""Characters of notes a record may hold: pages of text, far below what slows the roster."""
+
+
+def _text_problems(record: object, fields: tuple[str, ...]) -> dict[str, str]:
+    """Gets text that cannot be stored: too-long notes, broken characters (lone surrogates)."""
+    problems: dict[str, str] = {}
+    for field in fields:
+        text = getattr(record, field, "")
+        if not isinstance(text, str):
+            continue
+        if field == "notes" and len(text) > MAX_NOTES:
+            problems[field] = f"Notes are at most {MAX_NOTES:,} characters."
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            problems[field] = "It holds a broken character that cannot be saved; retype it."
+    return problems
+
+
 def check_entry(entry: RosterEntry) -> dict[str, str]:
     """Gets the reason each invalid field of ``entry`` cannot be saved, keyed by field name."""
     problems: dict[str, str] = {}
@@ -43,6 +63,7 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
         problems["name"] = "A name is needed."
     elif len(entry.name) > 200:
         problems["name"] = "A name is at most 200 characters."
+    problems.update(_text_problems(entry, ("name", "char_class", "race", "side", "notes")))
     if entry.level is not None and not 0 <= entry.level <= MAX_LEVEL:
         problems["level"] = f"Level is 0–{MAX_LEVEL}."
     if entry.max_hp is not None and not 1 <= entry.max_hp <= MAX_HP:
@@ -120,6 +141,7 @@ def check_template(template: MonsterTemplate) -> dict[str, str]:
         problems["name"] = "A name is needed."
     elif len(template.name) > 200:
         problems["name"] = "A name is at most 200 characters."
+    problems.update(_text_problems(template, ("name", "notes")))
     try:
         parse_dice(template.hit_dice)
     except DiceError as exc:

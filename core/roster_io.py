@@ -179,7 +179,10 @@ def read_roster_json(text: str, progress: Progress | None = None) -> list[Roster
 
 def _item_name(item: Any) -> str:
     name = item.get("name") if isinstance(item, dict) else None
-    return name.strip()[:60] if isinstance(name, str) else ""
+    if not isinstance(name, str):
+        return ""
+    # A broken character (a lone surrogate) is shown as � so the message itself can be shown.
+    return "".join("�" if 0xD800 <= ord(c) <= 0xDFFF else c for c in name.strip()[:60])
 
 
 def read_roster_json_document(text: str, progress: Progress | None = None) -> RosterDocument:
@@ -193,6 +196,8 @@ def read_roster_json_document(text: str, progress: Progress | None = None) -> Ro
         raise RosterImportError(f"line {exc.lineno}, column {exc.colno}", exc.msg) from None
     except RecursionError:
         raise RosterImportError("line 1", "the JSON is nested too deeply") from None
+    except ValueError:  # Python refuses to read a number of more than 4,300 digits
+        raise RosterImportError("the file", "a number is longer than 4,300 digits") from None
     templates_value: Any = []
     if isinstance(document, dict):
         items = document.get("combatants", [] if "templates" in document else None)
@@ -388,7 +393,31 @@ def _csv_list(text: str, where: str, key: str) -> tuple[Combatant, tuple[int, ..
         raise RosterImportError(plain_place(exc.field), exc.message) from None
 
 
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_TEXT_COLUMNS = ("name", "kind", "side", "status", "class", "race", "notes", "hit_dice")
+
+
+def _neutral_cell(text: str) -> str:
+    """Gets a text cell a spreadsheet will not run: ``=HYPERLINK(…)`` becomes ``'=HYPERLINK(…)``.
+
+    A spreadsheet shows the quote-prefixed cell as text; reading the CSV back removes the quote,
+    so an export re-imports unchanged (OWASP's advice on CSV injection).
+    """
+    return f"'{text}" if text.startswith(_FORMULA_STARTS) else text
+
+
+def _restored_cells(row: Mapping[str, str]) -> dict[str, str]:
+    out = dict(row)
+    for col in _TEXT_COLUMNS:
+        text = out.get(col)
+        if isinstance(text, str) and text.startswith("'") and text[1:].startswith(
+                _FORMULA_STARTS):
+            out[col] = text[1:]
+    return out
+
+
 def _template_from_row(row: Mapping[str, str], line: int) -> MonsterTemplate:
+    row = _restored_cells(row)
     def where(column: str) -> str:
         return f"line {line}, column {column}"
 
@@ -410,6 +439,7 @@ def _template_from_row(row: Mapping[str, str], line: int) -> MonsterTemplate:
 
 
 def _entry_from_row(row: Mapping[str, str], line: int) -> RosterEntry:
+    row = _restored_cells(row)
     def where(column: str) -> str:
         return f"line {line}, column {column}"
 
@@ -454,7 +484,8 @@ def read_roster_csv(text: str, progress: Progress | None = None) -> list[RosterE
 def read_roster_csv_document(text: str, progress: Progress | None = None) -> RosterDocument:
     """Reads a roster CSV whole: entry rows, and rows of kind ``template``."""
     try:
-        reader = csv.DictReader(io.StringIO(text, newline=""), restkey="\0extra")
+        # strict: an unclosed quote is an error, not one entry swallowing the rest of the file
+        reader = csv.DictReader(io.StringIO(text, newline=""), restkey="\0extra", strict=True)
         header = reader.fieldnames
         if not header:
             raise RosterImportError("line 1", "the file is empty; expected a header row")
@@ -481,7 +512,15 @@ def read_roster_csv_document(text: str, progress: Progress | None = None) -> Ros
             _tick(progress, done, max(total, done))
         return RosterDocument(tuple(entries), tuple(templates))
     except csv.Error as exc:
+        if "unexpected end of data" in str(exc):
+            raise RosterImportError(
+                "the file", 'a quoted value is never closed (a " without its partner)') from None
         raise RosterImportError("CSV", str(exc)) from None
+
+
+def _neutral_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: _neutral_cell(v) if k in _TEXT_COLUMNS and isinstance(v, str) else v
+            for k, v in row.items()}
 
 
 def write_roster_csv(
@@ -505,7 +544,7 @@ def write_roster_csv(
         for col, field in _CSV_INTS.items():
             value = getattr(e, field)
             row[col] = "" if value is None else value
-        writer.writerow(row)
+        writer.writerow(_neutral_row(row))
     for t in templates:
         data = template_to_json(t)
         row = {col: "" for col in CSV_COLUMNS}
@@ -517,7 +556,7 @@ def write_roster_csv(
         for col in ("ac", "movement", "morale", "surprises_on", "xp"):
             value = getattr(t, col)
             row[col] = "" if value is None else value
-        writer.writerow(row)
+        writer.writerow(_neutral_row(row))
     return out.getvalue()
 
 

@@ -74,6 +74,9 @@ def _sort_key(item: Item, column: int) -> Any:
         return text.casefold()
 
 
+TOOLTIP_NOTES = 600
+"""Characters of an entry's notes shown when hovering its name."""
+
 class RosterTreeModel(QAbstractItemModel):
     """Groups of roster entries and monster templates, read-only, one row a value."""
 
@@ -183,7 +186,12 @@ class RosterTreeModel(QAbstractItemModel):
                 return QBrush(QColor(176, 96, 0))
         if role == Qt.ItemDataRole.ToolTipRole and column == 0 and isinstance(item, RosterEntry):
             # Qt renders a tooltip that looks like HTML; escaped, the DM's notes show as typed.
-            notes = html.escape(item.notes)
+            # Long notes are cut for the tooltip (an 8 MB note took 22 s to show): the whole
+            # text is in the editor.
+            shown = item.notes[:TOOLTIP_NOTES]
+            more = len(item.notes) - len(shown)
+            notes = html.escape(shown) + (f"… <i>({more:,} more characters in the editor)</i>"
+                                          if more > 0 else "")
             return f"<p style='white-space:pre-wrap'>{notes}</p>" if notes else None
         return None
 

@@ -105,3 +105,35 @@ def test_fuzzed_csv_only_ever_raises_import_errors(body: str, header: list[str])
         read_roster_csv(body)
     except RosterImportError:
         pass
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("digits.json", '[{"name": "A", "kind": "pc", "hp": ' + "9" * 5000 + "}]",
+     "longer than 4,300 digits"),
+    ("surrogate.json", '[{"name": "Bad\\ud800name", "kind": "pc"}]', "broken character"),
+    ("notes.json", '[{"name": "A", "kind": "pc", "notes": "' + "x" * 100_001 + '"}]',
+     "Notes are at most 100,000 characters"),
+    ("unclosed.csv", 'name,kind,notes\nAlda,pc,"the rest of the file\nBorin,pc,fine\n',
+     "never closed"),
+])
+def test_hostile_import_files_get_a_message_not_a_traceback(name: str, text: str,
+                                                            message: str) -> None:
+    from core.roster_io import read_roster_document
+
+    with pytest.raises(RosterImportError, match=message) as caught:
+        read_roster_document(name, text)
+    str(caught.value).encode("utf-8")  # the message itself can always be shown
+
+
+def test_csv_export_neutralises_formulas_and_reads_back_unchanged() -> None:
+    from core.roster import RosterEntry
+    from core.roster_io import read_roster_document, write_roster_csv
+
+    sly = RosterEntry(name="=HYPERLINK(\"http://x\",\"Pip\")", notes="+1 sword; -2 AC; @home",
+                      race="-")
+    text = write_roster_csv([sly])
+    line = text.splitlines()[1]
+    assert "'=HYPERLINK" in line and "'+1 sword" in line
+    assert ",=" not in line and ',"=' not in line
+    (back,) = read_roster_document("roster.csv", text).entries
+    assert (back.name, back.notes, back.race) == (sly.name, sly.notes, sly.race)

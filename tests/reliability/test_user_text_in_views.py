@@ -62,3 +62,26 @@ def test_the_roster_tooltip_does_not_render_notes_as_html(window: object) -> Non
         document = QTextDocument()
         document.setHtml(tip)
         assert document.toPlainText() == HOSTILE
+
+
+def test_a_huge_note_is_cut_in_the_tooltip_and_whole_in_the_entry(qtbot: object,
+                                                                  tmp_path: Path) -> None:
+    """An 8 MB note took 22 s to show as a tooltip; now the tooltip shows its start."""
+    from desktop.main_window import MainWindow
+
+    store = Store.open(f"sqlite:///{tmp_path / 'campaigns.sqlite'}")
+    campaign = store.create_campaign("Greyhawk")
+    notes = "The secret door is behind the tapestry. " * 2_400  # about 100,000 characters
+    store.add_entry(campaign.id, RosterEntry(name="Pip", notes=notes))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(store, settings)
+    qtbot.addWidget(win)  # type: ignore[attr-defined]
+    model = win.roster_panel.view.model()
+    tip = model.index(0, 0, model.index(0, 0)).data(Qt.ItemDataRole.ToolTipRole)
+    document = QTextDocument()
+    document.setHtml(tip)
+    shown = document.toPlainText()
+    assert shown.startswith("The secret door") and len(shown) < 1_000
+    assert "more characters in the editor" in shown
+    assert store.roster(campaign.id)[0].notes == notes
+    store.close()
