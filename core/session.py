@@ -8,14 +8,15 @@ so a crash at any moment loses at most the command being written, and reopening 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from core.dice import Roller
 from core.encounter import configure, resolve_state
 from core.log import Command, EncounterLog, EncounterState, LogError, replay
 from core.model import Resolution
-from core.store import EncounterInfo, Store
+from core.results import ROSTER_ID_KEY
+from core.store import EncounterEndedError, EncounterInfo, Store
 
 Listener = Callable[[EncounterState], None]
 
@@ -68,7 +69,37 @@ class EncounterSession:
         """Gets the encounter's current state."""
         return self.log.state
 
+    @property
+    def ended(self) -> bool:
+        """Tells whether this encounter has ended (read-only until reopened)."""
+        return self.info.ended
+
+    def _refuse_if_ended(self) -> None:
+        if self.info.ended:
+            raise EncounterEndedError(
+                f"{self.info.name} has ended, so nothing can be changed in it. Reopen it "
+                "(Encounter › Reopen Encounter) to play on."
+            )
+
+    def end(self) -> EncounterInfo:
+        """Marks the encounter ended; from then on it refuses commands until reopened."""
+        self.info = self._store.end_encounter(self.info.id)
+        self._redo.clear()
+        self._changed()
+        return self.info
+
+    def reopen(self, baseline: Mapping[str, Any] | None) -> EncounterInfo:
+        """Makes the ended encounter playable again; ``baseline`` is what its results were.
+
+        Ending it again proposes only what changed after this (see
+        :func:`core.results.reopen_baseline`).
+        """
+        self.info = self._store.reopen_encounter(self.info.id, baseline)
+        self._changed()
+        return self.info
+
     def _apply(self, command: Command) -> EncounterState:
+        self._refuse_if_ended()
         replay([command], self.log.state)  # raises LogError before anything is written
         self._store.append_command(self.info.id, command)
         state = self.log.execute(command)
@@ -83,6 +114,7 @@ class EncounterSession:
 
     def undo(self) -> Command:
         """Undoes the last command in the store and in memory; it can be redone."""
+        self._refuse_if_ended()
         self._store.undo_command(self.info.id)
         command = self.log.undo()
         self._redo.append(command)
@@ -106,3 +138,26 @@ class EncounterSession:
     def resolution(self) -> Resolution:
         """Resolves the encounter as its log stands (dice not given come from its seed)."""
         return resolve_state(self.log.state, Roller.seeded(self.log.state.config.get("seed")))
+
+
+def encounters_holding(
+    store: Store, campaign_id: int, entry_ids: Collection[int], but: int | None = None
+) -> dict[int, list[str]]:
+    """Gets, for each of ``entry_ids`` fighting in an open encounter, those encounters' names.
+
+    ``but`` leaves one encounter out (the one being started or shown). Read from the store,
+    so encounters open in another Combat Desk window count too.
+    """
+    wanted = set(entry_ids)
+    found: dict[int, list[str]] = {}
+    for info in store.encounters(campaign_id):
+        if info.ended or info.id == but:
+            continue
+        state = EncounterLog(store.load_commands(info.id)).state
+        for combatant in state.combatants.values():
+            linked = combatant.extra.get(ROSTER_ID_KEY)
+            if isinstance(linked, int) and linked in wanted and info.name not in found.get(
+                linked, []
+            ):
+                found.setdefault(linked, []).append(info.name)
+    return found

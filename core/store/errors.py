@@ -47,3 +47,7 @@ class ConflictError(StoreError):
 
 class NotFoundError(StoreError):
     """The record asked for does not exist (any more)."""
+
+
+class EncounterEndedError(StoreError):
+    """The encounter has ended: it can be read and printed, not played on, until reopened."""

@@ -31,6 +31,7 @@ from core.store.errors import (
     CorruptDatabaseError,
     DatabaseLockedError,
     DiskFullError,
+    EncounterEndedError,
     NotFoundError,
     ReadOnlyDatabaseError,
     StoreError,
@@ -64,9 +65,12 @@ _LAST_SEQ = select(func.max(_EVENTS_TABLE.c.command_seq)).where(
     _EVENTS_TABLE.c.encounter_id == bindparam("encounter_id")
 )
 _LOCK_ENCOUNTER = (
-    select(EncounterRow.id).where(EncounterRow.id == bindparam("encounter_id")).with_for_update()
+    select(EncounterRow.status, EncounterRow.name)
+    .where(EncounterRow.id == bindparam("encounter_id"))
+    .with_for_update()
 )
 _INSERT_EVENTS = insert(_EVENTS_TABLE)
+_SQLITE_STATUS = "SELECT status, name FROM encounters WHERE id = ?"
 _SQLITE_LAST_SEQ = "SELECT max(command_seq) FROM encounter_events WHERE encounter_id = ?"
 _SQLITE_INSERT_EVENT = (
     "INSERT INTO encounter_events (encounter_id, command_seq, event_index, command_name, kind, "
@@ -96,6 +100,35 @@ class EncounterInfo:
     system: str
     options: Mapping[str, Any]
     status: str
+
+    @property
+    def ended(self) -> bool:
+        """Tells whether the encounter has ended (it can be read, not played on)."""
+        return self.status == ENDED
+
+    @property
+    def results_baseline(self) -> Mapping[str, Any]:
+        """Gets what a reopening recorded as already applied, by combatant id (empty if none)."""
+        baseline = self.options.get(BASELINE_KEY)
+        return baseline if isinstance(baseline, Mapping) else {}
+
+
+ENDED = "ended"
+BASELINE_KEY = "results_baseline"
+"""The encounter row's options key holding what a reopened encounter's results start from."""
+
+
+def _ended_error(name: str) -> EncounterEndedError:
+    return EncounterEndedError(
+        f"{name} has ended, so nothing can be changed in it. Reopen it (Encounter › Reopen "
+        "Encounter) to play on."
+    )
+
+
+def _info(row: EncounterRow) -> EncounterInfo:
+    return EncounterInfo(
+        row.id, row.campaign_id, row.name, row.system, dict(row.options), row.status
+    )
 
 
 def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -767,16 +800,51 @@ class Store:
             ]
 
     def end_encounter(self, encounter_id: int) -> EncounterInfo:
-        """Marks an encounter ended (its commands stay, so it can still be read and printed)."""
+        """Marks an encounter ended (its commands stay, so it can still be read and printed).
+
+        An encounter already ended is refused: it cannot be ended (and its results offered)
+        twice.
+        """
         with self.unit_of_work() as s:
             row = s.get(EncounterRow, encounter_id)
             if row is None:
                 raise NotFoundError(f"There is no encounter {encounter_id}.")
-            row.status = "ended"
+            if row.status == ENDED:
+                raise EncounterEndedError(f"{row.name} has already ended.")
+            row.status = ENDED
             s.flush()
-            return EncounterInfo(
-                row.id, row.campaign_id, row.name, row.system, dict(row.options), row.status
-            )
+            return _info(row)
+
+    def encounter(self, encounter_id: int) -> EncounterInfo:
+        """Gets one encounter's header as saved now."""
+        with self.unit_of_work() as s:
+            row = s.get(EncounterRow, encounter_id)
+            if row is None:
+                raise NotFoundError(f"There is no encounter {encounter_id}.")
+            return _info(row)
+
+    def reopen_encounter(
+        self, encounter_id: int, baseline: Mapping[str, Any] | None
+    ) -> EncounterInfo:
+        """Makes an ended encounter playable again, in one transaction.
+
+        ``baseline`` (by combatant id) is what its results were when it ended: ending it again
+        proposes only what changed after it. None removes a recorded baseline (undoing the
+        first reopening).
+        """
+        with self.unit_of_work() as s:
+            row = s.get(EncounterRow, encounter_id)
+            if row is None:
+                raise NotFoundError(f"There is no encounter {encounter_id}.")
+            if row.status != ENDED:
+                raise StoreError(f"{row.name} is still open; only an ended encounter is reopened.")
+            options = {k: v for k, v in row.options.items() if k != BASELINE_KEY}
+            if baseline is not None:
+                options[BASELINE_KEY] = dict(baseline)
+            row.options = options
+            row.status = "active"
+            s.flush()
+            return _info(row)
 
     def append_command(self, encounter_id: int, command: Command) -> int:
         """Appends one command's events in one transaction and returns its number.
@@ -821,8 +889,11 @@ class Store:
             with self._engine.begin() as conn:
                 key = {"encounter_id": encounter_id}
                 # Lock the encounter row: concurrent appends queue here instead of colliding.
-                if conn.execute(_LOCK_ENCOUNTER, key).first() is None:
+                header = conn.execute(_LOCK_ENCOUNTER, key).first()
+                if header is None:
                     raise NotFoundError(f"There is no encounter {encounter_id}.")
+                if header[0] == ENDED:
+                    raise _ended_error(header[1])
                 seq = int(conn.execute(_LAST_SEQ, key).scalar() or 0) + 1
                 rows = [
                     {
@@ -858,6 +929,9 @@ class Store:
             raw = conn.connection.dbapi_connection
             assert isinstance(raw, sqlite3.Connection)
             try:
+                header = raw.execute(_SQLITE_STATUS, (encounter_id,)).fetchone()
+                if header is not None and header[0] == ENDED:
+                    raise _ended_error(header[1])
                 # Legacy transaction handling: the INSERT opens the transaction, the commit ends it.
                 (last,) = raw.execute(_SQLITE_LAST_SEQ, (encounter_id,)).fetchone()
                 seq = int(last or 0) + 1
