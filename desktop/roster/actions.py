@@ -31,7 +31,8 @@ from desktop.roster.tree_model import TEMPLATES
 
 if TYPE_CHECKING:
     from desktop.main_window import MainWindow
-    from desktop.roster.dialogs import ResultsDialog, SessionLogDialog, StampDialog
+    from desktop.roster.dialogs import SessionLogDialog, StampDialog
+    from desktop.roster.results_dialog import ResultsDialog
 
 # Dialogs, import/export and results are imported where they are used: a DM who only looks at
 # the roster should not wait for them at start-up (bench/bench_startup.py).
@@ -235,31 +236,44 @@ class RosterActions:
         state: EncounterState,
         title: str = "Encounter",
         spells_cast: Mapping[str, Sequence[str]] | None = None,
+        baseline: Mapping[str, Mapping[str, object]] | None = None,
     ) -> ResultsDialog | None:
-        """Opens (non-modal) the list of roster changes an encounter's end state proposes."""
-        from core.results import propose_results
-        from desktop.roster.dialogs import ResultsDialog
+        """Opens (non-modal) the roster changes an encounter made, beside the roster as it is now.
 
-        changes = propose_results(self.window.entries, state, spells_cast)
+        The roster is read from the database, not from this window, so that a change saved by
+        another window since the fight began is seen and offered as a choice.
+        """
+        from core.results import propose_results
+        from desktop.roster.results_dialog import ResultsDialog
+
+        campaign = self.window.campaign
+        try:
+            roster = self.window.store.roster(campaign.id) if campaign else self.window.entries
+        except StoreError as exc:
+            self.window._report(exc)
+            return None
+        changes = propose_results(roster, state, spells_cast, baseline)
         if not changes:
             self.window.statusBar().showMessage(f"{title}: nothing to change in the roster.", 5000)
             return None
-        dialog = ResultsDialog(changes, self.window)
-        dialog.accepted.connect(lambda: self._on_results_accepted(dialog, title))
+        dialog = ResultsDialog(changes, self.window, title)
+        dialog.accepted.connect(lambda: self._on_results_accepted(dialog, title, roster))
         dialog.open()
         self.dialog = dialog
         return dialog
 
-    def _on_results_accepted(self, dialog: ResultsDialog, title: str) -> None:
+    def _on_results_accepted(
+        self, dialog: ResultsDialog, title: str, roster: Sequence[RosterEntry]
+    ) -> None:
         ctx = self.window.ctx
         accepted = dialog.accepted_changes()
         if ctx is None or not accepted:
             return
         from core.results import apply_changes
 
-        after = apply_changes(self.window.entries, accepted)
+        after = apply_changes(roster, accepted)
         ids = {e.id for e in after}
-        before = [e for e in self.window.entries if e.id in ids]
+        before = [e for e in roster if e.id in ids]
         command = ApplyResultsCommand(
             ctx, before, after, f"Results of {title}", [c.description for c in accepted]
         )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
@@ -13,8 +12,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QRadioButton,
     QSpinBox,
     QTreeWidget,
@@ -25,7 +22,6 @@ from PySide6.QtWidgets import (
 
 from core.dice import Roller
 from core.model import Combatant
-from core.results import ProposedChange
 from core.roster import MonsterTemplate, SessionLogEntry
 from core.stamping import MAX_STAMP, StampError, stamp
 
@@ -91,39 +87,6 @@ class StampDialog(QDialog):
             self.reason.setText(str(exc))
             return
         self.accept()
-
-
-class ResultsDialog(QDialog):
-    """Lists an encounter's proposed roster changes with a check box each."""
-
-    def __init__(self, changes: Sequence[ProposedChange], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Encounter results for the roster")
-        self.changes = list(changes)
-        self.list = QListWidget()
-        self.list.setObjectName("resultsList")
-        for change in self.changes:
-            item = QListWidgetItem(change.description)
-            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked)
-            self.list.addItem(item)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Apply | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Tick the changes to write to the roster (one transaction):"))
-        layout.addWidget(self.list)
-        layout.addWidget(buttons)
-
-    def accepted_changes(self) -> list[ProposedChange]:
-        """Gets the changes still ticked."""
-        return [
-            c
-            for i, c in enumerate(self.changes)
-            if self.list.item(i).checkState() == Qt.CheckState.Checked
-        ]
 
 
 class SessionLogDialog(QDialog):

@@ -2,7 +2,6 @@
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
@@ -11,7 +10,8 @@ from core.model import Status, frozen_mapping
 from core.results import roster_combatant
 from core.roster import MonsterTemplate, RosterStatus
 from desktop.main_window import MainWindow
-from desktop.roster.dialogs import ResultsDialog, StampDialog
+from desktop.roster.dialogs import StampDialog
+from desktop.roster.results_dialog import ResultsDialog
 from tests.desktop.roster.conftest import Answers
 
 
@@ -57,14 +57,13 @@ def test_encounter_results_flow_back_in_one_undoable_transaction(
     log.execute(Command("Hit", (Event(EventKind.HP_CHANGED, frozen_mapping({"id": y, "delta": -4})),)))  # noqa: E501
     dialog = window.roster_actions.review_results(log.state, "Orc ambush", {y: ["Bless"]})
     assert isinstance(dialog, ResultsDialog)
-    texts = [dialog.list.item(i).text() for i in range(dialog.list.count())]
-    assert texts == [
+    assert dialog.descriptions() == [
         "Brannoc the Bold: HP 24 → -6",
         "Brannoc the Bold: active → dead",
         "Sister Ysolde: HP 17 → 13",
         "Sister Ysolde: spells used — Bless",
     ]
-    dialog.list.item(0).setCheckState(Qt.CheckState.Unchecked)  # the DM rules he is at 0 later
+    dialog.set_ticked(0, False)  # the DM rules he is at 0 later
     dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Apply).click()
     qtbot.waitUntil(lambda: window.undo_stack.count() == 1)
     now = {e.name: e for e in window.entries}
