@@ -145,7 +145,7 @@ class EncounterWorkspace(QWidget):
             widget.setEnabled(not ended)
         self.ended_label.setText(plain(
             f"{self.session.info.name} has ended: you can read it, follow the timeline and "
-            "print it, but not play on. Its results went to the roster when it ended."))
+            "print it, but not play on. Its results were offered to the roster when it ended."))
         self.ended_banner.setVisible(ended)
 
     def refresh(self) -> None:

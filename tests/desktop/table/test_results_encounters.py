@@ -1,0 +1,155 @@
+"""After the fight: results are changes on the roster as it is now; ended means ended.
+
+Driven through the main window on a real campaign file: the New Encounter dialog, the board,
+the outcome panel, Encounter › End, the results dialog's choice, Encounter › Open, Reopen.
+Set COMBATDESK_SHOTS=folder to keep screenshots of the dialogs a DM sees.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from core.log import Command, Event, EventKind
+from core.model import frozen_mapping
+from core.results import Choice
+from desktop.main_window import MainWindow
+from desktop.roster.results_dialog import ResultsDialog
+from tests.desktop.table.conftest import IdWatch, action, button
+from tests.desktop.table.results_helpers import (
+    Questions,
+    assert_no_ids,
+    land_blow,
+    shot,
+    start_fight,
+)
+
+PARTY = ("Brannoc the Bold", "Sister Ysolde")
+
+
+@pytest.fixture
+def questions(monkeypatch: pytest.MonkeyPatch) -> Questions:
+    fake = Questions()
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(fake))
+    return fake
+
+
+def hp(window: MainWindow, name: str) -> int | None:
+    campaign = window.campaign
+    assert campaign is not None
+    return next(e.hp for e in window.store.roster(campaign.id) if e.name == name)
+
+
+def brannoc_id(window: MainWindow) -> str:
+    entry = next(e for e in window.entries if e.name == "Brannoc the Bold")
+    return f"roster-{entry.id}"
+
+
+def end_shown(window: MainWindow) -> ResultsDialog:
+    action(window, "End Encounter").trigger()
+    dialog = window.encounter_actions.dialog
+    assert isinstance(dialog, ResultsDialog), dialog
+    return dialog
+
+
+def test_two_fights_sharing_brannoc_both_count_and_the_changed_one_is_a_choice(
+    table: MainWindow, ids: IdWatch, questions: Questions,
+) -> None:
+    orcs = start_fight(table, "Orc guardroom", "Orc", PARTY)
+    assert not questions.asked  # nobody else is fighting yet
+    goblins = start_fight(table, "Goblin stair", "Goblin", ("Brannoc the Bold",))
+    assert "Brannoc the Bold is also in Orc guardroom, which is still open." in questions.asked[-1]
+    brannoc = brannoc_id(table)
+    land_blow(orcs, "orc-1", brannoc, 5)
+    land_blow(goblins, "goblin-1", brannoc, 3)
+
+    table.tabs.setCurrentWidget(orcs)
+    first = end_shown(table)
+    assert not first.warning.isVisibleTo(first) and not first.choices
+    assert first.descriptions() == ["Brannoc the Bold: HP 24 → 19"]
+    button(first, "Apply").click()
+    assert hp(table, "Brannoc the Bold") == 19
+
+    table.tabs.setCurrentWidget(goblins)
+    second = end_shown(table)
+    assert second.warning.isVisibleTo(second)
+    assert "Brannoc the Bold was changed since this fight began" in second.warning.text()
+    (row,) = second.choices
+    texts = [second.choices[row].itemText(i) for i in range(second.choices[row].count())]
+    assert texts == ["Add this fight's change: 19 → 16", "Use this fight's end: 19 → 21",
+                     "Keep the roster: 19"]
+    cells = [second.table.item(row, c).text() for c in range(5)]
+    assert cells == ["Brannoc the Bold", "HP", "24", "19", "21"]  # side by side
+    assert_no_ids(second, messages=[*questions.asked, *ids.messages])
+    shot(table, "results-end-conflict.png", second)
+    button(second, "Apply").click()  # the default adds this fight's change on top
+    assert hp(table, "Brannoc the Bold") == 24 - 5 - 3
+    table.undo_action.trigger()
+    assert hp(table, "Brannoc the Bold") == 19
+
+
+def test_keep_the_roster_writes_nothing_for_the_changed_entry(
+    table: MainWindow, questions: Questions,
+) -> None:
+    orcs = start_fight(table, "Orc guardroom", "Orc", PARTY)
+    goblins = start_fight(table, "Goblin stair", "Goblin", ("Brannoc the Bold",))
+    brannoc = brannoc_id(table)
+    land_blow(orcs, "orc-1", brannoc, 5)
+    land_blow(goblins, "goblin-1", brannoc, 3)
+    table.tabs.setCurrentWidget(goblins)
+    button(end_shown(table), "Apply").click()
+    table.tabs.setCurrentWidget(orcs)
+    dialog = end_shown(table)
+    dialog.choose(0, Choice.KEEP)
+    button(dialog, "Apply").click()
+    assert hp(table, "Brannoc the Bold") == 21
+
+
+def test_an_ended_encounter_opens_read_only_and_reopens_undoably(
+    table: MainWindow, ids: IdWatch, questions: Questions, qtbot: QtBot,
+) -> None:
+    orcs = start_fight(table, "Orc guardroom", "Orc", PARTY)
+    brannoc = brannoc_id(table)
+    land_blow(orcs, "orc-1", brannoc, 5)
+    button(end_shown(table), "Apply").click()
+    assert hp(table, "Brannoc the Bold") == 19
+
+    action(table, "Orc guardroom (side-d6, ended)").trigger()
+    ws = table.encounter_actions.current()
+    assert ws is not None and table.tabs.tabText(table.tabs.currentIndex()) == (
+        "Encounter: Orc guardroom (ended)")
+    assert ws.ended_banner.isVisibleTo(ws) and "has ended" in ws.ended_label.text()
+    assert not ws.stepper.isEnabled() and not ws.board.isEnabled()
+    assert not ws.board.new_round_button.isEnabled()  # type: ignore[attr-defined]
+    assert ws.steps_view.isEnabled() and ws.timeline.isEnabled()
+    assert not action(table, "End Encounter").isEnabled()
+    assert action(table, "Print Summary").isEnabled()
+    refused: list[str] = []
+    ws.controller.refused.connect(refused.append)
+    blow = Command("Hit", (Event(EventKind.HP_CHANGED,
+                                 frozen_mapping({"id": brannoc, "delta": -1})),))
+    assert not ws.controller.run(blow, check=False)
+    assert refused and "Orc guardroom has ended" in refused[0]
+    assert_no_ids(ws.ended_banner, messages=[*refused, *ids.messages])
+    table.tabs.setCurrentWidget(ws)
+    shot(table, "results-ended-readonly.png")
+
+    button(ws, "Reopen Encounter…").click()
+    assert "Results already applied to the roster stay" in questions.asked[-1]
+    assert ws.stepper.isEnabled() and not ws.ended_banner.isVisibleTo(ws)
+    assert action(table, "End Encounter").isEnabled()
+    assert table.undo_action.text().replace("&", "") == "Undo Reopen Orc guardroom"
+    table.undo_action.trigger()
+    assert ws.session.ended and not ws.board.isEnabled()
+    table.redo_action.trigger()
+    assert not ws.session.ended
+    assert_no_ids(messages=[*questions.asked, *ids.messages],
+                  undo=[ws.controller.stack.text(i) for i in range(ws.controller.stack.count())])
+
+    ws.board.new_round_button.click()  # type: ignore[attr-defined]
+    land_blow(ws, "orc-1", brannoc, 2)
+    again = end_shown(table)
+    assert again.descriptions() == ["Brannoc the Bold: HP 19 → 17"]  # only what came after
+    button(again, "Apply").click()
+    assert hp(table, "Brannoc the Bold") == 17
