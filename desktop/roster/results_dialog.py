@@ -160,7 +160,8 @@ class ResultsDialog(QDialog):
 
     def set_ticked(self, row: int, ticked: bool) -> None:
         """Ticks or unticks a line of an entry not changed since the fight began."""
-        self._tick_item(row).setCheckState(Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked)
+        state = Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked
+        self._tick_item(row).setCheckState(state)
 
     def choose(self, row: int, choice: Choice) -> None:
         """Picks what to write for a line of an entry changed since the fight began."""
