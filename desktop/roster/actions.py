@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog
 
 from core.log import EncounterState
 from core.model import Kind
 from core.roster import MonsterTemplate, RosterEntry
-from core.scenario import combatant_to_json
 from core.store import StoreError
 from desktop.plain_text import plain
 from desktop.roster.commands import (
@@ -214,20 +212,49 @@ class RosterActions:
             return None
         from desktop.roster.dialogs import StampDialog
 
-        dialog = StampDialog(item, parent=self.window)
+        open_names = [w.session.info.name for w in self.window.encounter_actions.workspaces
+                      if not w.session.ended]
+        dialog = StampDialog(item, parent=self.window, targets=open_names)
         dialog.accepted.connect(lambda: self._on_stamped(dialog))
         dialog.open()
         self.dialog = dialog
         return dialog
 
     def _on_stamped(self, dialog: StampDialog) -> None:
+        """Puts the stamped monsters into the encounter chosen, HP as rolled or typed."""
         combatants = dialog.combatants
-        document = {"combatants": [combatant_to_json(c) for c in combatants]}
-        QGuiApplication.clipboard().setText(json.dumps(document, indent=2))
-        summary = ", ".join(f"{c.name} ({c.hp} hp)" for c in combatants)
-        self.window.statusBar().showMessage(
-            f"Stamped {summary}; copied to the clipboard as scenario combatants.", 15000
-        )
+        template = dialog.template
+        totals = ", ".join(str(c.hp) for c in combatants)
+        if dialog.target.currentIndex() == 0:
+            encounters = self.window.encounter_actions
+            start = encounters.ask_new_encounter()
+            if start is not None:
+                start.set_count(template.name, len(combatants))
+                start.set_hp(template.name, totals)
+                self.dialog = start
+            return
+        name = dialog.target.currentText()
+        workspace = next((w for w in self.window.encounter_actions.workspaces
+                          if w.session.info.name == name and not w.session.ended), None)
+        if workspace is None:
+            self.window.statusBar().showMessage(f"{name} is no longer open; nothing added.", 8000)
+            return
+        from core.log import add_combatant
+        from core.stamping import stamp
+
+        taken = {c.name for c in workspace.controller.state.combatants.values()}
+        first = 1
+        while any(f"{template.name} {first + i}" in taken for i in range(len(combatants))):
+            first += 1  # number on after the ones already fighting
+        numbered = stamp(template, len(combatants), [c.hp or 1 for c in combatants],
+                         first_number=first)
+        stack = workspace.controller.stack
+        stack.beginMacro(f"Stamp {template.name} ×{len(numbered)}")
+        added = [c for c in numbered if workspace.controller.run(add_combatant(c), check=False)]
+        stack.endMacro()
+        self.window.tabs.setCurrentWidget(workspace)
+        summary = ", ".join(f"{c.name} ({c.hp} hp)" for c in added)
+        self.window.statusBar().showMessage(f"Added {summary} to {name}.", 15000)
 
     # --- results ---------------------------------------------------------------------------------
 

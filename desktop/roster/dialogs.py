@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -25,6 +26,8 @@ from core.model import Combatant
 from core.roster import MonsterTemplate, SessionLogEntry
 from core.stamping import MAX_STAMP, StampError, stamp
 
+NEW_ENCOUNTER = "A new encounter"
+
 
 class StampDialog(QDialog):
     """Stamps numbered combatants from a template, HP rolled or typed in from real dice."""
@@ -34,9 +37,14 @@ class StampDialog(QDialog):
         template: MonsterTemplate,
         rng: random.Random | None = None,
         parent: QWidget | None = None,
+        targets: Sequence[str] = (),
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Stamp {template.name}")
+        self.target = QComboBox()  # where they go: a new encounter or one still open
+        self.target.setObjectName("stampTarget")
+        self.target.addItem(NEW_ENCOUNTER)
+        self.target.addItems(list(targets))
         self.template = template
         self._roller = Roller(rng or random.Random())
         self.combatants: list[Combatant] = []
@@ -62,6 +70,7 @@ class StampDialog(QDialog):
         self.buttons.accepted.connect(self._on_ok)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout(self)
+        form.addRow("&Into", self.target)
         form.addRow("&How many", self.count)
         form.addRow(self.roll_radio)
         form.addRow(self.hand_radio, self.hp_edit)

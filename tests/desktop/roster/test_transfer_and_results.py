@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QDialogButtonBox
+from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from core.log import Command, EncounterLog, Event, EventKind, add_combatant
@@ -102,4 +102,6 @@ def test_stamping_a_template_by_hand_checks_every_total(qtbot: QtBot, window: Ma
     dialog.hp_edit.setText("5, 8, 2")
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     assert [(c.name, c.hp) for c in dialog.combatants] == [("Orc 1", 5), ("Orc 2", 8), ("Orc 3", 2)]
-    assert '"orc-3"' in QApplication.clipboard().text()
+    start = window.encounter_actions.dialog  # they go to a new encounter, HP as typed
+    assert start is not None and start.hp_text("Orc") == "5, 8, 2"  # type: ignore[attr-defined]
+    start.close()

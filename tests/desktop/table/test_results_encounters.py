@@ -153,3 +153,58 @@ def test_an_ended_encounter_opens_read_only_and_reopens_undoably(
     assert again.descriptions() == ["Brannoc the Bold: HP 19 → 17"]  # only what came after
     button(again, "Apply").click()
     assert hp(table, "Brannoc the Bold") == 17
+
+
+def select_template(window: MainWindow, name: str) -> None:
+    panel = window.roster_panel
+    templates = panel.model.group_index("templates")
+    row = next(r for r in range(panel.model.rowCount(templates))
+               if panel.model.index(r, 0, templates).data() == name)
+    panel.view.setCurrentIndex(panel.proxy.mapFromSource(panel.model.index(row, 0, templates)))
+
+
+def test_orcs_stamped_into_an_open_fight_and_into_a_new_one_keep_their_hp(
+    table: MainWindow, ids: IdWatch, questions: Questions,
+) -> None:
+    orcs = start_fight(table, "Orc guardroom", "Orc", PARTY)
+    table.tabs.setCurrentIndex(0)
+    select_template(table, "Orc")
+    action(table, "Stamp Monsters").trigger()
+    stamp = table.roster_actions.dialog
+    assert [stamp.target.itemText(i) for i in range(stamp.target.count())] == [  # type: ignore[union-attr]
+        "A new encounter", "Orc guardroom"]
+    stamp.target.setCurrentText("Orc guardroom")  # type: ignore[union-attr]
+    stamp.count.setValue(6)  # type: ignore[union-attr]
+    button(stamp, "OK").click()  # type: ignore[arg-type]
+    rolled = {c.name: c.hp for c in orcs.controller.state.combatants.values()}
+    assert [n for n in rolled if n.startswith("Orc ")] == [f"Orc {i}" for i in range(1, 8)]
+    assert all(f"Orc {i} ({rolled[f'Orc {i}']} hp)" in ids.messages[-1] for i in range(2, 8))
+    assert table.tabs.currentWidget() is orcs
+    table.undo_action.trigger()  # the whole stamp is one step
+    assert [c.name for c in orcs.controller.state.combatants.values()
+            if c.name.startswith("Orc ")] == ["Orc 1"]
+
+    table.tabs.setCurrentIndex(0)
+    select_template(table, "Orc")
+    action(table, "Stamp Monsters").trigger()
+    stamp = table.roster_actions.dialog
+    stamp.count.setValue(3)  # type: ignore[union-attr]
+    stamp.hand_radio.setChecked(True)  # type: ignore[union-attr]
+    stamp.hp_edit.setText("5, 8, 2")  # type: ignore[union-attr]
+    button(stamp, "OK").click()  # type: ignore[arg-type]
+    start = table.encounter_actions.dialog
+    assert start is not None and start.hp_text("Orc") == "5, 8, 2"  # type: ignore[attr-defined]
+    start.set_count("Orc", 4)  # type: ignore[attr-defined]  # one more: rolled, the rest kept
+    kept = start.hp_text("Orc").split(", ")  # type: ignore[attr-defined]
+    assert kept[:3] == ["5", "8", "2"] and len(kept) == 4
+    shot(table, "results-stamp-new-encounter.png", start)
+    start.set_hp("Orc", "5, 8, 2, 9")  # type: ignore[attr-defined]
+    button(start, "OK").click()
+    assert "Orc 4: 1d8 shows 1–8; 9 is not possible" in start.error.text()  # type: ignore[attr-defined]
+    start.set_hp("Orc", "5, 8, 2, 7")  # type: ignore[attr-defined]
+    button(start, "OK").click()
+    fresh = table.encounter_actions.current()
+    assert fresh is not None and fresh is not orcs
+    assert [(c.name, c.hp) for c in fresh.controller.state.combatants.values()
+            if c.name.startswith("Orc")] == [("Orc 1", 5), ("Orc 2", 8), ("Orc 3", 2), ("Orc 4", 7)]
+    assert "Brannoc the Bold is also in Orc guardroom" in questions.asked[-1]
