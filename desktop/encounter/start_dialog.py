@@ -158,8 +158,7 @@ class StartEncounterDialog(QDialog):
             kind.setEditable(False)
             self.fighters.appendRow([name, kind, QStandardItem(entry.side)])
         self.monsters = QStandardItemModel(0, 4, self)
-        self.monsters.setHorizontalHeaderLabels(["Template", "How many", "Side",
-                                                 "HP each (rolled, or type your own)"])
+        self.monsters.setHorizontalHeaderLabels(["Template", "How many", "Side", "HP each"])
         for template in self.templates:
             name = QStandardItem(f"{template.name} (hp {template.hit_dice})")
             name.setEditable(False)
