@@ -266,6 +266,12 @@ class EncounterActions:
         self.dialog = self.window.roster_actions.review_results(state, name, spells, baseline)
         return True
 
+    def _results_written(self, campaign_id: int, name: str) -> bool:
+        """Tells whether the encounter's results are in the roster (applied, not undone)."""
+        log = self.window.store.session_log(campaign_id)
+        applied = sum(e.summary == f"Results of {name}" for e in log)
+        return applied > sum(e.summary == f"Undone: Results of {name}" for e in log)
+
     def reopen_current(self, workspace: EncounterWorkspace | None = None) -> bool:
         """Reopens the ended encounter shown, after saying what happens to its results."""
         workspace = workspace or self.current()
@@ -273,11 +279,19 @@ class EncounterActions:
         if workspace is None or campaign is None or not workspace.session.ended:
             return False
         name = workspace.session.info.name
+        try:
+            roster = self.window.store.roster(campaign.id)
+            applied = self._results_written(campaign.id, name)
+        except StoreError as exc:
+            self.window._report(exc)
+            return False
+        what = ("Results already applied to the roster stay; ending it again will offer only "
+                "what changes after reopening." if applied else
+                "None of its results were written to the roster; ending it again will offer "
+                "everything it changed.")
         answer = QMessageBox.question(
             self.window, "Reopen encounter",
-            plain(f"Reopen {name} to play on? Results already applied to the roster stay; "
-                  "ending it again will offer only what changes after reopening. "
-                  "Ctrl+Z takes the reopening back."),
+            plain(f"Reopen {name} to play on? {what} Ctrl+Z takes the reopening back."),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return False
@@ -285,13 +299,8 @@ class EncounterActions:
         from desktop.encounter.reopen_command import ReopenCommand
 
         state, spells = self._end_state(workspace)
-        try:
-            roster = self.window.store.roster(campaign.id)
-        except StoreError as exc:
-            self.window._report(exc)
-            return False
         baseline = reopen_baseline(roster, state, spells,
-                                   workspace.session.info.results_baseline)
+                                   workspace.session.info.results_baseline) if applied else None
         command = ReopenCommand(workspace.session, baseline,
                                 lambda text: self.window.statusBar().showMessage(text, 10000))
         workspace.controller.stack.push(command)

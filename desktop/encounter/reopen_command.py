@@ -19,12 +19,12 @@ class ReopenCommand(QUndoCommand):
     """
 
     def __init__(
-        self, session: EncounterSession, baseline: Mapping[str, Any],
+        self, session: EncounterSession, baseline: Mapping[str, Any] | None,
         on_error: Callable[[str], None],
     ) -> None:
         super().__init__(f"Reopen {session.info.name}")
         self._session = session
-        self._baseline = dict(baseline)
+        self._baseline = dict(baseline) if baseline is not None else None
         self._on_error = on_error
         self._done_once = False
         self.error: str | None = None

@@ -208,3 +208,16 @@ def test_orcs_stamped_into_an_open_fight_and_into_a_new_one_keep_their_hp(
     assert [(c.name, c.hp) for c in fresh.controller.state.combatants.values()
             if c.name.startswith("Orc")] == [("Orc 1", 5), ("Orc 2", 8), ("Orc 3", 2), ("Orc 4", 7)]
     assert "Brannoc the Bold is also in Orc guardroom" in questions.asked[-1]
+
+
+def test_results_cancelled_at_the_end_are_offered_whole_after_reopening(
+    table: MainWindow, questions: Questions,
+) -> None:
+    orcs = start_fight(table, "Orc guardroom", "Orc", PARTY)
+    land_blow(orcs, "orc-1", brannoc_id(table), 5)
+    button(end_shown(table), "Cancel").click()
+    assert hp(table, "Brannoc the Bold") == 24
+    action(table, "Orc guardroom (side-d6, ended)").trigger()
+    action(table, "Reopen Encounter").trigger()
+    assert "None of its results were written to the roster" in questions.asked[-1]
+    assert end_shown(table).descriptions() == ["Brannoc the Bold: HP 24 → 19"]
