@@ -3,6 +3,12 @@
 An encounter's combatants carry ``extra["roster_id"]`` when they came from the roster (see
 :func:`roster_combatant`); a combatant without it is matched by name. Monsters stamped from
 templates match nothing and propose nothing.
+
+Results are *changes*: what the fight did to an entry since it began (HP lost or gained, a
+death, spells spent), applied to the entry as the roster holds it now. Two fights sharing a
+PC therefore both count. The roster's version when the fight began rides along with the
+combatant, so an entry changed since then (another fight, another window, an edit) is flagged
+for the DM to choose, never silently replaced.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from core.model import Combatant, Status, frozen_mapping
 from core.roster import RosterEntry, RosterStatus, available_spells, spend_spells
 
 ROSTER_ID_KEY = "roster_id"
+START_KEYS = ("roster_version", "roster_hp", "roster_status", "roster_spells")
+"""The combatant's ``extra`` keys holding its roster entry as the fight began."""
 
 _STATUS = {
     Status.ACTIVE: RosterStatus.ACTIVE,
@@ -34,9 +42,25 @@ class ChangeField(StrEnum):
     SPELLS = "spells"
 
 
+class Choice(StrEnum):
+    """What the DM does with a change to an entry that was changed since the fight began."""
+
+    ON_TOP = "on-top"
+    """Adds this fight's change to the entry as it is now (both changes count)."""
+    FIGHT_END = "fight-end"
+    """Sets the entry to what this fight ended with (the other change is lost)."""
+    KEEP = "keep"
+    """Keeps the entry as it is now (this fight's change is dropped)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ProposedChange:
-    """One change the encounter suggests for one roster entry; the DM accepts it or not."""
+    """One change the encounter suggests for one roster entry; the DM accepts it or not.
+
+    ``old`` is the entry's value now, ``new`` what it becomes; ``start`` and ``end`` are the
+    values when the fight began and ended. ``changed_since`` tells that the entry was saved
+    since the fight began, so ``old`` may differ from ``start``.
+    """
 
     entry_id: int
     entry_name: str
@@ -44,6 +68,57 @@ class ProposedChange:
     old: object
     new: object
     description: str
+    start: object = None
+    end: object = None
+    changed_since: bool = False
+
+    def chosen(self, choice: Choice) -> ProposedChange | None:
+        """Gets the change to write for the DM's ``choice`` (None: write nothing)."""
+        if choice is Choice.KEEP:
+            return None
+        if choice is Choice.FIGHT_END and self.field is not ChangeField.SPELLS:
+            if self.end == self.old:
+                return None
+            return replace(self, new=self.end,
+                           description=f"{self.entry_name}: {_label(self.field)} "
+                           f"{_text(self.old)} → {_text(self.end)} (this fight's end)")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """A linked entry as a fight began (or as a reopened fight's results left it)."""
+
+    hp: int | None
+    status: RosterStatus
+    spells: tuple[str, ...]
+    version: int | None
+
+    def to_json(self) -> dict[str, object]:
+        return {"hp": self.hp, "status": str(self.status), "spells": list(self.spells),
+                "version": self.version}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Baseline:
+        hp, version, spells = data.get("hp"), data.get("version"), data.get("spells")
+        return cls(
+            hp if isinstance(hp, int) else None,
+            RosterStatus(str(data.get("status", RosterStatus.ACTIVE))),
+            tuple(str(s) for s in spells) if isinstance(spells, list | tuple) else (),
+            version if isinstance(version, int) else None,
+        )
+
+
+def _label(field: ChangeField) -> str:
+    return {ChangeField.HP: "HP", ChangeField.STATUS: "status"}.get(field, "spells")
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, tuple):
+        return ", ".join(str(v) for v in value) or "none"
+    return str(value)
 
 
 def roster_combatant(entry: RosterEntry, cid: str | None = None) -> Combatant:
@@ -72,8 +147,27 @@ def roster_combatant(entry: RosterEntry, cid: str | None = None) -> Combatant:
         morale=entry.morale,
         weapons=entry.weapons,
         spells=available_spells(entry),  # spent ones stay spent until the next rest
-        extra=frozen_mapping({ROSTER_ID_KEY: entry.id}),
+        extra=frozen_mapping({
+            ROSTER_ID_KEY: entry.id,
+            # The entry as the fight begins: results are changes from here.
+            "roster_version": entry.version,
+            "roster_hp": entry.hp,
+            "roster_status": str(entry.status),
+            "roster_spells": [s.name for s in available_spells(entry)],
+        }),
     )
+
+
+def _start(combatant: Combatant, entry: RosterEntry) -> Baseline:
+    """Gets the entry as this combatant's fight began (the entry itself for older logs)."""
+    extra = combatant.extra
+    if "roster_version" not in extra:
+        spells = tuple(s.name for s in available_spells(entry))
+        return Baseline(entry.hp, entry.status, spells, None)
+    return Baseline.from_json({
+        "hp": extra.get("roster_hp"), "status": extra.get("roster_status", "active"),
+        "spells": extra.get("roster_spells", []), "version": extra.get("roster_version"),
+    })
 
 
 def _match(
@@ -86,31 +180,53 @@ def _match(
 
 
 def _spells_spent(
-    entry: RosterEntry, combatant: Combatant, cast: Sequence[str]
+    memorised_names: Sequence[str], combatant: Combatant, cast: Sequence[str]
 ) -> tuple[str, ...]:
-    """Gets the available spells ``entry`` spent: those cast, or gone from a linked combatant."""
-    memorised = Counter(s.name for s in available_spells(entry))
+    """Gets the memorised spells spent: those cast, or gone from a linked combatant."""
+    memorised = Counter(memorised_names)
     spent = Counter(name for name in cast if name in memorised)
     if ROSTER_ID_KEY in combatant.extra:  # it carried the roster's spell list into the fight
         spent |= memorised - Counter(s.name for s in combatant.spells)
     spent &= memorised
     out: list[str] = []
-    for spell in available_spells(entry):  # in the entry's own order
-        if spent[spell.name] > 0:
-            spent[spell.name] -= 1
-            out.append(spell.name)
+    for name in memorised_names:  # in the entry's own order
+        if spent[name] > 0:
+            spent[name] -= 1
+            out.append(name)
     return tuple(out)
+
+
+def _end_hp(combatant: Combatant, entry: RosterEntry) -> int | None:
+    hp = combatant.hp
+    if hp is not None and entry.max_hp is not None:
+        hp = min(hp, entry.max_hp)
+    return hp
+
+
+def _hp_change(entry: RosterEntry, start: Baseline, end: int | None) -> int | None:
+    """Gets the entry's HP after adding the fight's gain or loss to what it holds now."""
+    if end is None:
+        return None
+    if start.hp is None or entry.hp is None:
+        return end if end != entry.hp else None
+    new = entry.hp + (end - start.hp)
+    if entry.max_hp is not None:
+        new = min(new, entry.max_hp)
+    return new if end != start.hp and new != entry.hp else None
 
 
 def propose_results(
     roster: Sequence[RosterEntry],
     state: EncounterState,
     spells_cast: Mapping[str, Sequence[str]] | None = None,
+    baseline: Mapping[str, Mapping[str, object]] | None = None,
 ) -> list[ProposedChange]:
-    """Compares the encounter's end state with the roster and lists what should change.
+    """Lists what the encounter changed in each linked entry, as changes to the roster now.
 
-    ``spells_cast`` maps a combatant id to the spells it cast or lost; spells missing from a
-    combatant's end-state list count as used as well.
+    ``roster`` is the roster as it is now; each combatant's start comes from the log (or from
+    ``baseline``, by combatant id, when a reopened encounter recorded one). ``spells_cast``
+    maps a combatant id to the spells it cast or lost; spells missing from a combatant's
+    end-state list count as used as well.
     """
     by_id = {e.id: e for e in roster if e.id is not None}
     names = Counter(e.name for e in roster)
@@ -120,34 +236,82 @@ def propose_results(
         entry = _match(combatant, by_id, by_name)
         if entry is None or entry.id is None:
             continue
-        hp = combatant.hp
-        if hp is not None and entry.max_hp is not None:
-            hp = min(hp, entry.max_hp)
-        if hp is not None and hp != entry.hp:
-            changes.append(
-                ProposedChange(
-                    entry.id, entry.name, ChangeField.HP, entry.hp, hp,
-                    f"{entry.name}: HP {entry.hp if entry.hp is not None else '?'} → {hp}",
-                )
-            )  # fmt: skip
+        recorded = (baseline or {}).get(combatant.id)
+        start = Baseline.from_json(recorded) if recorded else _start(combatant, entry)
+        since = start.version is not None and start.version != entry.version
+        note = " (changed since the fight began)" if since else ""
+
+        def change(field: ChangeField, new: object, text: str, first: object, last: object,
+                   entry: RosterEntry = entry, since: bool = since) -> ProposedChange:
+            return ProposedChange(entry.id or 0, entry.name, field, _now(entry, field), new,
+                                  text, first, last, since)
+
+        end = _end_hp(combatant, entry)
+        hp = _hp_change(entry, start, end)
+        if hp is not None:
+            changes.append(change(ChangeField.HP, hp,
+                                  f"{entry.name}: HP {_text(entry.hp)} → {hp}{note}",
+                                  start.hp, end))
         status = _STATUS.get(combatant.status)
-        if status is not None and status != entry.status:
-            changes.append(
-                ProposedChange(
-                    entry.id, entry.name, ChangeField.STATUS, entry.status, status,
-                    f"{entry.name}: {entry.status} → {status}",
-                )
-            )  # fmt: skip
-        spent = _spells_spent(entry, combatant, (spells_cast or {}).get(combatant.id, ()))
+        if status is not None and status != start.status and status != entry.status:
+            changes.append(change(ChangeField.STATUS, status,
+                                  f"{entry.name}: {entry.status} → {status}{note}",
+                                  start.status, status))
+        spent = _spells_spent(start.spells, combatant, (spells_cast or {}).get(combatant.id, ()))
+        held = Counter(s.name for s in available_spells(entry))  # what it still holds now
+        spent = tuple(n for n in spent if _take(held, n))
         if spent:
-            changes.append(
-                ProposedChange(
-                    entry.id, entry.name, ChangeField.SPELLS,
-                    tuple(s.name for s in available_spells(entry)),
-                    spent, f"{entry.name}: spells used — {', '.join(spent)}",
-                )
-            )  # fmt: skip
+            changes.append(change(ChangeField.SPELLS, spent,
+                                  f"{entry.name}: spells used — {', '.join(spent)}{note}",
+                                  start.spells, spent))
     return changes
+
+
+def _take(counter: Counter[str], name: str) -> bool:
+    """Takes one ``name`` from ``counter``; False when there was none left."""
+    if counter[name] <= 0:
+        return False
+    counter[name] -= 1
+    return True
+
+
+def _now(entry: RosterEntry, field: ChangeField) -> object:
+    if field is ChangeField.HP:
+        return entry.hp
+    if field is ChangeField.STATUS:
+        return entry.status
+    return tuple(s.name for s in available_spells(entry))
+
+
+def reopen_baseline(
+    roster: Sequence[RosterEntry],
+    state: EncounterState,
+    spells_cast: Mapping[str, Sequence[str]] | None = None,
+    baseline: Mapping[str, Mapping[str, object]] | None = None,
+) -> dict[str, dict[str, object]]:
+    """Gets, by combatant id, where an ended encounter's results left each linked entry.
+
+    Recorded when the encounter is reopened, so that ending it again proposes only what
+    changes after the reopening (what was applied stays applied, and is not applied twice).
+    """
+    by_id = {e.id: e for e in roster if e.id is not None}
+    names = Counter(e.name for e in roster)
+    by_name = {e.name: e for e in roster if names[e.name] == 1 and e.id is not None}
+    out: dict[str, dict[str, object]] = {}
+    for combatant in state.combatants.values():
+        entry = _match(combatant, by_id, by_name)
+        if entry is None:
+            continue
+        recorded = (baseline or {}).get(combatant.id)
+        start = Baseline.from_json(recorded) if recorded else _start(combatant, entry)
+        spent = Counter(_spells_spent(start.spells, combatant,
+                                      (spells_cast or {}).get(combatant.id, ())))
+        left = [n for n in start.spells if not _take(spent, n)]
+        out[combatant.id] = Baseline(
+            _end_hp(combatant, entry), _STATUS.get(combatant.status, start.status),
+            tuple(left), entry.version,
+        ).to_json()
+    return out
 
 
 def apply_changes(

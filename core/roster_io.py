@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.model import Combatant, Kind
-from core.results import roster_combatant
+from core.results import START_KEYS, roster_combatant
 from core.roster import MonsterTemplate, RosterEntry, RosterStatus
 from core.roster_checks import check_entry, check_template
 from core.scenario import ScenarioError, combatant_to_json, read_combatant
@@ -239,6 +239,8 @@ def entry_to_json(entry: RosterEntry) -> dict[str, Any]:
     )
     out = combatant_to_json(combatant)
     out.pop("roster_id", None)
+    for key in START_KEYS:  # where the entry stood when a fight began: not part of an export
+        out.pop(key, None)
     out["id"] = f"roster-{entry.id}" if entry.id is not None else out["id"]
     out.update(
         name=entry.name,

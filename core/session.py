@@ -8,7 +8,7 @@ so a crash at any moment loses at most the command being written, and reopening 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -16,10 +16,12 @@ from core.dice import Roller
 from core.encounter import configure, resolve_state
 from core.log import Command, EncounterLog, EncounterState, LogError, new_command_id, replay
 from core.model import Resolution
+from core.results import ROSTER_ID_KEY
 from core.store import (
     ConflictError,
     DatabaseLockedError,
     DiskFullError,
+    EncounterEndedError,
     EncounterInfo,
     NotFoundError,
     ReadOnlyDatabaseError,
@@ -29,8 +31,8 @@ from core.store import (
 
 # Refusals the database gave before storing anything; any other failure may have happened
 # after the commit reached the server, so the save is retried (safe: commands have ids).
-_SURE_NOTHING_STORED = (ConflictError, DatabaseLockedError, DiskFullError, NotFoundError,
-                        ReadOnlyDatabaseError)
+_SURE_NOTHING_STORED = (ConflictError, DatabaseLockedError, DiskFullError,
+                        EncounterEndedError, NotFoundError, ReadOnlyDatabaseError)
 
 Listener = Callable[[EncounterState], None]
 
@@ -97,7 +99,37 @@ class EncounterSession:
         except StoreError:
             self._seen = save()  # the same command id: stored at most once either way
 
+    @property
+    def ended(self) -> bool:
+        """Tells whether this encounter has ended (read-only until reopened)."""
+        return self.info.ended
+
+    def _refuse_if_ended(self) -> None:
+        if self.info.ended:
+            raise EncounterEndedError(
+                f"{self.info.name} has ended, so nothing can be changed in it. Reopen it "
+                "(Encounter › Reopen Encounter) to play on."
+            )
+
+    def end(self) -> EncounterInfo:
+        """Marks the encounter ended; from then on it refuses commands until reopened."""
+        self.info = self._store.end_encounter(self.info.id)
+        self._redo.clear()
+        self._changed()
+        return self.info
+
+    def reopen(self, baseline: Mapping[str, Any] | None) -> EncounterInfo:
+        """Makes the ended encounter playable again; ``baseline`` is what its results were.
+
+        Ending it again proposes only what changed after this (see
+        :func:`core.results.reopen_baseline`).
+        """
+        self.info = self._store.reopen_encounter(self.info.id, baseline)
+        self._changed()
+        return self.info
+
     def _apply(self, command: Command) -> EncounterState:
+        self._refuse_if_ended()
         replay([command], self.log.state)  # raises LogError before anything is written
         self._saved(lambda: self._store.append_command(self.info.id, command, self._seen))
         state = self.log.execute(command)
@@ -116,6 +148,7 @@ class EncounterSession:
         If another window has written to the encounter since, nothing is undone and
         EncounterMovedOnError says so (the last command may not be this DM's own).
         """
+        self._refuse_if_ended()
         undo_id = new_command_id()
         self._saved(lambda: self._store.undo_command(self.info.id, self._seen, undo_id))
         command = self.log.undo()
@@ -140,3 +173,26 @@ class EncounterSession:
     def resolution(self) -> Resolution:
         """Resolves the encounter as its log stands (dice not given come from its seed)."""
         return resolve_state(self.log.state, Roller.seeded(self.log.state.config.get("seed")))
+
+
+def encounters_holding(
+    store: Store, campaign_id: int, entry_ids: Collection[int], but: int | None = None
+) -> dict[int, list[str]]:
+    """Gets, for each of ``entry_ids`` fighting in an open encounter, those encounters' names.
+
+    ``but`` leaves one encounter out (the one being started or shown). Read from the store,
+    so encounters open in another Combat Desk window count too.
+    """
+    wanted = set(entry_ids)
+    found: dict[int, list[str]] = {}
+    for info in store.encounters(campaign_id):
+        if info.ended or info.id == but:
+            continue
+        state = EncounterLog(store.load_commands(info.id)).state
+        for combatant in state.combatants.values():
+            linked = combatant.extra.get(ROSTER_ID_KEY)
+            if isinstance(linked, int) and linked in wanted and info.name not in found.get(
+                linked, []
+            ):
+                found.setdefault(linked, []).append(info.name)
+    return found

@@ -55,3 +55,7 @@ class EncounterMovedOnError(ConflictError):
     Nothing was stored: the command would not follow the last one, and an undo would take
     back someone else's work. Reopening the encounter shows what the other window did.
     """
+
+
+class EncounterEndedError(StoreError):
+    """The encounter has ended: it can be read and printed, not played on, until reopened."""

@@ -42,6 +42,7 @@ from core.store.errors import (
     CorruptDatabaseError,
     DatabaseLockedError,
     DiskFullError,
+    EncounterEndedError,
     EncounterMovedOnError,
     NotFoundError,
     ReadOnlyDatabaseError,
@@ -76,13 +77,16 @@ _LAST_SEQ = select(func.max(_EVENTS_TABLE.c.command_seq)).where(
     _EVENTS_TABLE.c.encounter_id == bindparam("encounter_id")
 )
 _LOCK_ENCOUNTER = (
-    select(EncounterRow.id).where(EncounterRow.id == bindparam("encounter_id")).with_for_update()
+    select(EncounterRow.status, EncounterRow.name)
+    .where(EncounterRow.id == bindparam("encounter_id"))
+    .with_for_update()
 )
 _INSERT_EVENTS = insert(_EVENTS_TABLE)
 _SEQ_OF_COMMAND = select(_EVENTS_TABLE.c.command_seq).where(
     _EVENTS_TABLE.c.encounter_id == bindparam("encounter_id"),
     _EVENTS_TABLE.c.command_id == bindparam("command_id"),
 ).limit(1)
+_SQLITE_STATUS = "SELECT status, name FROM encounters WHERE id = ?"
 _SQLITE_LAST_SEQ = "SELECT max(command_seq) FROM encounter_events WHERE encounter_id = ?"
 _SQLITE_SEQ_OF_COMMAND = (
     "SELECT command_seq FROM encounter_events WHERE encounter_id = ? AND command_id = ? LIMIT 1"
@@ -120,6 +124,35 @@ class EncounterInfo:
     system: str
     options: Mapping[str, Any]
     status: str
+
+    @property
+    def ended(self) -> bool:
+        """Tells whether the encounter has ended (it can be read, not played on)."""
+        return self.status == ENDED
+
+    @property
+    def results_baseline(self) -> Mapping[str, Any]:
+        """Gets what a reopening recorded as already applied, by combatant id (empty if none)."""
+        baseline = self.options.get(BASELINE_KEY)
+        return baseline if isinstance(baseline, Mapping) else {}
+
+
+ENDED = "ended"
+BASELINE_KEY = "results_baseline"
+"""The encounter row's options key holding what a reopened encounter's results start from."""
+
+
+def _ended_error(name: str) -> EncounterEndedError:
+    return EncounterEndedError(
+        f"{name} has ended, so nothing can be changed in it. Reopen it (Encounter › Reopen "
+        "Encounter) to play on."
+    )
+
+
+def _info(row: EncounterRow) -> EncounterInfo:
+    return EncounterInfo(
+        row.id, row.campaign_id, row.name, row.system, dict(row.options), row.status
+    )
 
 
 def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -1072,16 +1105,51 @@ class Store:
             ]
 
     def end_encounter(self, encounter_id: int) -> EncounterInfo:
-        """Marks an encounter ended (its commands stay, so it can still be read and printed)."""
+        """Marks an encounter ended (its commands stay, so it can still be read and printed).
+
+        An encounter already ended is refused: it cannot be ended (and its results offered)
+        twice.
+        """
         with self.unit_of_work() as s:
             row = s.get(EncounterRow, encounter_id)
             if row is None:
                 raise NotFoundError(f"There is no encounter {encounter_id}.")
-            row.status = "ended"
+            if row.status == ENDED:
+                raise EncounterEndedError(f"{row.name} has already ended.")
+            row.status = ENDED
             s.flush()
-            return EncounterInfo(
-                row.id, row.campaign_id, row.name, row.system, dict(row.options), row.status
-            )
+            return _info(row)
+
+    def encounter(self, encounter_id: int) -> EncounterInfo:
+        """Gets one encounter's header as saved now."""
+        with self.unit_of_work() as s:
+            row = s.get(EncounterRow, encounter_id)
+            if row is None:
+                raise NotFoundError(f"There is no encounter {encounter_id}.")
+            return _info(row)
+
+    def reopen_encounter(
+        self, encounter_id: int, baseline: Mapping[str, Any] | None
+    ) -> EncounterInfo:
+        """Makes an ended encounter playable again, in one transaction.
+
+        ``baseline`` (by combatant id) is what its results were when it ended: ending it again
+        proposes only what changed after it. None removes a recorded baseline (undoing the
+        first reopening).
+        """
+        with self.unit_of_work() as s:
+            row = s.get(EncounterRow, encounter_id)
+            if row is None:
+                raise NotFoundError(f"There is no encounter {encounter_id}.")
+            if row.status != ENDED:
+                raise StoreError(f"{row.name} is still open; only an ended encounter is reopened.")
+            options = {k: v for k, v in row.options.items() if k != BASELINE_KEY}
+            if baseline is not None:
+                options[BASELINE_KEY] = dict(baseline)
+            row.options = options
+            row.status = "active"
+            s.flush()
+            return _info(row)
 
     def append_command(self, encounter_id: int, command: Command,
                        after: int | None = None) -> int:
@@ -1149,13 +1217,16 @@ class Store:
             with self._engine.begin() as conn:
                 key = {"encounter_id": encounter_id}
                 # Lock the encounter row: concurrent appends queue here instead of colliding.
-                if conn.execute(_LOCK_ENCOUNTER, key).first() is None:
+                header = conn.execute(_LOCK_ENCOUNTER, key).first()
+                if header is None:
                     raise NotFoundError(f"There is no encounter {encounter_id}.")
                 if command_id is not None:
                     done = conn.execute(_SEQ_OF_COMMAND, {**key, "command_id": command_id})
                     stored = done.scalar()
                     if stored is not None:
                         return int(stored)
+                if header[0] == ENDED:
+                    raise _ended_error(header[1])
                 last = int(conn.execute(_LAST_SEQ, key).scalar() or 0)
                 if after is not None and last != after:
                     raise EncounterMovedOnError(_MOVED_ON)
@@ -1205,6 +1276,10 @@ class Store:
                     if stored is not None:
                         raw.rollback()
                         return int(stored[0])
+                header = raw.execute(_SQLITE_STATUS, (encounter_id,)).fetchone()
+                if header is not None and header[0] == ENDED:
+                    raw.rollback()
+                    raise _ended_error(header[1])
                 (last,) = raw.execute(_SQLITE_LAST_SEQ, (encounter_id,)).fetchone()
                 if after is not None and int(last or 0) != after:
                     raw.rollback()
@@ -1224,6 +1299,10 @@ class Store:
             except sqlite3.Error as exc:
                 raw.rollback()
                 raise _operational(exc, self.label) from None
+            except BaseException:
+                if raw.in_transaction:  # never hand the pool a connection mid-transaction
+                    raw.rollback()
+                raise
             return seq
 
     def _event_processors(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:

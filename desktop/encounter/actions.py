@@ -16,9 +16,10 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 from core.encounter import scenario_document
 from core.log import EncounterState, add_combatant
 from core.model import StepEvent, frozen_mapping
+from core.results import ROSTER_ID_KEY
 from core.roster import Campaign
 from core.scenario import ScenarioError, parse_scenario
-from core.session import EncounterSession
+from core.session import EncounterSession, encounters_holding
 from core.store import EncounterInfo, StoreError
 from desktop.plain_text import plain
 
@@ -40,6 +41,8 @@ class EncounterActions:
                                        ["Ctrl+Alt+N"], "Start an encounter from the roster")
         self.end_action = self._action("&End Encounter…", self.end_current, [],
                                        "End the encounter shown; results go back to the roster")
+        self.reopen_action = self._action("&Reopen Encounter…", self.reopen_current, [],
+                                          "Play on in the ended encounter shown")
         self.print_action = self._action("&Print Summary…", self.print_current,
                                          [QKeySequence.StandardKey.Print],
                                          "Print preview of the encounter's summary")
@@ -65,6 +68,7 @@ class EncounterActions:
         menu.addSeparator()
         menu.addAction(self.print_action)
         menu.addAction(self.end_action)
+        menu.addAction(self.reopen_action)
 
     # --- which encounter is shown -----------------------------------------------------------------
 
@@ -81,9 +85,13 @@ class EncounterActions:
         self._update_enabled()
 
     def _update_enabled(self) -> None:
-        shown = self.current() is not None
-        for action in (self.end_action, self.print_action, self.help_action):
+        workspace = self.current()
+        shown = workspace is not None
+        ended = workspace is not None and workspace.session.ended
+        for action in (self.print_action, self.help_action):
             action.setEnabled(shown)
+        self.end_action.setEnabled(shown and not ended)
+        self.reopen_action.setEnabled(ended)
 
     # --- campaign -----------------------------------------------------------------------------
 
@@ -101,6 +109,7 @@ class EncounterActions:
         existing = next((w for w in self.workspaces if w.session.info.id == info.id), None)
         if existing is None:
             try:
+                info = self.window.store.encounter(info.id)  # the menu's copy may be old
                 session = EncounterSession.resume(self.window.store, info)
             except (StoreError, ValueError) as exc:
                 self.window._report(exc)
@@ -121,7 +130,18 @@ class EncounterActions:
         self.window.tabs.addTab(workspace, workspace.title)
         workspace.controller.completed.connect(
             lambda name: self.window.statusBar().showMessage(f"Saved: {name}", 4000))
+        workspace.reopen_requested.connect(lambda: self.reopen_current(workspace))
+        workspace.controller.changed.connect(lambda: self._on_workspace_changed(workspace))
         return workspace
+
+    def _on_workspace_changed(self, workspace: EncounterWorkspace) -> None:
+        """Keeps the tab's title and the menu in step with an encounter ended or reopened."""
+        index = self.window.tabs.indexOf(workspace)
+        if index >= 0 and self.window.tabs.tabText(index) != workspace.title:
+            self.window.tabs.setTabText(index, workspace.title)
+            self.campaign_list_changed()
+        if workspace is self.current():
+            self._update_enabled()
 
     def close_workspace(self, workspace: EncounterWorkspace) -> None:
         """Closes a tab (everything is saved already)."""
@@ -162,7 +182,7 @@ class EncounterActions:
     def start(self, plan: EncounterPlan) -> EncounterWorkspace | None:
         """Starts an encounter: its configuration and each combatant are saved commands."""
         campaign = self.window.campaign
-        if campaign is None:
+        if campaign is None or not self._fine_to_share(plan):
             return None
         try:
             session = EncounterSession.start(self.window.store, campaign.id, plan.name,
@@ -176,6 +196,30 @@ class EncounterActions:
         self.window.tabs.setCurrentWidget(workspace)
         self.campaign_list_changed()
         return workspace
+
+    def _fine_to_share(self, plan: EncounterPlan) -> bool:
+        """Warns, naming the other encounters, when an entry already fights in an open one."""
+        campaign = self.window.campaign
+        linked = {c.extra.get(ROSTER_ID_KEY): c.name for c in plan.combatants}
+        ids = [i for i in linked if isinstance(i, int)]
+        if campaign is None or not ids:
+            return True
+        try:
+            shared = encounters_holding(self.window.store, campaign.id, ids)
+        except StoreError as exc:
+            self.window._report(exc)
+            return False
+        if not shared:
+            return True
+        lines = [f"{linked[i]} is also in {' and '.join(names)}, which is still open."
+                 for i, names in shared.items()]
+        answer = QMessageBox.question(
+            self.window, "Already in an open encounter",
+            plain("\n".join(lines) + "\n\nBoth fights will count: when each one ends, what it "
+                  "changed is added to the roster as it is then, and anything changed in "
+                  "between is shown to you to choose. Start this encounter anyway?"),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
 
     def campaign_list_changed(self) -> list[EncounterInfo]:
         """Re-lists the campaign's encounters in the menu (without reopening any)."""
@@ -211,14 +255,59 @@ class EncounterActions:
         if answer != QMessageBox.StandardButton.Yes:
             return False
         state, spells = self._end_state(workspace)
+        baseline = workspace.session.info.results_baseline  # set when it was reopened
         try:
-            self.window.store.end_encounter(workspace.session.info.id)
+            workspace.session.end()
         except StoreError as exc:
             self.window._report(exc)
             return False
         self.close_workspace(workspace)
         self.campaign_list_changed()
-        self.dialog = self.window.roster_actions.review_results(state, name, spells)
+        self.dialog = self.window.roster_actions.review_results(state, name, spells, baseline)
+        return True
+
+    def _results_written(self, campaign_id: int, name: str) -> bool:
+        """Tells whether the encounter's results are in the roster (applied, not undone)."""
+        log = self.window.store.session_log(campaign_id)
+        applied = sum(e.summary == f"Results of {name}" for e in log)
+        return applied > sum(e.summary == f"Undone: Results of {name}" for e in log)
+
+    def reopen_current(self, workspace: EncounterWorkspace | None = None) -> bool:
+        """Reopens the ended encounter shown, after saying what happens to its results."""
+        workspace = workspace or self.current()
+        campaign = self.window.campaign
+        if workspace is None or campaign is None or not workspace.session.ended:
+            return False
+        name = workspace.session.info.name
+        try:
+            roster = self.window.store.roster(campaign.id)
+            applied = self._results_written(campaign.id, name)
+        except StoreError as exc:
+            self.window._report(exc)
+            return False
+        what = ("Results already applied to the roster stay; ending it again will offer only "
+                "what changes after reopening." if applied else
+                "None of its results were written to the roster; ending it again will offer "
+                "everything it changed.")
+        answer = QMessageBox.question(
+            self.window, "Reopen encounter",
+            plain(f"Reopen {name} to play on? {what} Ctrl+Z takes the reopening back."),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        from core.results import reopen_baseline
+        from desktop.encounter.reopen_command import ReopenCommand
+
+        state, spells = self._end_state(workspace)
+        baseline = reopen_baseline(roster, state, spells,
+                                   workspace.session.info.results_baseline) if applied else None
+        command = ReopenCommand(workspace.session, baseline,
+                                lambda text: self.window.statusBar().showMessage(text, 10000))
+        workspace.controller.stack.push(command)
+        if command.error is not None:
+            self.window.statusBar().showMessage(command.error, 10000)
+            return False
+        self.window.statusBar().showMessage(f"Reopened {name}.", 5000)
         return True
 
     @staticmethod

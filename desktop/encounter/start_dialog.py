@@ -41,6 +41,8 @@ from desktop.encounter.options_form import OptionsForm
 
 NEW_SIDE = "new side…"
 SIDE_COLUMN = 2
+HP_COLUMN = 3
+"""The monsters table's column of hit points, one a monster: rolled once (and shown) or typed."""
 PARTY_SIDE = "party"
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -111,6 +113,11 @@ def _table(model: QStandardItemModel) -> QTableView:
     return view
 
 
+def _totals(text: str) -> list[int]:
+    """Reads hit point totals typed as "5, 3, 8" (ValueError when one is not a number)."""
+    return [int(p) for p in text.replace(";", ",").split(",") if p.strip()]
+
+
 class StartEncounterDialog(QDialog):
     """Picks system, options, fighters and sides."""
 
@@ -150,14 +157,20 @@ class StartEncounterDialog(QDialog):
             kind = QStandardItem(str(entry.kind))
             kind.setEditable(False)
             self.fighters.appendRow([name, kind, QStandardItem(entry.side)])
-        self.monsters = QStandardItemModel(0, 3, self)
-        self.monsters.setHorizontalHeaderLabels(["Template", "How many", "Side"])
+        self.monsters = QStandardItemModel(0, 4, self)
+        self.monsters.setHorizontalHeaderLabels(["Template", "How many", "Side", "HP each"])
         for template in self.templates:
             name = QStandardItem(f"{template.name} (hp {template.hit_dice})")
             name.setEditable(False)
             count = QStandardItem()
             count.setData(0, Qt.ItemDataRole.EditRole)
-            self.monsters.appendRow([name, count, QStandardItem(MONSTER_SIDE)])
+            hp = QStandardItem("")
+            hp.setToolTip(f"One total a monster, e.g. 5, 3, 8: rolled on {template.hit_dice} "
+                          "when you set how many, and kept; type over them from your own dice")
+            self.monsters.appendRow([name, count, QStandardItem(MONSTER_SIDE), hp])
+        # HP are rolled once, when a count is set, and kept: OK never rerolls them.
+        self._hp_roller = Roller.seeded(self.seed.value())
+        self.monsters.itemChanged.connect(self._on_monster_changed)
         self.error = QLabel()
         self.error.setObjectName("startError")
         self.error.setWordWrap(True)
@@ -245,6 +258,39 @@ class StartEncounterDialog(QDialog):
             self.side_delegate.setEditorData(self.side_box("monsters", row),
                                              self.monsters.index(row, SIDE_COLUMN))
 
+    def _on_monster_changed(self, item: QStandardItem) -> None:
+        if item.column() != 1:
+            return
+        row = item.row()
+        try:
+            count = max(0, int(item.data(Qt.ItemDataRole.EditRole) or 0))
+        except (TypeError, ValueError):
+            return  # build_plan says what is wrong with the count
+        hp_item = self.monsters.item(row, HP_COLUMN)
+        try:
+            totals = _totals(hp_item.text())
+        except ValueError:
+            return  # the DM's own text stays until they fix it
+        template = self.templates[row]
+        if count > len(totals):
+            try:
+                extra = stamp(template, count - len(totals), self._hp_roller,
+                              first_number=len(totals) + 1)
+            except StampError:
+                return  # bad hit dice: build_plan names the template
+            totals += [c.hp for c in extra if c.hp is not None]
+        hp_item.setText(", ".join(str(t) for t in totals[:count]))
+
+    def set_hp(self, template_name: str, text: str) -> None:
+        """Types hit point totals for a template's monsters (what the DM types in the table)."""
+        row = next(i for i, t in enumerate(self.templates) if t.name == template_name)
+        self.monsters.item(row, HP_COLUMN).setText(text)
+
+    def hp_text(self, template_name: str) -> str:
+        """Gets the hit points shown for a template's monsters."""
+        row = next(i for i, t in enumerate(self.templates) if t.name == template_name)
+        return self.monsters.item(row, HP_COLUMN).text()
+
     def build_plan(self) -> EncounterPlan:
         """Gets the plan as filled in; raises ValueError with a message saying what is wrong."""
         name = self.name.text().strip()
@@ -257,7 +303,6 @@ class StartEncounterDialog(QDialog):
                 if not side:
                     raise ValueError(f"{entry.name} needs a side.")
                 combatants.append(replace(roster_combatant(entry), side=side))
-        roller = Roller.seeded(self.seed.value())
         for row, template in enumerate(self.templates):
             count = self.monsters.item(row, 1).data(Qt.ItemDataRole.EditRole)
             try:
@@ -268,7 +313,12 @@ class StartEncounterDialog(QDialog):
             if count:
                 side = self.monsters.item(row, 2).text().strip() or MONSTER_SIDE
                 try:
-                    combatants += stamp(template, count, roller, side)
+                    totals = _totals(self.monsters.item(row, HP_COLUMN).text())
+                except ValueError:
+                    raise ValueError(f"{template.name}: hit points are whole numbers separated "
+                                     "by commas.") from None
+                try:
+                    combatants += stamp(template, count, totals, side)
                 except StampError as exc:
                     raise ValueError(str(exc)) from None
         if len({c.side for c in combatants}) < 2:

@@ -6,8 +6,15 @@ DM sees is always the log as saved.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.dice import Roller
 from core.model import Step
@@ -40,6 +47,9 @@ def make_board(controller: EncounterController) -> BoardBase:
 
 class EncounterWorkspace(QWidget):
     """One encounter in play, as a tab of the main window."""
+
+    reopen_requested = Signal()
+    """The DM asked to reopen this ended encounter (the Encounter menu does it, undoably)."""
 
     def __init__(
         self, session: EncounterSession, settings: QSettings | None = None,
@@ -100,14 +110,43 @@ class EncounterWorkspace(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.engine_error)
+        layout.addWidget(self._ended_banner())
         layout.addWidget(self.main, 1)
         self.controller.changed.connect(self.refresh)
         self.restore_layout()
         self.refresh()
 
+    def _ended_banner(self) -> QWidget:
+        """Builds the strip that tells an ended encounter is read-only, with its way out."""
+        self.ended_banner = QWidget()
+        self.ended_banner.setObjectName("endedBanner")
+        self.ended_label = QLabel()
+        self.ended_label.setWordWrap(True)
+        self.ended_label.setStyleSheet("font-weight: bold;")
+        self.reopen_button = QPushButton("Reopen Encounter…")
+        self.reopen_button.setToolTip("Play on in this encounter; results already applied stay")
+        self.reopen_button.clicked.connect(self.reopen_requested)
+        row = QHBoxLayout(self.ended_banner)
+        row.setContentsMargins(6, 2, 6, 2)
+        row.addWidget(self.ended_label, 1)
+        row.addWidget(self.reopen_button)
+        self.ended_banner.setStyleSheet("#endedBanner { background: #e8e0c8; }")
+        return self.ended_banner
+
     @property
     def title(self) -> str:
-        return f"Encounter: {self.session.info.name}"
+        ended = " (ended)" if self.session.ended else ""
+        return f"Encounter: {self.session.info.name}{ended}"
+
+    def _show_ended(self) -> None:
+        """An ended encounter is read-only: view, timeline and print, but no new commands."""
+        ended = self.session.ended
+        for widget in (self.stepper, self.board, self.outcome):
+            widget.setEnabled(not ended)
+        self.ended_label.setText(plain(
+            f"{self.session.info.name} has ended: you can read it, follow the timeline and "
+            "print it, but not play on. Its results were offered to the roster when it ended."))
+        self.ended_banner.setVisible(ended)
 
     def refresh(self) -> None:
         """Redraws every view from the encounter as it stands."""
@@ -122,6 +161,7 @@ class EncounterWorkspace(QWidget):
         reason = f"The engine cannot resolve this yet: {error}" if error else ""
         self.engine_error.setText(plain(reason))
         self.engine_error.setVisible(bool(error))
+        self._show_ended()
 
     def _selected_step(self) -> Step | None:
         seq = self.sync.selected_step()

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, QVBoxLayout
 
 from core.log import EncounterState
 from core.model import Kind
 from core.roster import MonsterTemplate, RosterEntry, RosterStatus
-from core.scenario import combatant_to_json
 from core.store import StoreError
 from desktop.plain_text import plain
 from desktop.roster.commands import (
@@ -38,10 +36,11 @@ if TYPE_CHECKING:
     from core.kills import Kill
     from core.roster_merge import ImportChanges, ImportPlan
     from desktop.main_window import MainWindow
-    from desktop.roster.dialogs import ResultsDialog, SessionLogDialog, StampDialog
+    from desktop.roster.dialogs import SessionLogDialog, StampDialog
     from desktop.roster.import_dialog import DuplicatesDialog
     from desktop.roster.kills_table import KillsBox
     from desktop.roster.rest_dialog import RestDialog
+    from desktop.roster.results_dialog import ResultsDialog
 
 # Dialogs, import/export and results are imported where they are used: a DM who only looks at
 # the roster should not wait for them at start-up (bench/bench_startup.py).
@@ -316,20 +315,49 @@ class RosterActions:
             return None
         from desktop.roster.dialogs import StampDialog
 
-        dialog = StampDialog(item, parent=self.window)
+        open_names = [w.session.info.name for w in self.window.encounter_actions.workspaces
+                      if not w.session.ended]
+        dialog = StampDialog(item, parent=self.window, targets=open_names)
         dialog.accepted.connect(lambda: self._on_stamped(dialog))
         dialog.open()
         self.dialog = dialog
         return dialog
 
     def _on_stamped(self, dialog: StampDialog) -> None:
+        """Puts the stamped monsters into the encounter chosen, HP as rolled or typed."""
         combatants = dialog.combatants
-        document = {"combatants": [combatant_to_json(c) for c in combatants]}
-        QGuiApplication.clipboard().setText(json.dumps(document, indent=2))
-        summary = ", ".join(f"{c.name} ({c.hp} hp)" for c in combatants)
-        self.window.statusBar().showMessage(
-            f"Stamped {summary}; copied to the clipboard as scenario combatants.", 15000
-        )
+        template = dialog.template
+        totals = ", ".join(str(c.hp) for c in combatants)
+        if dialog.target.currentIndex() == 0:
+            encounters = self.window.encounter_actions
+            start = encounters.ask_new_encounter()
+            if start is not None:
+                start.set_count(template.name, len(combatants))
+                start.set_hp(template.name, totals)
+                self.dialog = start
+            return
+        name = dialog.target.currentText()
+        workspace = next((w for w in self.window.encounter_actions.workspaces
+                          if w.session.info.name == name and not w.session.ended), None)
+        if workspace is None:
+            self.window.statusBar().showMessage(f"{name} is no longer open; nothing added.", 8000)
+            return
+        from core.log import add_combatant
+        from core.stamping import stamp
+
+        taken = {c.name for c in workspace.controller.state.combatants.values()}
+        first = 1
+        while any(f"{template.name} {first + i}" in taken for i in range(len(combatants))):
+            first += 1  # number on after the ones already fighting
+        numbered = stamp(template, len(combatants), [c.hp or 1 for c in combatants],
+                         first_number=first)
+        stack = workspace.controller.stack
+        stack.beginMacro(f"Stamp {template.name} ×{len(numbered)}")
+        added = [c for c in numbered if workspace.controller.run(add_combatant(c), check=False)]
+        stack.endMacro()
+        self.window.tabs.setCurrentWidget(workspace)
+        summary = ", ".join(f"{c.name} ({c.hp} hp)" for c in added)
+        self.window.statusBar().showMessage(f"Added {summary} to {name}.", 15000)
 
     # --- results ---------------------------------------------------------------------------------
 
@@ -338,20 +366,32 @@ class RosterActions:
         state: EncounterState,
         title: str = "Encounter",
         spells_cast: Mapping[str, Sequence[str]] | None = None,
+        baseline: Mapping[str, Mapping[str, object]] | None = None,
     ) -> ResultsDialog | None:
-        """Opens (non-modal) the list of roster changes an encounter's end state proposes."""
+        """Opens (non-modal) the roster changes an encounter made, beside the roster as it is now.
+
+        The roster is read from the database, not from this window, so that a change saved by
+        another window since the fight began is seen and offered as a choice.
+        """
         from core.kills import encounter_kills
         from core.results import propose_results
-        from desktop.roster.dialogs import ResultsDialog
+        from desktop.roster.results_dialog import ResultsDialog
 
-        changes = propose_results(self.window.entries, state, spells_cast)
+        campaign = self.window.campaign
+        try:
+            roster = self.window.store.roster(campaign.id) if campaign else self.window.entries
+        except StoreError as exc:
+            self.window._report(exc)
+            return None
+        changes = propose_results(roster, state, spells_cast, baseline)
         kills = encounter_kills(state, self.window.templates)
         if not changes and not kills:
             self.window.statusBar().showMessage(f"{title}: nothing to change in the roster.", 5000)
             return None
-        dialog = ResultsDialog(changes, self.window)
+        dialog = ResultsDialog(changes, self.window, title)
         kills_box = self._add_kills(dialog, kills)
-        dialog.accepted.connect(lambda: self._on_results_accepted(dialog, title, kills_box))
+        dialog.accepted.connect(
+            lambda: self._on_results_accepted(dialog, title, roster, kills_box))
         dialog.open()
         self.dialog = dialog
         return dialog
@@ -370,7 +410,8 @@ class RosterActions:
         return box
 
     def _on_results_accepted(
-        self, dialog: ResultsDialog, title: str, kills_box: KillsBox | None = None
+        self, dialog: ResultsDialog, title: str, roster: Sequence[RosterEntry],
+        kills_box: KillsBox | None = None,
     ) -> None:
         from core.kills import kill_lines
 
@@ -381,9 +422,9 @@ class RosterActions:
             return
         from core.results import apply_changes
 
-        after = apply_changes(self.window.entries, accepted)
+        after = apply_changes(roster, accepted)
         ids = {e.id for e in after}
-        before = [e for e in self.window.entries if e.id in ids]
+        before = [e for e in roster if e.id in ids]
         command = ApplyResultsCommand(
             ctx, before, after, f"Results of {title}", [c.description for c in accepted] + kills
         )

@@ -5,16 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QRadioButton,
     QSpinBox,
     QTreeWidget,
@@ -25,9 +23,10 @@ from PySide6.QtWidgets import (
 
 from core.dice import Roller
 from core.model import Combatant
-from core.results import ProposedChange
 from core.roster import MonsterTemplate, SessionLogEntry
 from core.stamping import MAX_STAMP, StampError, stamp
+
+NEW_ENCOUNTER = "A new encounter"
 
 
 class StampDialog(QDialog):
@@ -38,9 +37,14 @@ class StampDialog(QDialog):
         template: MonsterTemplate,
         rng: random.Random | None = None,
         parent: QWidget | None = None,
+        targets: Sequence[str] = (),
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Stamp {template.name}")
+        self.target = QComboBox()  # where they go: a new encounter or one still open
+        self.target.setObjectName("stampTarget")
+        self.target.addItem(NEW_ENCOUNTER)
+        self.target.addItems(list(targets))
         self.template = template
         self._roller = Roller(rng or random.Random())
         self.combatants: list[Combatant] = []
@@ -66,6 +70,7 @@ class StampDialog(QDialog):
         self.buttons.accepted.connect(self._on_ok)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout(self)
+        form.addRow("&Into", self.target)
         form.addRow("&How many", self.count)
         form.addRow(self.roll_radio)
         form.addRow(self.hand_radio, self.hp_edit)
@@ -91,39 +96,6 @@ class StampDialog(QDialog):
             self.reason.setText(str(exc))
             return
         self.accept()
-
-
-class ResultsDialog(QDialog):
-    """Lists an encounter's proposed roster changes with a check box each."""
-
-    def __init__(self, changes: Sequence[ProposedChange], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Encounter results for the roster")
-        self.changes = list(changes)
-        self.list = QListWidget()
-        self.list.setObjectName("resultsList")
-        for change in self.changes:
-            item = QListWidgetItem(change.description)
-            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Checked)
-            self.list.addItem(item)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Apply | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Tick the changes to write to the roster (one transaction):"))
-        layout.addWidget(self.list)
-        layout.addWidget(buttons)
-
-    def accepted_changes(self) -> list[ProposedChange]:
-        """Gets the changes still ticked."""
-        return [
-            c
-            for i, c in enumerate(self.changes)
-            if self.list.item(i).checkState() == Qt.CheckState.Checked
-        ]
 
 
 class SessionLogDialog(QDialog):

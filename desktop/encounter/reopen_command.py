@@ -1,0 +1,47 @@
+"""Reopening an ended encounter as one undoable step on its tab's undo stack."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PySide6.QtGui import QUndoCommand
+
+from core.session import EncounterSession
+from core.store import StoreError
+
+
+class ReopenCommand(QUndoCommand):
+    """Redo reopens the encounter with its results baseline; undo ends it again.
+
+    Undoing does not offer the results again: what was applied when it first ended stays.
+    A refused first redo marks the command obsolete (the stack drops it) and keeps the reason.
+    """
+
+    def __init__(
+        self, session: EncounterSession, baseline: Mapping[str, Any] | None,
+        on_error: Callable[[str], None],
+    ) -> None:
+        super().__init__(f"Reopen {session.info.name}")
+        self._session = session
+        self._baseline = dict(baseline) if baseline is not None else None
+        self._on_error = on_error
+        self._done_once = False
+        self.error: str | None = None
+
+    def redo(self) -> None:
+        try:
+            self._session.reopen(self._baseline)
+            self._done_once = True
+        except StoreError as exc:
+            self.error = str(exc)
+            if not self._done_once:
+                self.setObsolete(True)
+            else:
+                self._on_error(f"Redo failed: {exc}")
+
+    def undo(self) -> None:
+        try:
+            self._session.end()
+        except StoreError as exc:
+            self._on_error(f"Undo failed: {exc}")

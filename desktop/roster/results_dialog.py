@@ -1,0 +1,182 @@
+"""The end-of-encounter results: each change beside the roster as it is now, for the DM to pick.
+
+An entry changed since the fight began (another fight, another window, an edit) is never
+silently replaced: its lines are highlighted and offer a choice instead of a tick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.results import ChangeField, Choice, ProposedChange
+from desktop.plain_text import plain
+
+COLUMNS = ("Roster entry", "What", "When the fight began", "In the roster now",
+           "This fight ended with", "Write to the roster")
+CHANGED_SINCE = QColor(255, 236, 179)
+"""Background of a line whose entry was changed since the fight began."""
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, tuple):
+        return ", ".join(str(v) for v in value) or "none"
+    return str(value)
+
+
+def _what(field: ChangeField) -> str:
+    return {ChangeField.HP: "HP", ChangeField.STATUS: "Status"}.get(field, "Spells used")
+
+
+def _ended_with(change: ProposedChange) -> str:
+    if change.field is ChangeField.SPELLS:
+        return f"cast {_text(change.new)}"
+    return _text(change.end if change.end is not None else change.new)
+
+
+def _now(change: ProposedChange) -> str:
+    return _text(change.old)
+
+
+def _new(change: ProposedChange) -> str:
+    if change.field is ChangeField.SPELLS:
+        return f"remove {_text(change.new)}"
+    return f"{_now(change)} → {_text(change.new)}"
+
+
+def choice_texts(change: ProposedChange) -> list[tuple[Choice, str]]:
+    """Gets the choices offered for a change to an entry changed since the fight began."""
+    out = [(Choice.ON_TOP, f"Add this fight's change: {_new(change)}")]
+    if change.field is not ChangeField.SPELLS:
+        out.append((Choice.FIGHT_END,
+                    f"Use this fight's end: {_now(change)} → {_text(change.end)}"))
+    out.append((Choice.KEEP, f"Keep the roster: {_now(change)}"))
+    return out
+
+
+class ResultsDialog(QDialog):
+    """Lists an encounter's proposed roster changes side by side with the roster now."""
+
+    def __init__(
+        self, changes: Sequence[ProposedChange], parent: QWidget | None = None,
+        title: str = "",
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Results of {title} for the roster" if title
+                            else "Encounter results for the roster")
+        self.resize(1000, 420)
+        self.changes = list(changes)
+        self.choices: dict[int, QComboBox] = {}
+        conflicted = sorted({c.entry_name for c in self.changes if c.changed_since})
+        self.warning = QLabel(plain(
+            f"{', '.join(conflicted)} {'was' if len(conflicted) == 1 else 'were'} changed since "
+            "this fight began (another fight, another window or an edit). Their lines are "
+            "highlighted: choose for each what to write. Nothing is replaced without your choice."
+        ) if conflicted else "")
+        self.warning.setObjectName("resultsConflict")
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet("color: #8a4b00; font-weight: bold;")
+        self.warning.setVisible(bool(conflicted))
+        self.table = QTableWidget(len(self.changes), len(COLUMNS))
+        self.table.setObjectName("resultsTable")
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        for row, change in enumerate(self.changes):
+            self._fill(row, change)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Apply | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons = buttons
+        buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(
+            "Each line is what this fight changed, added to the roster as it is now. Untick a "
+            "line to leave it out; Apply writes the rest in one step (Ctrl+Z takes it back)."))
+        layout.addWidget(self.warning)
+        layout.addWidget(self.table)
+        layout.addWidget(buttons)
+
+    def _fill(self, row: int, change: ProposedChange) -> None:
+        cells = (change.entry_name, _what(change.field),
+                 _text(change.start) if change.field is not ChangeField.SPELLS
+                 else f"memorised {_text(change.start)}",
+                 _now(change), _ended_with(change))
+        tip = ("Changed since this fight began: another fight, another window or an edit. "
+               "Choose what to write.") if change.changed_since else change.description
+        for column, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            item.setToolTip(tip)
+            if change.changed_since:
+                item.setBackground(QBrush(CHANGED_SINCE))
+            self.table.setItem(row, column, item)
+        last = len(COLUMNS) - 1
+        if change.changed_since:
+            combo = QComboBox()
+            combo.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # no change by a passing wheel
+            for choice, text in choice_texts(change):
+                combo.addItem(text, choice.value)
+            combo.setToolTip(tip)
+            self.choices[row] = combo
+            self.table.setCellWidget(row, last, combo)
+        else:
+            item = QTableWidgetItem(_new(change))
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked)
+            item.setToolTip(tip)
+            self.table.setItem(row, last, item)
+
+    # --- what the DM chose ------------------------------------------------------------------------
+
+    def descriptions(self) -> list[str]:
+        """Gets each proposed change in words, as listed."""
+        return [c.description for c in self.changes]
+
+    def _tick_item(self, row: int) -> QTableWidgetItem:
+        item = self.table.item(row, len(COLUMNS) - 1)
+        assert item is not None, "a line with a choice has no tick"
+        return item
+
+    def set_ticked(self, row: int, ticked: bool) -> None:
+        """Ticks or unticks a line of an entry not changed since the fight began."""
+        state = Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked
+        self._tick_item(row).setCheckState(state)
+
+    def choose(self, row: int, choice: Choice) -> None:
+        """Picks what to write for a line of an entry changed since the fight began."""
+        combo = self.choices[row]
+        combo.setCurrentIndex(combo.findData(choice.value))
+
+    def accepted_changes(self) -> list[ProposedChange]:
+        """Gets the changes to write: those ticked, and each choice made."""
+        out: list[ProposedChange] = []
+        for row, change in enumerate(self.changes):
+            combo = self.choices.get(row)
+            if combo is not None:
+                chosen = change.chosen(Choice(str(combo.currentData())))
+                if chosen is not None:
+                    out.append(chosen)
+            elif self._tick_item(row).checkState() == Qt.CheckState.Checked:
+                out.append(change)
+        return out
