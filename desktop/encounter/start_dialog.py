@@ -170,6 +170,9 @@ class StartEncounterDialog(QDialog):
             self.monsters.appendRow([name, count, QStandardItem(MONSTER_SIDE), hp])
         # HP are rolled once, when a count is set, and kept: OK never rerolls them.
         self._hp_roller = Roller.seeded(self.seed.value())
+        # A seed typed in governs the HP rolled from then on (those already shown stay).
+        self.seed.valueChanged.connect(lambda value: setattr(self, "_hp_roller",
+                                                             Roller.seeded(value)))
         self.monsters.itemChanged.connect(self._on_monster_changed)
         self.error = QLabel()
         self.error.setObjectName("startError")
