@@ -17,7 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.encounter import enter_phase, set_field, set_round_field
+from core.encounter import set_field, set_round_field
+from core.procedure import current_phase
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
 from desktop.encounter.controller import EncounterController
@@ -49,8 +50,13 @@ class ProcedureStepper(QWidget):
                                       for r in phase.rule_ids))
         self.phase_list.itemActivated.connect(
             lambda item: self.go_to_phase(self.phase_list.row(item)))
+        self.phase_list.setToolTip("▶ marks the phase play is in; it moves by itself as you "
+                                   "declare, roll and record")
+        self._looking: int | None = None
+        """A phase the DM chose to read ahead or back; play itself does not move."""
         self.next_button = QPushButton("&Next Phase")
-        self.next_button.setToolTip("Move the stepper to the next phase (Ctrl+])")
+        self.next_button.setToolTip("Read the next phase (Ctrl+]); the stepper comes back to "
+                                    "the phase play is in at your next action")
         self.next_button.setShortcut("Ctrl+]")
         self.next_button.clicked.connect(self.next_phase)
         extra = QHBoxLayout()
@@ -149,27 +155,45 @@ class ProcedureStepper(QWidget):
 
     # --- phases ---------------------------------------------------------------------------------
 
-    def current_index(self) -> int:
-        """Gets the index of the phase the encounter is in (the first one at the start)."""
-        phase = self.controller.state.phase
+    def engine_index(self) -> int:
+        """Gets the index of the phase the engine is waiting for (core.procedure)."""
+        controller = self.controller
+        phase = current_phase(controller.state,
+                              None if controller.error else controller.resolution)
         return next((i for i, p in enumerate(self.phases) if p.id == phase), 0)
+
+    def current_index(self) -> int:
+        """Gets the index of the phase shown: the engine's, unless the DM is reading another."""
+        return self._looking if self._looking is not None else self.engine_index()
 
     def current_phase(self) -> Phase:
         return self.phases[self.current_index()]
 
     def go_to_phase(self, index: int) -> None:
-        phase = self.phases[index % len(self.phases)]
-        if phase.id != self.controller.state.phase:
-            self.controller.run(enter_phase(phase.id, phase.title), check=False)
+        """Shows another phase to read (F1 opens there); no command, nothing to undo."""
+        index %= len(self.phases)
+        self._looking = None if index == self.engine_index() else index
+        self._show_phases()
 
     def next_phase(self) -> None:
-        """Moves to the next phase (after the last, back to the first)."""
+        """Shows the next phase (after the last, back to the first)."""
         self.go_to_phase(self.current_index() + 1)
+
+    def _show_phases(self) -> None:
+        engine = self.engine_index()
+        for row, phase in enumerate(self.phases):
+            item = self.phase_list.item(row)
+            item.setText(f"▶ {phase.title}" if row == engine else f"    {phase.title}")
+            font = item.font()
+            font.setBold(row == engine)
+            item.setFont(font)
+        self.phase_list.setCurrentRow(self.current_index())
 
     # --- dice -----------------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        self.phase_list.setCurrentRow(self.current_index())
+        self._looking = None  # play moved on: show where it is
+        self._show_phases()
         needed = self.controller.rolls_needed()
         if needed != self._shown:
             for row in self.rows:

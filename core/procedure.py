@@ -1,0 +1,107 @@
+"""Which phase of its procedure an encounter is in: the one the engine is waiting for.
+
+The procedure stepper shows this instead of a phase the DM clicked to, so that it always
+follows play (the DM may still look at another phase; that is a view, not a command). Each
+system's phases are in its module (``phases()``); the answer is read from the encounter's
+state — which dice are still needed, which rounds and declarations exist — and, for popcorn,
+from who has acted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.encounter import rolls_needed
+from core.log import EncounterState
+from core.model import Resolution, Status
+
+
+def current_phase(state: EncounterState, resolution: Resolution | None = None) -> str:
+    """Gets the id of the phase the encounter is waiting for."""
+    system = str(state.config.get("system"))
+    needed = [tuple(r.where) for r in rolls_needed(state)]
+    rounds = state.rounds
+    last = rounds[-1] if rounds else None
+    if system == "time-units":
+        return _time_units(state, needed)
+    if system == "popcorn":
+        return _popcorn(state, needed, resolution)
+    if system == "side-d6":
+        return _side_d6(state, needed, last)
+    if system == "addict":
+        return _addict(state, needed, last, resolution)
+    return ""
+
+
+def _waiting_on(needed: Sequence[tuple[Any, ...]], first: str) -> bool:
+    return any(where and where[0] == first for where in needed)
+
+
+def _round_dice_missing(needed: Sequence[tuple[Any, ...]]) -> bool:
+    return any(where[:1] == ("rounds",) and "initiative" in where for where in needed)
+
+
+def _declared(round_spec: Mapping[str, Any]) -> bool:
+    return bool(round_spec.get("declarations"))
+
+
+def _side_d6(state: EncounterState, needed: Sequence[tuple[Any, ...]],
+             last: Mapping[str, Any] | None) -> str:
+    if _waiting_on(needed, "surprise"):
+        return "surprise"
+    if last is None:
+        return "declare" if isinstance(state.fields.get("surprise"), Mapping) else "surprise"
+    if last.get("surprise"):
+        return "act" if _declared(last) else "declare"
+    if _round_dice_missing(needed):
+        return "initiative" if _declared(last) else "declare"
+    return "act"
+
+
+def _addict(state: EncounterState, needed: Sequence[tuple[Any, ...]],
+            last: Mapping[str, Any] | None, resolution: Resolution | None) -> str:
+    if _waiting_on(needed, "reaction"):
+        return "addict.phase-1"
+    if _waiting_on(needed, "surprise"):
+        return "addict.phase-2"
+    if _waiting_on(needed, "opening_morale"):
+        return "addict.phase-4"
+    if last is None:
+        if not isinstance(state.fields.get("surprise"), Mapping):
+            return "addict.phase-1" if "reaction" not in state.fields else "addict.phase-2"
+        surprised = resolution is not None and any(
+            str(s.event) == "surprised" for s in resolution.steps)
+        return "addict.phase-5" if surprised else "addict.phase-6"
+    if last.get("surprise"):
+        return "addict.phase-5"
+    if _round_dice_missing(needed):
+        return "addict.phase-7" if _declared(last) else "addict.phase-6"
+    return "addict.phase-8"
+
+
+def _time_units(state: EncounterState, needed: Sequence[tuple[Any, ...]]) -> str:
+    if _waiting_on(needed, "initiative") or not isinstance(state.fields.get("initiative"),
+                                                           Mapping):
+        return "encounter"
+    if not state.actions or _waiting_on(needed, "actions"):
+        return "declare"
+    return "clock"
+
+
+def _popcorn(state: EncounterState, needed: Sequence[tuple[Any, ...]],
+             resolution: Resolution | None) -> str:
+    if _waiting_on(needed, "initiative"):
+        return "roll-initiative"
+    if not state.rounds:
+        return "take-action"
+    turns = [t for t in (state.rounds[-1].get("turns") or []) if isinstance(t, Mapping)]
+    fighting = [cid for cid in state.combatants
+                if resolution is None or cid not in resolution.combatants
+                or resolution.combatants[cid].status is Status.ACTIVE]
+    acted = {t.get("actor") for t in turns if not t.get("waits")}
+    if fighting and all(cid in acted for cid in fighting):
+        return "end-of-round"
+    if turns and not turns[-1].get("nominates") and not turns[-1].get("waits"):
+        return "pass-action"
+    return "take-action"

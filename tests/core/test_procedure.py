@@ -1,0 +1,102 @@
+"""The stepper's phase follows play: each system's procedure read from the encounter's state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.cli import resolve_scenario
+from core.encounter import (
+    add_entry,
+    commands_for_scenario,
+    scenario_document,
+    set_field,
+    set_round_field,
+    start_round,
+)
+from core.log import Command, EncounterState, replay
+from core.procedure import current_phase
+from core.scenario import parse_scenario
+
+PARTY = {"id": "brannoc", "name": "Brannoc", "side": "party", "hp": 24}
+ORC = {"id": "orc-1", "name": "Orc 1", "side": "monsters", "hp": 6}
+
+
+def setup(system: str, **fields: Any) -> list[Command]:
+    return commands_for_scenario({"system": system, "combatants": [PARTY, ORC], **fields})
+
+
+def phase(commands: list[Command]) -> str:
+    state: EncounterState = replay(commands)
+    try:
+        resolution = resolve_scenario(parse_scenario(scenario_document(state)))
+    except Exception:
+        resolution = None
+    return current_phase(state, resolution)
+
+
+def test_side_d6_walks_surprise_declare_initiative_act() -> None:
+    log = setup("side-d6")
+    assert phase(log) == "surprise"
+    log.append(set_field("surprise", {}))
+    assert phase(log) == "surprise"  # the dice are asked for, not in
+    log.append(set_field("surprise", {"party": 3, "monsters": 4}))
+    assert phase(log) == "declare"
+    log.append(start_round(1))
+    assert phase(log) == "declare"
+    log.append(add_entry("declarations", {"actor": "brannoc", "action": "melee",
+                                          "target": "orc-1"}))
+    assert phase(log) == "initiative"
+    log.append(set_round_field("initiative", {"party": 4, "monsters": 2}))
+    assert phase(log) == "act"
+    log.append(start_round(2))
+    assert phase(log) == "declare"  # a new round is declared before its dice
+
+
+def test_addict_waits_on_surprise_then_declarations_then_initiative() -> None:
+    log = setup("addict")
+    assert phase(log) == "addict.phase-1"
+    log.append(set_field("surprise", {}))
+    assert phase(log) == "addict.phase-2"
+    log.append(set_field("surprise", {"party": 1, "monsters": 5}))
+    assert phase(log) == "addict.phase-5"  # the party is surprised: surprise segments next
+    log.append(start_round(1, {"surprise": True}))
+    assert phase(log) == "addict.phase-5"
+    log.append(start_round(2))
+    assert phase(log) == "addict.phase-6"
+    log.append(add_entry("declarations", {"actor": "orc-1", "action": "G",
+                                          "target": "brannoc"}))
+    assert phase(log) == "addict.phase-7"
+    log.append(set_round_field("initiative", {"party": 3, "monsters": 5}))
+    assert phase(log) == "addict.phase-8"
+    log.append(start_round(3))
+    assert phase(log) == "addict.phase-6"  # never Phase 11 while round 3 is declared
+
+
+def test_popcorn_rolls_then_acts_passes_and_ends_the_round() -> None:
+    log = setup("popcorn")
+    assert phase(log) == "roll-initiative"
+    log.append(set_field("initiative", {"brannoc": 15, "orc-1": 9}))
+    assert phase(log) == "take-action"
+    log.append(start_round(1))
+    log.append(add_entry("turns", {"actor": "brannoc", "action": "attack", "target": "orc-1",
+                                   "hit": False}))
+    assert phase(log) == "pass-action"  # acted, nobody nominated yet
+    log[-1] = add_entry("turns", {"actor": "brannoc", "action": "attack", "target": "orc-1",
+                                  "hit": False, "nominates": "orc-1"})
+    assert phase(log) == "take-action"
+    log.append(add_entry("turns", {"actor": "orc-1", "action": "attack",
+                                   "target": "brannoc", "hit": False}))
+    assert phase(log) == "end-of-round"
+
+
+def test_time_units_encounter_dice_then_declarations_then_the_clock() -> None:
+    log = setup("time-units")
+    assert phase(log) == "encounter"
+    log.append(set_field("initiative", {"party": 2, "monsters": 5}))
+    assert phase(log) == "declare"
+    log.append(add_entry("actions", {"actor": "brannoc", "action": "melee",
+                                     "target": "orc-1"}))
+    assert phase(log) == "declare"  # its d10 is still needed
+    log[-1] = add_entry("actions", {"actor": "brannoc", "action": "melee", "target": "orc-1",
+                                    "roll": 4})
+    assert phase(log) == "clock"
