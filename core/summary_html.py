@@ -118,7 +118,15 @@ def svg_img(svg: str, alt: str) -> str:
 def _picture(summary: Summary, steps: Sequence[TimelineStep], axis: Axis, alt: str) -> str:
     caption = {"segments": "segment", "tu": "TU", "turns": "order of play"}.get(axis.kind, "")
     svg = render_timeline_svg(summary.combatants, steps, axis, caption)
-    return f"<p>{svg_img(svg, alt)}</p>"
+    across = {
+        "segments": "segments run left to right",
+        "tu": "the TU clock runs left to right",
+        "turns": "turns run left to right in the order played",
+    }.get(axis.kind, "time runs left to right")
+    return (
+        f"<p>{svg_img(svg, alt)}</p>"
+        f'<p class="small note">One row a combatant; {across}.</p>'
+    )
 
 
 def _play(rnd: RoundSummary) -> str:

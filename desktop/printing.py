@@ -22,7 +22,6 @@ from PySide6.QtGui import (
     QTextBlock,
     QTextCursor,
     QTextDocument,
-    QTextFormat,
 )
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 from PySide6.QtSvg import QSvgRenderer
@@ -143,8 +142,11 @@ def keep_headings_with_next(document: QTextDocument, rounds: int = 30) -> int:
             if fmt.headingLevel() > 0 and block.next().isValid():
                 top = layout.blockBoundingRect(block).top()
                 after = layout.blockBoundingRect(_what_follows(block))
-                if int(after.bottom() // page_height) > int(top // page_height):
-                    fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                page = int(top // page_height)
+                if int(after.bottom() // page_height) > page:
+                    # push it past the page end with its top margin: Qt's own "break before"
+                    # skips a whole page after some tables
+                    fmt.setTopMargin(fmt.topMargin() + (page + 1) * page_height - top + 1)
                     QTextCursor(block).setBlockFormat(fmt)
                     moved += 1
                     changed = True

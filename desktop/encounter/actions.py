@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from core.encounter import scenario_document
 from core.log import EncounterState, add_combatant
@@ -281,20 +281,24 @@ class EncounterActions:
             return None
 
     def print_current(self, choice: PrintChoice | None = None) -> None:
-        """Asks which rounds to print, then opens the print preview (Ctrl+P)."""
+        """Asks which rounds to print (this one, N–M or all), then opens the preview (Ctrl+P)."""
         workspace = self.current()
         summary = self._summary(workspace) if workspace is not None else None
         if workspace is None or summary is None:
             return
         from desktop import printing  # QtPrintSupport loads when the DM first prints
 
-        if choice is None:
-            dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count,
-                                                self.window)
-            self.dialog = dialog
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return
-            choice = dialog.choice()
+        if choice is not None:
+            self._preview(workspace, choice)
+            return
+        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.window)
+        dialog.accepted.connect(lambda: self._preview(workspace, dialog.choice()))
+        dialog.open()
+        self.dialog = dialog
+
+    def _preview(self, workspace: EncounterWorkspace, choice: PrintChoice) -> None:
+        from desktop import printing
+
         html = self.summary_html(workspace, choice.first, choice.last, choice.appendix)
         if html is not None:
             printing.show_print_preview(html, self.window, choice.page)
