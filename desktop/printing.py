@@ -154,6 +154,9 @@ def keep_headings_with_next(document: QTextDocument, rounds: int = 30) -> int:
             block = block.next()
         if not changed:
             break
+    if moved:
+        # a full layout again: after these edits Qt's incremental one can leave blocks unpainted
+        document.markContentsDirty(0, document.characterCount())
     return moved
 
 

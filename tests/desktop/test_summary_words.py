@@ -162,7 +162,10 @@ def test_pdf_pages_have_no_ids_and_no_heading_at_a_page_foot(
 ) -> None:
     scenario = _named(system)
     html = render_html(
-        build_summary(scenario, resolve_scenario(scenario), campaign="The Keep", encounter="Cave")
+        build_summary(
+            scenario, resolve_scenario(scenario), campaign="The Keep on the Borderlands",
+            encounter="Caves of Chaos",
+        )
     )
     headings = set(_headings(html))
     for page_size in ("a4", "letter"):
@@ -171,6 +174,8 @@ def test_pdf_pages_have_no_ids_and_no_heading_at_a_page_foot(
         pages = _pages(pdf)
         text = re.sub(r"\s+", " ", " ".join(pages))
         _check_words(system, html, text)
+        missing = [h for h in headings if h not in text]
+        assert not missing, f"{system} {page_size}: headings not printed: {missing}"
         for number, page in enumerate(pages, start=1):
             lines = [re.sub(r"\s+", " ", line).strip() for line in page.splitlines()]
             lines = [line for line in lines if line]
