@@ -207,6 +207,8 @@ class Names:
                 rest.append(f"readied action {int(index) + 1}")
             elif index:
                 rest.append(f"{key_words(name)} {int(index) + 1}")
+            elif name == "actor" and entry:
+                continue  # "Brannoc's declaration" already says who
             elif name in self.labels:
                 rest.append(self(name))
             else:
@@ -315,7 +317,14 @@ def house_rules(system: Any, options: Mapping[str, Any]) -> tuple[HouseRule, ...
 def purpose_words(purpose: str, names: Names) -> str:
     """Gets what a roll decides in words (``initiative orc-1 (actions[4])`` →
     ``initiative Orc 1 (Orc 1's 2nd action)``)."""
-    return names.text(purpose) if purpose else "a roll"
+    if not purpose:
+        return "a roll"
+    text = names.text(purpose)
+    for name in sorted(set(names.labels.values()), key=len, reverse=True):
+        # "initiative Orc 1 (Orc 1's 2nd action)" → "initiative Orc 1 (2nd action)"
+        text = text.replace(f"{name} ({name}'s action)", name)
+        text = text.replace(f"{name} ({name}'s ", f"{name} (")
+    return text
 
 
 def roll_words(roll: Roll, names: Names) -> str:

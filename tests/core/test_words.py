@@ -17,6 +17,7 @@ from core.words import (
     house_rules,
     option_label,
     ordinal,
+    purpose_words,
     roll_words,
     step_sentence,
     step_why,
@@ -40,6 +41,9 @@ def test_time_unit_action_is_the_actors_nth_action() -> None:
     assert NAMES.text("actions[5]") == "Kobold 2's 3rd action"
     assert NAMES.text("actions[0].roll") == "die in Brannoc's action"
     assert NAMES.text("initiative orc-1 (actions[2])") == "initiative Orc 1 (Orc 1's action)"
+    assert purpose_words("initiative kobold-2 (actions[3])", NAMES) == (
+        "initiative Kobold 2 (2nd action)"
+    )
 
 
 def test_declaration_trigger_and_option_paths() -> None:
@@ -130,7 +134,7 @@ def test_every_step_of_every_sample_reads_without_ids_or_python() -> None:
 def test_roll_words() -> None:
     rolled = Roll("1d10", 7, (7,), manual=False, purpose="initiative orc-1 (actions[2])")
     assert roll_words(rolled, NAMES) == (
-        "initiative Orc 1 (Orc 1's action): 7 on 1d10 (rolled by the app)"
+        "initiative Orc 1: 7 on 1d10 (rolled by the app)"
     )
     typed = Roll("1d6", 5, manual=True, purpose="initiative party")
     assert roll_words(typed, NAMES).endswith("(typed in from the table)")
