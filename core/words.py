@@ -285,9 +285,13 @@ class HouseRule:
     meaning: str
 
     def sentence(self) -> str:
-        """Gets ``Death at: -5 (the source: -10). Meaning…``."""
-        text = f"{self.label}: {self.value} (the source: {self.default})."
-        return f"{text} {self.meaning}" if self.meaning else text
+        """Gets ``Death at: -5 (the source: -10, “At -10 hp a combatant dies.”)``.
+
+        The meaning is the catalogue's summary of the source's rule, so it is quoted as the
+        source's, never read as the house rule's."""
+        if self.meaning:
+            return f"{self.label}: {self.value} (the source: {self.default}, “{self.meaning}”)"
+        return f"{self.label}: {self.value} (the source: {self.default})"
 
 
 def house_rules(system: Any, options: Mapping[str, Any]) -> tuple[HouseRule, ...]:

@@ -183,7 +183,7 @@ def test_house_rules_only_when_they_differ() -> None:
     rules = house_rules(system, {"death_at": -5, "same_letter_simultaneous": False})
     assert [r.label for r in rules] == ["Same letter simultaneous", "Death at"]
     sentence = rules[1].sentence()
-    assert sentence.startswith("Death at: -5 (the source: -10).")
+    assert sentence.startswith("Death at: -5 (the source: -10, “")
     assert "_" not in "".join(r.sentence() for r in rules)
 
 

@@ -120,7 +120,7 @@ def test_html_has_names_words_and_the_order_of_play_first(system: str) -> None:
 def test_house_rules_print_in_words_on_the_first_page() -> None:
     scenario = _named("addict")
     text = _visible(render_html(build_summary(scenario, resolve_scenario(scenario))))
-    assert "House rules in play" in text and "Death at: -5 (the source: -10)." in text
+    assert "House rules in play" in text and "Death at: -5 (the source: -10" in text
     side = _named("side-d6")
     assert "House rules" not in _visible(render_html(build_summary(side, resolve_scenario(side))))
 
