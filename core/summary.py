@@ -16,6 +16,7 @@ from core.rules import find_system
 from core.rules.base import parse_options
 from core.scenario import Declaration, Scenario, TimedAction, Turn
 from core.summary_text import Names, declaration_parts, plain, plural, step_text
+from core.words import HouseRule, house_rules, option_label, purpose_words, step_sentence, step_why
 
 SEGMENT_SYSTEMS = frozenset({"addict", "side-d6"})
 ATTACK_EVENTS = frozenset({StepEvent.HITS, StepEvent.MISSES, StepEvent.ATTACKS})
@@ -43,6 +44,17 @@ class RollRow:
     dice: tuple[int, ...]
     total: int
     manual: bool
+    """True when the DM typed the die in from the table; False when the app rolled it."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRow:
+    """One line of the order of play: when, who did what, and why it came there."""
+
+    when: str
+    text: str
+    why: str
+    simultaneous: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +148,7 @@ class RoundSummary:
     declarations_title: str
     declarations: tuple[DeclarationRow, ...]
     rolls: tuple[RollRow, ...]
+    play: tuple[PlayRow, ...]
     steps: tuple[StepRow, ...]
     hits: tuple[HitRow, ...]
     spells: tuple[SpellRow, ...]
@@ -184,6 +197,12 @@ class Summary:
     combatants: tuple[Combatant, ...]
     notes: tuple[str, ...]
     round_count: int = 1
+    house_rules: tuple[HouseRule, ...] = ()
+    """Options that differ from the source, in words (the options table is the appendix's)."""
+    running: bool = False
+    """The fight goes on: no "end of the encounter" is printed."""
+    first_round: int = 1
+    last_round: int = 1
     encounter_timeline: tuple[TimelineStep, ...] = ()
     encounter_axis: Axis | None = None
     """The whole TU clock in one picture (time units, whole encounter of several rounds)."""
@@ -205,7 +224,7 @@ def _options(scenario: Scenario) -> tuple[OptionRow, ...]:
         value, default = getattr(chosen, f.name), getattr(defaults, f.name)
         rows.append(
             OptionRow(
-                name=f.name,
+                name=option_label(f.name),
                 value=plain(value),
                 default=plain(default),
                 is_default=value == default,
@@ -511,11 +530,25 @@ def _round_title(system: str, number: int, surprise: bool, round_tu: int) -> str
 
 
 def build_summary(
-    scenario: Scenario, resolution: Resolution, round_no: int | None = None
+    scenario: Scenario,
+    resolution: Resolution,
+    round_no: int | None = None,
+    *,
+    last_round: int | None = None,
+    campaign: str = "",
+    encounter: str = "",
+    recorded_rolls: Sequence[Roll] | None = None,
+    running: bool = False,
 ) -> Summary:
-    """Builds the summary of the whole encounter, or of round ``round_no`` only (from 1)."""
+    """Builds the summary of the whole encounter, of round ``round_no`` only (from 1), or of
+    rounds ``round_no``–``last_round``.
+
+    ``campaign`` and ``encounter`` name the printout; ``recorded_rolls`` are the dice as the
+    encounter log recorded them (so a die the app rolled prints as rolled, although the
+    engine reads it back as given); ``running`` leaves out the end of the encounter.
+    """
     system = find_system(scenario.system)
-    names = Names(scenario)
+    names = Names.of_scenario(scenario)
     options = _options(scenario)
     round_tu = 10
     if scenario.system == "time-units":
@@ -531,29 +564,39 @@ def build_summary(
         else:
             round_of[s.seq] = s.round or 1
     round_count = max([len(scenario.rounds), *round_of.values(), 1])
-    if round_no is not None and not 1 <= round_no <= round_count:
-        raise SummaryError(
-            f"round {round_no}: the encounter has rounds 1–{round_count}"
-            if round_count > 1
-            else f"round {round_no}: the encounter has one round (1)"
-        )
+    first = round_no if round_no is not None else 1
+    last = last_round if last_round is not None else (round_no or round_count)
+    for asked in (first, last):
+        if not 1 <= asked <= round_count:
+            raise SummaryError(
+                f"round {asked}: the encounter has rounds 1–{round_count}"
+                if round_count > 1
+                else f"round {asked}: the encounter has one round (1)"
+            )
+    if last < first:
+        raise SummaryError(f"rounds {first}–{last}: the first round comes after the last")
 
     action_rounds: dict[str, int] = {}
     for s in steps:
         ref = s.detail.get("declaration")
         if isinstance(ref, str) and ref.startswith("actions["):
             action_rounds.setdefault(ref, round_of[s.seq])
-    rolls = [
-        RollRow(
-            round=_roll_round(r, action_rounds),
-            purpose=r.purpose,
-            expression=r.expression,
-            dice=r.dice,
-            total=r.total,
-            manual=r.manual,
+    rolled_by_app = _rolled_by_app(resolution.rolls, recorded_rolls, names)
+    seen: dict[str, int] = {}
+    rolls = []
+    for i, r in enumerate(resolution.rolls):
+        seen[r.purpose] = seen.get(r.purpose, 0) + 1
+        rolls.append(
+            RollRow(
+                round=_roll_round(r, action_rounds)
+                or _nth_round(scenario, r.purpose, seen[r.purpose]),
+                purpose=purpose_words(r.purpose, names),
+                expression=r.expression,
+                dice=r.dice,
+                total=r.total,
+                manual=r.manual and i not in rolled_by_app,
+            )
         )
-        for r in resolution.rolls
-    ]
     turn_index = _popcorn_turns(steps) if scenario.system == "popcorn" else {}
     started = _effects_started(scenario, steps, round_of, round_tu)
     tus = [s.tu for s in steps if s.tu is not None]
@@ -564,9 +607,9 @@ def build_summary(
         own = [s for s in steps if round_of[s.seq] == number]
         for s in own:
             _follow(track, s)
-        if round_no is not None and number != round_no:
+        if not first <= number <= last:
             continue
-        if round_no is None and scenario.system == "time-units" and not own:
+        if first != last and scenario.system == "time-units" and not own:
             continue  # a quiet stretch of the TU clock: nothing to print
         spec = scenario.rounds[number - 1] if number <= len(scenario.rounds) else None
         surprise = bool(spec and spec.surprise) or any(s.surprise for s in own)
@@ -612,8 +655,6 @@ def build_summary(
             f"Time units have no rounds; a round here is a stretch of {round_tu} TU "
             f"(TU 0–{round_tu - 1}, {round_tu}–{2 * round_tu - 1}, …)."
         )
-    if any(r.round is None for r in rolls):
-        notes.append("Rolls whose purpose names no round are listed once for the encounter.")
     track_final = {c.id: track[c.id] for c in scenario.combatants}
     final_states = _state_rows(scenario, track_final, True, resolution)
     title = ""
@@ -630,18 +671,22 @@ def build_summary(
             break
     encounter_timeline: tuple[TimelineStep, ...] = ()
     encounter_axis = None
-    if scenario.system == "time-units" and round_no is None and round_count > 1 and tus:
+    if scenario.system == "time-units" and first != last and round_count > 1 and tus:
         encounter_timeline, _ = _timeline(scenario.system, steps, turn_index)
         encounter_axis = _axis(scenario.system, steps, False, (min(0, *tus), max(tus)), round_tu)
     return Summary(
         round_count=round_count,
         encounter_timeline=encounter_timeline,
         encounter_axis=encounter_axis,
-        title=title or f"{system.title} encounter",
+        title=_title(campaign, encounter or title, first, last, round_count),
+        house_rules=house_rules(system, scenario.options),
+        running=running,
+        first_round=first,
+        last_round=last,
         scenario_note=note,
         system_id=scenario.system,
         system_title=system.title,
-        scope="Whole encounter" if round_no is None else f"Round {round_no} only",
+        scope=_scope(first, last, round_count),
         options=options,
         encounter_rolls=tuple(r for r in rolls if r.round is None),
         rounds=tuple(rounds),
@@ -649,6 +694,67 @@ def build_summary(
         combatants=tuple(Combatant(c.id, c.label, c.side) for c in scenario.combatants),
         notes=tuple(notes),
     )
+
+
+def _title(campaign: str, encounter: str, first: int, last: int, count: int) -> str:
+    parts = [p for p in (campaign.strip(), encounter.strip() or "Encounter") if p]
+    if first == last:
+        parts.append(f"Round {first}")
+    elif (first, last) != (1, count):
+        parts.append(f"Rounds {first}–{last}")
+    return " — ".join(parts)
+
+
+def _scope(first: int, last: int, count: int) -> str:
+    if first == last:
+        return f"round {first} of {count}"
+    if (first, last) == (1, count):
+        return f"the whole encounter ({plural(count, 'round')})"
+    return f"rounds {first}–{last} of {count}"
+
+
+def _tokens(text: str, names: Names) -> frozenset[str]:
+    return frozenset(names.text(text).lower().split())
+
+
+def _rolled_by_app(
+    rolls: Sequence[Roll], recorded: Sequence[Roll] | None, names: Names
+) -> frozenset[int]:
+    """Finds the engine's "given" dice that the app rolled (the log knows; the scenario not)."""
+    if not recorded:
+        return frozenset()
+    pool = [r for r in recorded if not r.manual]
+    found = set()
+    for i, roll in enumerate(rolls):
+        if not roll.manual:
+            continue
+        mine = _tokens(roll.purpose, names)
+        for j, candidate in enumerate(pool):
+            theirs = _tokens(candidate.purpose, names)
+            if (
+                candidate.total == roll.total
+                and candidate.expression == roll.expression
+                and (mine <= theirs or theirs <= mine)
+            ):
+                found.add(i)
+                del pool[j]
+                break
+    return frozenset(found)
+
+
+def _nth_round(scenario: Scenario, purpose: str, nth: int) -> int | None:
+    """Places a round-by-round die whose purpose names no round (addict's ``initiative
+    party``): the n-th such die belongs to the n-th round that can roll it."""
+    if scenario.system not in SEGMENT_SYSTEMS:
+        return None
+    what = purpose.split()[:1]
+    if what == ["initiative"]:
+        rounds = [i + 1 for i, spec in enumerate(scenario.rounds) if not spec.surprise]
+    elif what == ["morale"]:
+        rounds = [i + 1 for i, spec in enumerate(scenario.rounds) if spec.raw.get("morale")]
+    else:
+        return None
+    return rounds[nth - 1] if nth <= len(rounds) else None
 
 
 def _declared_items(
@@ -687,9 +793,18 @@ def _round_summary(
     for s in own:
         groups[s.group] = groups.get(s.group, 0) + 1
     step_rows = []
+    play: list[PlayRow] = []
     hits, spells, notes = [], [], []
     for s in own:
         when = _when(s, system, turn_index)
+        play.append(
+                PlayRow(
+                when=when,
+                text=step_sentence(s, names, brief=True),
+                why=step_why(s, names, system),
+                simultaneous=s.group is not None and groups[s.group] > 1,
+            )
+        )
         step_rows.append(
             StepRow(
                 seq=s.seq,
@@ -760,6 +875,7 @@ def _round_summary(
         declarations_title=declarations_title,
         declarations=tuple(DeclarationRow(*declaration_parts(item, names)) for item in spec_items),
         rolls=rolls,
+        play=tuple(play),
         steps=tuple(step_rows),
         hits=tuple(hits),
         spells=tuple(spells),

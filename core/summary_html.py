@@ -70,9 +70,9 @@ def _options(rows: Sequence[OptionRow]) -> str:
                 f"<b>{_e(r.name)}</b>" if not r.is_default else _e(r.name),
                 _e(r.value)
                 + (
-                    " <i>(default)</i>"
+                    " <i>(as the source)</i>"
                     if r.is_default
-                    else f" <b>(house rule; default {_e(r.default)})</b>"
+                    else f" <b>(house rule; the source: {_e(r.default)})</b>"
                 ),
                 f'<span class="small">{_e(r.meaning)}</span>',
             ]
@@ -85,17 +85,20 @@ def _options(rows: Sequence[OptionRow]) -> str:
 
 def _rolls(rows: Sequence[RollRow]) -> str:
     return _table(
-        ["Purpose", "Dice", "Faces", "Total", "Entered"],
+        ["Round", "What for", "Dice", "Faces", "Total", "Entered"],
         [
             [
+                "before round 1" if r.round is None else str(r.round),
                 _e(r.purpose or "—"),
                 _e(r.expression),
                 _e(", ".join(str(d) for d in r.dice) or "—"),
                 f"<b>{r.total}</b>",
-                "by hand (manual)" if r.manual else "rolled by the app (auto)",
+                "typed in from the table" if r.manual else "rolled by the app",
             ]
             for r in rows
         ],
+        "100%",
+        (12, 34, 8, 12, 8, 26),
     )
 
 
@@ -115,58 +118,41 @@ def svg_img(svg: str, alt: str) -> str:
 def _picture(summary: Summary, steps: Sequence[TimelineStep], axis: Axis, alt: str) -> str:
     caption = {"segments": "segment", "tu": "TU", "turns": "order of play"}.get(axis.kind, "")
     svg = render_timeline_svg(summary.combatants, steps, axis, caption)
-    return f"<p>{svg_img(svg, alt)}</p>"
+    across = {
+        "segments": "segments run left to right",
+        "tu": "the TU clock runs left to right",
+        "turns": "turns run left to right in the order played",
+    }.get(axis.kind, "time runs left to right")
+    return (
+        f"<p>{svg_img(svg, alt)}</p>"
+        f'<p class="small note">One row a combatant; {across}.</p>'
+    )
 
 
-def _round(summary: Summary, rnd: RoundSummary, new_page: bool, last: bool) -> str:
-    # every round starts a printed page, so one round's sheet can be handed out alone and a
-    # round heading never sits alone at the foot of the options page
+def _play(rnd: RoundSummary) -> str:
+    if not rnd.play:
+        return "<p>Nothing happens in this round.</p>"
+    rows = [
+        [
+            _e(p.when) + (" ≡" if p.simultaneous else ""),
+            _e(p.text),
+            f'<span class="small">{_e(p.why)}</span>',
+        ]
+        for p in rnd.play
+    ]
+    return _table(["When", "What happens", "Why then"], rows, "100%", (14, 50, 36))
+
+
+def _round(summary: Summary, rnd: RoundSummary, new_page: bool) -> str:
+    # every round starts a printed page, so one round's sheet can be handed out alone
     brk = ' style="page-break-before: always"' if new_page else ""
     out = [f"<h2{brk}>{_e(rnd.title)}</h2>"]
+    out.append("<h3>Order of play</h3>")
+    out.append(_play(rnd))
+    if any(p.simultaneous for p in rnd.play):
+        out.append('<p class="small note">≡ happens at the same time as its neighbours.</p>')
     out.append("<h3>Timeline</h3>")
     out.append(_picture(summary, rnd.timeline, rnd.axis, f"timeline of {rnd.title}"))
-    out.append(f"<h3>{_e(rnd.declarations_title)}</h3>")
-    if rnd.declarations:
-        out.append(
-            _table(
-                ["Who", "Action", "Target", "Details"],
-                [
-                    [_e(d.actor), _e(d.action), _e(d.target or "—"), _e(d.details)]
-                    for d in rnd.declarations
-                ],
-            )
-        )
-    else:
-        out.append("<p>None in the scenario.</p>")
-    if rnd.rolls:
-        out.append("<h3>Rolls</h3>")
-        out.append(_rolls(rnd.rolls))
-    out.append("<h3>Order of resolution</h3>")
-    if rnd.steps:
-        out.append(
-            '<p class="small">≡ marks steps of one group: they resolve simultaneously. '
-            "Rules: the ids in docs/rules.md that placed the step.</p>"
-        )
-        out.append(
-            _table(
-                ["#", "When", "Grp", "Who", "What happens", "Rules"],
-                [
-                    [
-                        str(s.seq),
-                        _e(s.when),
-                        ("≡ " if s.simultaneous else "") + _e(s.group if s.group else "—"),
-                        f"<b>{_e(s.actor)}</b>",
-                        _e(s.text),
-                        f'<span class="small">{"<br>".join(_e(b) for b in s.because)}</span>',
-                    ]
-                    for s in rnd.steps
-                ],
-                "100%",
-                (4, 12, 6, 16, 38, 24),
-            )
-        )
-    else:
-        out.append("<p>Nothing happens in this round.</p>")
     if rnd.hits:
         out.append("<h3>Hits and damage</h3>")
         out.append(
@@ -206,8 +192,8 @@ def _round(summary: Summary, rnd: RoundSummary, new_page: bool, last: bool) -> s
                 [[_e(n.when), _e(n.actor), _e(n.text)] for n in rnd.notes],
             )
         )
-    out.append("<h3>Effects running at the end of the round</h3>")
     if rnd.effects:
+        out.append("<h3>Effects running at the end of the round</h3>")
         out.append(
             _table(
                 ["Effect", "On", "From", "Started", "Remaining"],
@@ -217,45 +203,95 @@ def _round(summary: Summary, rnd: RoundSummary, new_page: bool, last: bool) -> s
                 ],
             )
         )
+        if rnd.effects_note:
+            out.append(f'<p class="small note">{_e(rnd.effects_note)}</p>')
+    out.append(f"<h3>Hit points and status after round {rnd.number}</h3>")
+    out.append(_states(rnd.states))
+    out.append(f"<h3>{_e(rnd.declarations_title)}</h3>")
+    if rnd.declarations:
+        out.append(
+            _table(
+                ["Who", "Action", "Target", "Details"],
+                [
+                    [_e(d.actor), _e(d.action), _e(d.target or "—"), _e(d.details)]
+                    for d in rnd.declarations
+                ],
+            )
+        )
     else:
-        out.append("<p>None.</p>")
-    if rnd.effects_note and rnd.effects:
-        out.append(f'<p class="small note">{_e(rnd.effects_note)}</p>')
-    out.append("<h3>Hit points and status at the end of the round</h3>")
-    if last:
-        out.append("<p>The last round: see the end of the encounter below.</p>")
-    else:
-        out.append(_states(rnd.states))
-        out.append(f'<p class="small note">{_e(rnd.states_note)}</p>')
+        out.append("<p>Nothing declared.</p>")
     return "\n".join(out)
 
 
-def render_html(summary: Summary) -> str:
-    """Renders the whole summary page."""
+def _appendix(summary: Summary) -> str:
+    out = ['<h2 style="page-break-before: always">Appendix: rules and dice</h2>']
+    rolls = [*summary.encounter_rolls, *(r for rnd in summary.rounds for r in rnd.rolls)]
+    out.append("<h3>Dice</h3>")
+    out.append(_rolls(rolls) if rolls else "<p>No dice in these rounds.</p>")
+    out.append("<h3>Rules that placed each step</h3>")
+    out.append('<p class="small">Rule ids as listed in the rules catalogue (docs/rules.md).</p>')
+    out.append(
+        _table(
+            ["Round", "#", "When", "Who", "Rules"],
+            [
+                [
+                    str(rnd.number),
+                    str(s.seq),
+                    _e(s.when),
+                    _e(s.actor),
+                    f'<span class="small">{", ".join(_e(b) for b in s.because)}</span>',
+                ]
+                for rnd in summary.rounds
+                for s in rnd.steps
+            ],
+            "100%",
+            (8, 5, 15, 20, 52),
+        )
+    )
+    out.append("<h3>Options</h3>")
+    out.append(_options(summary.options))
+    return "\n".join(out)
+
+
+def _house_rules(summary: Summary) -> str:
+    if not summary.house_rules:
+        return ""
+    items = "".join(f"<li>{_e(h.sentence())}</li>" for h in summary.house_rules)
+    return f"<h3>House rules in play</h3><ul>{items}</ul>"
+
+
+def _covers(summary: Summary) -> str:
+    state = "the fight is still running" if summary.running else "the fight is over"
+    return f"{summary.scope}; {state}"
+
+
+def render_html(summary: Summary, appendix: bool = True) -> str:
+    """Renders the summary page; ``appendix`` adds the dice, rule ids and options at the end."""
     template = Template(resource(TEMPLATE_NAME).read_text(encoding="utf-8"))
-    encounter_rolls = ""
-    if summary.encounter_rolls:
-        encounter_rolls = "<h2>Encounter rolls</h2>" + _rolls(summary.encounter_rolls)
     encounter_timeline = ""
     if summary.encounter_axis is not None:
         encounter_timeline = "<h2>Timeline of the encounter</h2>" + _picture(
             summary, summary.encounter_timeline, summary.encounter_axis, "encounter timeline"
         )
-    notes = "".join(f'<p class="note">{_e(n)}</p>' for n in summary.notes)
+    notes = "".join(f'<p class="note small">{_e(n)}</p>' for n in summary.notes)
     note = f"<p>{_e(summary.scenario_note)}</p>" if summary.scenario_note else ""
+    ended = not summary.running and summary.last_round == summary.round_count
+    final = ""
+    if ended:
+        final = "<h2>End of the encounter</h2>" + _states(summary.final_states)
     return template.substitute(
         title=_e(summary.title),
         system_title=_e(summary.system_title),
-        system_id=_e(summary.system_id),
-        scope=_e(summary.scope),
+        scope=_e(_covers(summary)),
         scenario_note=note,
         notes=notes,
-        options=_options(summary.options),
-        encounter_rolls=encounter_rolls,
+        house_rules=_house_rules(summary),
         encounter_timeline=encounter_timeline,
         rounds="\n".join(
-            _round(summary, r, True, r.number == summary.round_count) for r in summary.rounds
+            _round(summary, r, i > 0 or bool(encounter_timeline))
+            for i, r in enumerate(summary.rounds)
         ),
-        final_states=_states(summary.final_states),
+        final_states=final,
+        appendix=_appendix(summary) if appendix else "",
         version=_e(__version__),
     )

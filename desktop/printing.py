@@ -9,13 +9,36 @@ from __future__ import annotations
 
 import base64
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QSizeF, QUrl
-from PySide6.QtGui import QGuiApplication, QImage, QPageLayout, QPageSize, QPainter, QTextDocument
+from PySide6.QtGui import (
+    QGuiApplication,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QTextBlock,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 PAGE_SIZES: dict[str, QPageSize.PageSizeId] = {
     "a4": QPageSize.PageSizeId.A4,
@@ -89,6 +112,54 @@ def make_printer(page: str = "a4", pdf_path: Path | None = None) -> QPrinter:
     return printer
 
 
+def _what_follows(heading: QTextBlock) -> QTextBlock:
+    """Gets the block a heading must share its page with: the first line after it, or for a
+    table the first row below its header (Qt repeats the header on the next page)."""
+    following = heading.next()
+    table = QTextCursor(following).currentTable()
+    if table is not None:
+        header = min(table.format().headerRowCount(), table.rows() - 1)
+        following = table.cellAt(max(header, 0), 0).firstCursorPosition().block()
+    return following
+
+
+def keep_headings_with_next(document: QTextDocument, rounds: int = 30) -> int:
+    """Moves every heading that would end a page to the top of the next one.
+
+    QTextDocument ignores CSS ``page-break-after: avoid``; this does its work on the laid-out
+    document (its page size set). Returns how many headings were moved.
+    """
+    page_height = document.pageSize().height()
+    if page_height <= 0:
+        return 0
+    layout = document.documentLayout()
+    moved = 0
+    for _ in range(rounds):
+        changed = False
+        block = document.begin()
+        while block.isValid():
+            fmt = block.blockFormat()
+            if fmt.headingLevel() > 0 and block.next().isValid():
+                top = layout.blockBoundingRect(block).top()
+                after = layout.blockBoundingRect(_what_follows(block))
+                page = int(top // page_height)
+                if int(after.bottom() // page_height) > page:
+                    # push it past the page end with its top margin: Qt's own "break before"
+                    # skips a whole page after some tables
+                    fmt.setTopMargin(fmt.topMargin() + (page + 1) * page_height - top + 1)
+                    QTextCursor(block).setBlockFormat(fmt)
+                    moved += 1
+                    changed = True
+                    break  # the layout below has moved: look again from the top
+            block = block.next()
+        if not changed:
+            break
+    if moved:
+        # a full layout again: after these edits Qt's incremental one can leave blocks unpainted
+        document.markContentsDirty(0, document.characterCount())
+    return moved
+
+
 def print_document(document: QTextDocument, printer: QPrinter) -> None:
     """Prints the document page by page on the printer's page size."""
     # Without a page size print_() adds 2 cm margins of its own. Give it the printable area in
@@ -97,6 +168,7 @@ def print_document(document: QTextDocument, printer: QPrinter) -> None:
     dpi = screen.logicalDotsPerInchX() if screen is not None else 96.0
     rect = printer.pageLayout().paintRect(QPageLayout.Unit.Inch)
     document.setPageSize(QSizeF(rect.width() * dpi, rect.height() * dpi))
+    keep_headings_with_next(document)
     document.print_(printer)
 
 
@@ -115,3 +187,77 @@ def show_print_preview(html: str, parent: QWidget | None = None, page: str = "a4
     dialog.setWindowTitle("Round summary — print preview")
     dialog.paintRequested.connect(lambda p: print_document(document, p))
     return int(dialog.exec())
+
+
+@dataclass(frozen=True, slots=True)
+class PrintChoice:
+    """What the DM chose to print: rounds ``first``–``last``, the appendix, the paper."""
+
+    first: int
+    last: int
+    appendix: bool = True
+    page: str = "a4"
+
+
+class PrintChoiceDialog(QDialog):
+    """Asks what to print before the preview: this round, rounds N–M or the whole encounter."""
+
+    def __init__(self, current: int, count: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Print summary")
+        count = max(count, 1)
+        current = min(max(current, 1), count)
+        self.this_round = QRadioButton(f"This round (round {current})")
+        self.some_rounds = QRadioButton("Rounds")
+        self.whole = QRadioButton(f"The whole encounter ({count} round{'s' if count > 1 else ''})")
+        self.group = QButtonGroup(self)
+        for button in (self.this_round, self.some_rounds, self.whole):
+            self.group.addButton(button)
+        self.this_round.setChecked(True)
+        self.first = QSpinBox()
+        self.last = QSpinBox()
+        for spin, value in ((self.first, 1), (self.last, count)):
+            spin.setRange(1, count)
+            spin.setValue(value)
+            spin.valueChanged.connect(lambda _v: self.some_rounds.setChecked(True))
+        self.first.valueChanged.connect(lambda v: self.last.setValue(max(v, self.last.value())))
+        self.last.valueChanged.connect(lambda v: self.first.setValue(min(v, self.first.value())))
+        self._current = current
+        rounds_row = QHBoxLayout()
+        rounds_row.addWidget(self.some_rounds)
+        rounds_row.addWidget(self.first)
+        rounds_row.addWidget(QLabel("to"))
+        rounds_row.addWidget(self.last)
+        rounds_row.addStretch(1)
+        self.appendix = QCheckBox("Appendix: dice, rule ids and options")
+        self.appendix.setChecked(True)
+        self.paper = QComboBox()
+        self.paper.addItem("A4", "a4")
+        self.paper.addItem("Letter", "letter")
+        form = QFormLayout()
+        form.addRow("Paper", self.paper)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Preview…")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Print which part of the fight?"))
+        layout.addWidget(self.this_round)
+        layout.addLayout(rounds_row)
+        layout.addWidget(self.whole)
+        layout.addWidget(self.appendix)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self._count = count
+
+    def choice(self) -> PrintChoice:
+        """Gets the rounds, appendix and paper as chosen."""
+        if self.this_round.isChecked():
+            first = last = self._current
+        elif self.whole.isChecked():
+            first, last = 1, self._count
+        else:
+            first, last = self.first.value(), self.last.value()
+        return PrintChoice(first, last, self.appendix.isChecked(), str(self.paper.currentData()))

@@ -24,10 +24,12 @@ from core.store import EncounterInfo, StoreError
 from desktop.plain_text import plain
 
 if TYPE_CHECKING:
+    from core.summary import Summary
     from desktop.encounter.help_browser import ProcedureHelp
     from desktop.encounter.start_dialog import EncounterPlan, StartEncounterDialog
     from desktop.encounter.workspace import EncounterWorkspace
     from desktop.main_window import MainWindow
+    from desktop.printing import PrintChoice
 
 
 class EncounterActions:
@@ -332,29 +334,63 @@ class EncounterActions:
         }
         return replace(state, combatants=frozen_mapping(combatants)), spent
 
-    def summary_html(self, workspace: EncounterWorkspace) -> str | None:
+    def summary_html(
+        self, workspace: EncounterWorkspace, first: int | None = None,
+        last: int | None = None, appendix: bool = True,
+    ) -> str | None:
+        """Gets the printout of rounds ``first``–``last`` (default: the whole encounter)."""
+        from core.summary_html import render_html  # only when a summary is asked for
+
+        summary = self._summary(workspace, first, last)
+        return None if summary is None else render_html(summary, appendix)
+
+    def _summary(
+        self, workspace: EncounterWorkspace, first: int | None = None, last: int | None = None,
+    ) -> Summary | None:
+        from core.summary import SummaryError, build_summary
+        from core.words import Names
+
         state = workspace.controller.state
         resolution = workspace.controller.resolution
         if resolution is None:
             return None
-        from core.summary import SummaryError, build_summary  # only when a summary is asked for
-        from core.summary_html import render_html
-
+        campaign = self.window.campaign
+        info = workspace.session.info
         try:
             scenario = parse_scenario(scenario_document(state))
-            return render_html(build_summary(scenario, resolution))
+            return build_summary(
+                scenario, resolution, first, last_round=last,
+                campaign=campaign.name if campaign is not None else "", encounter=info.name,
+                recorded_rolls=[r for i, r in enumerate(state.rolls)
+                                if i not in state.replaced_rolls],
+                running=info.status != "ended")
         except (ScenarioError, SummaryError) as exc:
-            self.window.statusBar().showMessage(f"No summary yet: {exc}", 8000)
+            why = Names.from_state(state).text(str(exc))
+            self.window.statusBar().showMessage(f"No summary yet: {why}", 8000)
             return None
 
-    def print_current(self) -> None:
-        """Opens the print preview of the shown encounter's summary (Ctrl+P)."""
+    def print_current(self, choice: PrintChoice | None = None) -> None:
+        """Asks which rounds to print (this one, N–M or all), then opens the preview (Ctrl+P)."""
         workspace = self.current()
-        html = self.summary_html(workspace) if workspace is not None else None
-        if html is not None:
-            from desktop import printing  # QtPrintSupport loads when the DM first prints
+        summary = self._summary(workspace) if workspace is not None else None
+        if workspace is None or summary is None:
+            return
+        from desktop import printing  # QtPrintSupport loads when the DM first prints
 
-            printing.show_print_preview(html, self.window)
+        if choice is not None:
+            self._preview(workspace, choice)
+            return
+        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.window)
+        dialog.accepted.connect(lambda: self._preview(workspace, dialog.choice()))
+        dialog.open()
+        self.dialog = dialog
+
+    def _preview(self, workspace: EncounterWorkspace, choice: PrintChoice) -> None:
+        from desktop import printing
+
+        html = self.summary_html(workspace, choice.first, choice.last, choice.appendix)
+        if html is not None:
+            printing.show_print_preview(html, self.window, choice.page)
 
     def help_current(self) -> ProcedureHelp | None:
         """Opens the system's procedure page at the current phase (F1)."""

@@ -15,10 +15,11 @@ from core.dice import DiceError, Roller, manual_roll
 from core.encounter import change_roll, morale_dice, resolve_state, roll_command, rolls_needed
 from core.log import Command, EncounterState, EventKind, LogError, replay
 from core.model import Resolution
-from core.rules import UnknownSystemError
+from core.rules import UnknownSystemError, find_system
 from core.rules.base import RollRequest
 from core.scenario import ScenarioError
 from core.session import EncounterSession
+from core.words import Names, command_words
 from desktop.encounter.session_command import SessionCommand
 
 _ENGINE_ERRORS = (ScenarioError, DiceError, UnknownSystemError, LogError)
@@ -72,11 +73,24 @@ class EncounterController(QObject):
             needed = []
         return needed + morale_dice(self.state, None if self.error else self.resolution)
 
+    def words(self, text: str) -> str:
+        """Gets an engine message in the DM's words: names for ids, places for paths."""
+        return Names.from_state(self.state).text(text)
+
+    def command_text(self, command: Command) -> str:
+        """Gets the undo/redo text of ``command`` with names (as the encounter stands now)."""
+        system = self.state.config.get("system")
+        try:
+            title = find_system(str(system)).title if system else ""
+        except UnknownSystemError:
+            title = ""
+        return command_words(command, Names.from_state(self.state), title)
+
     def _resolve_now(self) -> None:
         try:
             self.resolution, self.error = _resolve(self.state), None
         except _ENGINE_ERRORS as exc:
-            self.error = str(exc)  # the last good resolution stays on screen
+            self.error = self.words(str(exc))  # the last good resolution stays on screen
 
     def _on_session_changed(self, _state: EncounterState) -> None:
         self._resolve_now()
@@ -92,13 +106,13 @@ class EncounterController(QObject):
         try:
             after = replay([command], self.state)
         except LogError as exc:
-            return str(exc)
+            return self.words(str(exc))
         if self.error is not None:
             return None
         try:
             _resolve(after)
         except _ENGINE_ERRORS as exc:
-            return str(exc)
+            return Names.from_state(after).text(str(exc))
         return None
 
     def run(self, command: Command, check: bool = True) -> bool:
@@ -107,12 +121,14 @@ class EncounterController(QObject):
         if reason is not None:
             self.refused.emit(reason)
             return False
-        undoable = SessionCommand(self.session, command, self.refused.emit)
+        text = self.command_text(command)
+        undoable = SessionCommand(self.session, command,
+                                  lambda message: self.refused.emit(self.words(message)), text)
         self.stack.push(undoable)
         if undoable.error is not None:
-            self.refused.emit(undoable.error)
+            self.refused.emit(self.words(undoable.error))
             return False
-        self.completed.emit(command.name)
+        self.completed.emit(text)
         return True
 
     # --- dice -----------------------------------------------------------------------------------
@@ -169,7 +185,7 @@ class EncounterController(QObject):
         try:
             command = change_roll(self.session.log.commands, self.state, chosen, new)
         except LogError as exc:
-            return str(exc)
+            return self.words(str(exc))
         reason = self.why_refused(command)
         if reason is not None:
             return reason
@@ -199,7 +215,7 @@ class EncounterController(QObject):
         request = next((r for r in self.rolls_needed() if r.purpose == purpose), None)
         if request is None:
             self.stack.redo()
-            return f"The engine no longer asks for {purpose}."
+            return self.words(f"The engine no longer asks for {purpose}.")
         if typed is None:
             return None if self.roll(request) else "The roll was not saved."
         return self.type_roll(request, typed)

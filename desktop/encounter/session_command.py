@@ -20,8 +20,12 @@ class SessionCommand(QUndoCommand):
     command obsolete (QUndoStack then drops it) and keeps the reason in :attr:`error`.
     """
 
-    def __init__(self, session: EncounterSession, command: Command, on_error: ErrorSink) -> None:
-        super().__init__(command.name)
+    def __init__(
+        self, session: EncounterSession, command: Command, on_error: ErrorSink,
+        text: str | None = None,
+    ) -> None:
+        # ``text`` is the DM's words for the Edit menu (names, not the log's ids)
+        super().__init__(text if text is not None else command.name)
         self._session = session
         self._command = command
         self._on_error = on_error

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from core.encounter import scenario_document
 from core.log import EncounterState
-from core.model import Resolution, Status, StepEvent
+from core.model import Resolution, Status, Step, StepEvent
 from core.scenario import ScenarioError, parse_scenario
 from core.summary import SummaryError, build_summary
 
@@ -18,12 +18,21 @@ _HEADERS = ("Combatant", "Side", "HP", "Status", "Effects and notes")
 _Index = QModelIndex | QPersistentModelIndex
 
 
+def _when(step: Step) -> str:
+    """Gets `` (round 2)``, `` (TU 14)`` or nothing: never a round the step does not have."""
+    if step.round is not None:
+        return f" (round {step.round})"
+    if step.tu is not None:
+        return f" (TU {step.tu})"
+    return ""
+
+
 def _notes(state: EncounterState, resolution: Resolution) -> dict[str, list[str]]:
     notes: dict[str, list[str]] = {}
     for step in resolution.steps:
         if step.event is StepEvent.SPELL_DISRUPTED:
             spell = step.detail.get("spell") or "spell"
-            notes.setdefault(step.actor, []).append(f"spell lost: {spell} (round {step.round})")
+            notes.setdefault(step.actor, []).append(f"spell lost: {spell}{_when(step)}")
     try:
         summary = build_summary(parse_scenario(scenario_document(state)), resolution)
     except (ScenarioError, SummaryError, ValueError):

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from functools import cache
 from html import escape
 
+from core import words
 from core.model import Step
 from core.rules import UnknownSystemError, find_system
 
@@ -26,18 +27,9 @@ def step_when(step: Step) -> str:
 
 
 def step_sentence(step: Step, labels: Mapping[str, str]) -> str:
-    """Gets ``Halvaine begins casting sleep → orc-1 (3 damage)`` from a step."""
-    actor = labels.get(step.actor, step.actor)
-    text = f"{actor} {str(step.event).replace('-', ' ')}"
-    what = step.detail.get("spell") or step.detail.get("weapon")
-    if what:
-        text += f" ({what})"
-    if step.target:
-        text += f" → {labels.get(step.target, step.target)}"
-    damage = step.detail.get("damage")
-    if damage:
-        text += f", {damage} damage"
-    return text
+    """Gets ``Halvaine begins casting sleep on Orc 1 (2 segments)`` from a step (the words the
+    printout uses too: :func:`core.words.step_sentence`)."""
+    return words.step_sentence(step, words.Names(dict(labels)))
 
 
 @cache

@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from core.model import Combatant, Resolution, Step
+from core.words import event_words
 from desktop.resolution.step_text import short_rule_ids, step_tooltip, step_when
 
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -87,7 +88,7 @@ class StepsModel(QAbstractTableModel):
         if column == 2:
             return label(step.actor, step.actor)
         if column == 3:
-            return str(step.event)
+            return event_words(step.event)
         if column == 4:
             return label(step.target, step.target) if step.target else ""
         return short_rule_ids(step, self._system)

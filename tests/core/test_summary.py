@@ -88,8 +88,11 @@ def test_side_d6_halvaine_order_segments_4_5_6() -> None:
     effect = html.index("sleep takes effect on orc-1")
     assert begin < miss < effect
     assert "Segment 4" in html[:begin] and "Segment 6" in html[miss:effect]
-    assert "initiative party round 1" in html and "by hand (manual)" in html
-    assert "spell_goes_off" in html and "after-casting-time <i>(default)</i>" in html
+    assert "initiative party round 1" in html and "typed in from the table" in html
+    appendix = html.index("Appendix: rules and dice")
+    # options keep to the appendix, by their labels; nothing differs from the source here
+    assert "Spell goes off" in html[appendix:] and "after casting time" in html[appendix:]
+    assert "spell_goes_off" not in html and "House rules" not in html
 
 
 def test_addict_bleeding_and_death() -> None:
@@ -126,7 +129,7 @@ def test_popcorn_turns_morale_and_death() -> None:
 
 def test_popcorn_effect_with_remaining_duration() -> None:
     html = _html("popcorn/effect-durations-alice-example.json", round_no=1)
-    assert "Round 1 only" in html
+    assert "round 1 of" in html and "Round 2" not in html
     assert "protection from evil" in html and "1 more round" in html
 
 
@@ -216,7 +219,7 @@ def test_cli_summary_one_round(tmp_path: Path) -> None:
     done = _run("summary", str(path), "--html", str(out), "--round", "2")
     assert done.returncode == 0, done.stderr
     html = out.read_text(encoding="utf-8")
-    assert "Round 2 only" in html and "Surprise seg." not in html
+    assert "round 2 of 2" in html and "— Round 2</h1>" in html and "Surprise seg." not in html
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ def test_side_d6_halvaine_segments_4_5_6(qapp: QApplication, tmp_path: Path) -> 
     text = _render(qapp, SCENARIOS / "side-d6/halvaine-example.json", tmp_path / "s.pdf")
     _in_order(
         text,
-        "Order of resolution",
+        "Order of play",
         "Segment 4",
         "Halvaine the Arcane",
         "begins casting sleep on orc-1",
@@ -67,8 +67,8 @@ def test_side_d6_halvaine_segments_4_5_6(qapp: QApplication, tmp_path: Path) -> 
         "Halvaine the Arcane",
         "sleep takes effect on orc-1",
     )
-    assert "initiative party round 1 1d6 — 5 by hand (manual)" in text
-    assert "spell_goes_off after-casting-time (default)" in text
+    assert "1 initiative party round 1 1d6 — 5 typed in from the table" in text
+    assert "Spell goes off after casting time (as the source)" in text
 
 
 @needs_pdftotext
@@ -76,7 +76,7 @@ def test_addict_hits_bleeding_and_death(qapp: QApplication, tmp_path: Path) -> N
     text = _render(qapp, SCENARIOS / "addict/bleeding-and-death.json", tmp_path / "a.pdf")
     _in_order(
         text,
-        "Order of resolution",
+        "Order of play",
         "Segment 1",
         "guard",
         "hits gnoll-2 with spear for 14",
@@ -88,7 +88,7 @@ def test_addict_hits_bleeding_and_death(qapp: QApplication, tmp_path: Path) -> N
         "End of the encounter",
         "squire party -10 / 8 dead",
     )
-    assert "initiative party 1d6 — 6 by hand (manual)" in text
+    assert "initiative party 1d6 — 6 typed in from the table" in text
 
 
 @needs_pdftotext
@@ -96,7 +96,7 @@ def test_popcorn_turns_and_morale(qapp: QApplication, tmp_path: Path) -> None:
     text = _render(qapp, SCENARIOS / "popcorn/death-and-morale.json", tmp_path / "p.pdf")
     _in_order(
         text,
-        "Order of resolution",
+        "Order of play",
         "Turn 1",
         "hala",
         "hits goblin-1 for 3",
@@ -112,7 +112,7 @@ def test_popcorn_turns_and_morale(qapp: QApplication, tmp_path: Path) -> None:
         "goblin-2",
         "checks morale: rolled 9 against 7, fails",
     )
-    assert "initiative hala 1d20 14 14 by hand (manual)" in text
+    assert "initiative hala 1d20 14 14 typed in from the table" in text
     assert "goblin-2 monsters 3 / 3 fled" in text
 
 
@@ -205,7 +205,7 @@ def test_evil_name_prints_literally(qapp: QApplication, tmp_path: Path) -> None:
     path.write_text(json.dumps(document), encoding="utf-8")
     text = _render(qapp, path, tmp_path / "evil.pdf")
     assert f"hits {evil} for 2" in text
-    _in_order(text, "Order of resolution", evil, "misses Hero")
+    _in_order(text, "Order of play", evil, "misses Hero")
     assert f"{evil} monsters 3 / 5 active" in text
 
 

@@ -35,7 +35,9 @@ def main() -> None:
     assert workspace is not None
     session = workspace.session
     workspace.controller.completed.connect(
-        lambda name: print(f"saved {len(session.log.commands)} {name}", flush=True))
+        # the log's own name (the signal carries the DM's words for the status bar)
+        lambda _text: print(
+            f"saved {len(session.log.commands)} {session.log.commands[-1].name}", flush=True))
     board = workspace.board
     assert isinstance(board, LetterBoard)
     ids = list(workspace.controller.state.combatants)

@@ -85,7 +85,15 @@ def test_ctrl_p_previews_the_encounter_summary(
     drop_card(ws.board, ws.board.lanes["attack"].model, "orc-1")
     fill_and_declare(ws.board, target=next(iter(ws.controller.state.combatants)))
     window.encounter_actions.print_action.trigger()
+    dialog = window.encounter_actions.dialog
+    assert isinstance(dialog, printing.PrintChoiceDialog) and not shown  # asks first
+    assert dialog.this_round.isChecked()
+    dialog.accept()
     assert shown and "<html" in shown[0].lower() and "Orc 1" in shown[0]
+    html = shown[0]
+    # titled by campaign, encounter and round; a running fight prints no end
+    assert "Encounter 1 — Round 1</h1>" in html and "End of the encounter" not in html
+    assert "roster-" not in html and "orc-1" not in html
 
 
 def test_ending_offers_results_marks_it_ended_and_it_stays_closed_on_reopen(
