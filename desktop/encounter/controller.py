@@ -138,6 +138,28 @@ class EncounterController(QObject):
         rolled = self.roller.roll(request.expression, request.purpose)
         return self.run(roll_command(self.state, request, rolled), check=False)
 
+    def roll_all(self) -> int:
+        """Rolls every die the engine still asks for: one undo step (a macro) for them all.
+
+        Returns how many were rolled. A die that appears only because of another (a morale
+        check a roll brings on) is left for the DM to see first.
+        """
+        asked = {r.purpose for r in self.rolls_needed()}
+        if not asked:
+            return 0
+        done = 0
+        self.stack.beginMacro(f"Roll {len(asked)} dice" if len(asked) > 1 else "Roll a die")
+        try:
+            for _ in range(len(asked)):
+                request = next((r for r in self.rolls_needed() if r.purpose in asked), None)
+                if request is None or not self.roll(request):
+                    break
+                asked.discard(request.purpose)
+                done += 1
+        finally:
+            self.stack.endMacro()
+        return done
+
     def type_roll(self, request: RollRequest, text: str) -> str | None:
         """Records a total typed in from physical dice; returns the refusal (nothing changed)."""
         try:

@@ -16,17 +16,21 @@ class RollRow(QWidget):
     roll_requested = Signal(object)
     typed = Signal(object, str)
 
-    def __init__(self, request: RollRequest, parent: QWidget | None = None) -> None:
+    def __init__(self, request: RollRequest, parent: QWidget | None = None,
+                 words: str | None = None) -> None:
         super().__init__(parent)
         self.request = request
         self.setObjectName(f"roll-{request.purpose}")
-        label = QLabel(f"<b>{escape(request.purpose)}</b> ({escape(request.expression)})")
-        label.setToolTip("Where it goes: " + " › ".join(str(p) for p in request.where))
+        # ``words``: what the die decides with names, e.g. "Initiative Orc 1 (1d10)".
+        label = QLabel(f"<b>{escape(words)}</b>" if words else
+                       f"<b>{escape(request.purpose)}</b> ({escape(request.expression)})")
+        label.setMinimumWidth(0)
         self.roll_button = QPushButton("Roll")
         self.roll_button.setToolTip(f"Roll {request.expression} with the app's dice")
         self.roll_button.clicked.connect(lambda: self.roll_requested.emit(self.request))
         self.field = QLineEdit()
-        self.field.setPlaceholderText("type the die's total")
+        self.field.setMinimumWidth(70)  # a die's total stays readable with many dice pending
+        self.field.setPlaceholderText("type the total")
         self.field.setToolTip(f"Type the total of a physical {request.expression}, then Enter")
         self.field.returnPressed.connect(lambda: self.typed.emit(self.request, self.field.text()))
         self.error = QLabel()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -21,6 +22,7 @@ from core.encounter import set_field, set_round_field
 from core.procedure import current_phase
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
+from core.words import Names, purpose_words, request_words
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.roll_row import RollRow
 from desktop.resolution.step_text import rule_in_words
@@ -104,10 +106,29 @@ class ProcedureStepper(QWidget):
             self.morale_row = morale_row
 
         self.needed_box = QGroupBox("Dice needed")
-        self.needed_layout = QVBoxLayout(self.needed_box)
+        box_layout = QVBoxLayout(self.needed_box)
+        self.roll_all_button = QPushButton("Roll &All Pending")
+        self.roll_all_button.setObjectName("rollAll")
+        self.roll_all_button.setToolTip("Roll every die still needed with the app's dice "
+                                        "(one step: Ctrl+Z takes them all back)")
+        self.roll_all_button.clicked.connect(self.controller.roll_all)
+        box_layout.addWidget(self.roll_all_button)
+        # Many pending dice scroll instead of squeezing each field to a sliver.
+        rows_widget = QWidget()
+        self.needed_layout = QVBoxLayout(rows_widget)
+        self.needed_layout.setContentsMargins(0, 0, 0, 0)
         self.nothing_needed = QLabel("The engine needs no dice now.")
         self.needed_layout.addWidget(self.nothing_needed)
+        self.needed_layout.addStretch(1)
+        self.needed_scroll = QScrollArea()
+        self.needed_scroll.setWidgetResizable(True)
+        self.needed_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.needed_scroll.setWidget(rows_widget)
+        self.needed_scroll.setMinimumHeight(60)
+        box_layout.addWidget(self.needed_scroll)
         self.rows: list[RollRow] = []
+        self._typing = False
+        """A die was just typed: the next pending die's field takes the focus."""
 
         self.made_model = QStandardItemModel(self)
         self.made_view = QListView()
@@ -149,7 +170,7 @@ class ProcedureStepper(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(phases_box, 3)
-        layout.addWidget(self.needed_box)
+        layout.addWidget(self.needed_box, 3)
         layout.addWidget(made_box, 2)
         self._shown: list[RollRequest] = []
 
@@ -200,24 +221,32 @@ class ProcedureStepper(QWidget):
                 row.setParent(None)
                 row.deleteLater()
             self.rows = []
+            names = Names.from_state(self.controller.state)
             for request in needed:
-                row = RollRow(request)
+                words = request_words(request.purpose, request.expression, names)
+                row = RollRow(request, words=words)
                 row.roll_requested.connect(self.controller.roll)
                 row.typed.connect(self._on_typed)
-                self.needed_layout.addWidget(row)
+                self.needed_layout.insertWidget(self.needed_layout.count() - 1, row)
                 row.show()
                 self.rows.append(row)
             self._shown = needed
+            if self._typing and self.rows:  # Enter moves on to the next die still needed
+                self.rows[0].field.setFocus()
+                self.needed_scroll.ensureWidgetVisible(self.rows[0])
+        self._typing = False
         self.nothing_needed.setVisible(not needed)
+        self.roll_all_button.setEnabled(bool(needed))
         self._refresh_morale_who()
         kept = self.selected_roll()
         self.made_model.clear()
         state = self.controller.state
+        names = Names.from_state(state)
         for index in reversed(range(len(state.rolls))):
             roll = state.rolls[index]
             mark = MANUAL_MARK if roll.manual else AUTO_MARK
             replaced = index in state.replaced_rolls
-            text = f"{mark} {roll.purpose}: {roll.total}"
+            text = f"{mark} {purpose_words(roll.purpose, names)}: {roll.total}"
             item = QStandardItem(f"{text} {REPLACED_MARK}" if replaced else text)
             item.setData(index, ROLL_INDEX)
             if replaced:
@@ -244,7 +273,9 @@ class ProcedureStepper(QWidget):
         return next((r for r in self.rows if r.request.purpose == purpose), None)
 
     def _on_typed(self, request: RollRequest, text: str) -> None:
+        self._typing = True
         error = self.controller.type_roll(request, text)
+        self._typing = False
         row = self.row_for(request.purpose)
         if row is not None and error is not None:
             row.show_error(error)
@@ -283,19 +314,24 @@ class ProcedureStepper(QWidget):
         if self.morale_who is None:
             return
         state = self.controller.state
-        names = list(dict.fromkeys(c.side for c in state.combatants.values()))
-        names += [c.id for c in state.combatants.values()]
-        if [self.morale_who.itemText(i) for i in range(self.morale_who.count())] != names:
-            current = self.morale_who.currentText()
+        choices = [(side, f"{side} (whole side)") for side in
+                   dict.fromkeys(c.side for c in state.combatants.values())]
+        choices += [(c.id, c.label) for c in state.combatants.values()]
+        shown = [(self.morale_who.itemData(i), self.morale_who.itemText(i))
+                 for i in range(self.morale_who.count())]
+        if shown != choices:
+            current = self.morale_who.currentData()
             self.morale_who.clear()
-            self.morale_who.addItems(names)
-            if current in names:
-                self.morale_who.setCurrentText(current)
+            for who, text in choices:
+                self.morale_who.addItem(text, who)
+            index = self.morale_who.findData(current)
+            if index >= 0:
+                self.morale_who.setCurrentIndex(index)
 
     def ask_morale(self, opening: bool, who: str | None = None) -> bool:
         """Asks for a morale check of a side or combatant (its die then shows as needed)."""
         if who is None:
-            who = self.morale_who.currentText() if self.morale_who is not None else ""
+            who = str(self.morale_who.currentData() or "") if self.morale_who is not None else ""
         if not who:
             self._show_change("Choose who checks morale.")
             return False
@@ -307,7 +343,8 @@ class ProcedureStepper(QWidget):
             current = state.rounds[-1].get("morale") or {} if state.rounds else {}
             command = set_round_field("morale", {**current, who: None})
         if who in current:
-            self._show_change(f"{who} already checks morale there; change its die in "
+            label = Names.from_state(state)(who)
+            self._show_change(f"{label} already checks morale there; change its die in "
                               "'Dice made'.")
             return False
         return self.controller.run(command)

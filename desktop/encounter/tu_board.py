@@ -165,7 +165,7 @@ class TimeUnitBoard(BoardBase):
             self.clock_step.setText("Advance to the first action")
         else:
             self.clock_label.setText(f"TU clock: {step.tu}")
-            self.clock_step.setText(plain(step_sentence(step, self.labels())))
+            self.clock_step.setText(plain(step_sentence(step, self.labels(), brief=True)))
 
     def _on_key_typed(self, cid: str, key: str) -> None:
         if key in self._keys:

@@ -26,10 +26,11 @@ def step_when(step: Step) -> str:
     return ", ".join(parts)
 
 
-def step_sentence(step: Step, labels: Mapping[str, str]) -> str:
+def step_sentence(step: Step, labels: Mapping[str, str], brief: bool = False) -> str:
     """Gets ``Halvaine begins casting sleep on Orc 1 (2 segments)`` from a step (the words the
-    printout uses too: :func:`core.words.step_sentence`)."""
-    return words.step_sentence(step, words.Names(dict(labels)))
+    printout uses too: :func:`core.words.step_sentence`); ``brief`` drops the bracketed
+    figures."""
+    return words.step_sentence(step, words.Names(dict(labels)), brief)
 
 
 @cache

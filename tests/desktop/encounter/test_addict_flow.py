@@ -89,7 +89,7 @@ def test_a_morale_check_asked_for_and_typed_in_the_stepper_resolves_as_the_cli(s
     record(ws, "kobold-2", True, 2)
     record(ws, "kobold-chief", True, 3)
     assert ws.stepper.morale_who is not None
-    ws.stepper.morale_who.setCurrentText("kobolds")
+    ws.stepper.morale_who.setCurrentText("kobolds (whole side)")
     ws.findChild(QPushButton, "roundMorale").click()
     assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": None}
     row = ws.stepper.row_for("morale (round 1) kobolds")
