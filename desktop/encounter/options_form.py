@@ -11,9 +11,26 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QSpinBox, QWidget
 
 from core.rules import InitiativeSystem
+from core.words import option_label
+
+
+class _WheelOnlyWhenFocused(QObject):
+    """Lets the wheel scroll the form past a spin box or list instead of changing it.
+
+    A DM scrolling the options once turned "fixed surprise segments" to −3 by accident; the
+    wheel now changes a value only in the field the DM clicked into.
+    """
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and (
+                not watched.hasFocus()):
+            event.ignore()
+            return True
+        return False
 
 
 def option_tooltip(system: InitiativeSystem, name: str, default: Any) -> str:
@@ -33,6 +50,7 @@ class OptionsForm(QWidget):
         self.system = system
         self.defaults = system.options_type()
         self.editors: dict[str, QWidget] = {}
+        self._wheel_guard = _WheelOnlyWhenFocused(self)
         form = QFormLayout(self)
         for f in fields(self.defaults):
             default = getattr(self.defaults, f.name)
@@ -46,14 +64,19 @@ class OptionsForm(QWidget):
                 editor.setCurrentText(str(default.value))
             elif isinstance(default, int):
                 editor = QSpinBox()
-                editor.setRange(-1000, 1000)
+                # Counts, segments and seconds cannot go below 0; hit-point thresholds
+                # (death at −10) may be negative. The engine checks the rest on OK.
+                editor.setRange(0, 1000) if default >= 0 else editor.setRange(-100, 100)
                 editor.setValue(default)
             else:
                 editor = QLineEdit("" if default is None else str(default))
+            if isinstance(editor, QSpinBox | QComboBox):
+                editor.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+                editor.installEventFilter(self._wheel_guard)
             editor.setObjectName(f"option-{f.name}")
             editor.setToolTip(option_tooltip(system, f.name, default))
             self.editors[f.name] = editor
-            form.addRow(f.name.replace("_", " "), editor)
+            form.addRow(option_label(f.name), editor)
 
     def _value(self, name: str) -> Any:
         editor = self.editors[name]

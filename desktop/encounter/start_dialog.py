@@ -47,6 +47,20 @@ PARTY_SIDE = "party"
 _Index = QModelIndex | QPersistentModelIndex
 
 
+
+def _check_options(system: str, options: dict[str, Any], combatants: list[Combatant]) -> None:
+    """Lets the engine refuse house rules it cannot play (as a file would be refused)."""
+    from core.cli import resolve_scenario
+    from core.scenario import SCENARIO_FORMAT, ScenarioError, combatant_to_json, parse_scenario
+    from core.words import Names
+
+    document = {"format": SCENARIO_FORMAT, "system": system, "options": options, "seed": 0,
+                "combatants": [combatant_to_json(c) for c in combatants]}
+    try:
+        resolve_scenario(parse_scenario(document))
+    except ScenarioError as exc:
+        raise ValueError(Names({c.id: c.label for c in combatants}).text(str(exc))) from None
+
 class SideDelegate(QStyledItemDelegate):
     """A side cell edited by choosing from the sides already known, or "new side…".
 
@@ -327,8 +341,9 @@ class StartEncounterDialog(QDialog):
         if len({c.side for c in combatants}) < 2:
             raise ValueError("An encounter needs combatants on at least two sides.")
         assert self.options_form is not None
-        return EncounterPlan(name, str(self.system.currentData()), self.options_form.values(),
-                             self.seed.value(), tuple(combatants))
+        system, options = str(self.system.currentData()), self.options_form.values()
+        _check_options(system, options, combatants)
+        return EncounterPlan(name, system, options, self.seed.value(), tuple(combatants))
 
     def plan(self) -> EncounterPlan | None:
         return self._plan

@@ -46,3 +46,52 @@ def test_sides_are_chosen_from_a_list_and_a_new_side_is_named_once(window: MainW
     sides = {c.id: c.side for c in plan.combatants}
     assert {s for s in sides.values()} >= {"monsters", "goblin tribe"}
     assert sum(1 for s in sides.values() if s == "goblin tribe") == 1
+
+
+def test_the_wheel_scrolls_past_options_and_bad_house_rules_are_refused_in_words(
+        window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication, QSpinBox
+
+    dialog = window.encounter_actions.ask_new_encounter()
+    assert dialog is not None
+    dialog.set_system("addict")
+    form = dialog.options_form
+    assert form is not None
+    spin = form.editors["fixed_surprise_segments"]
+    assert isinstance(spin, QSpinBox)
+    labels = [form.layout().labelForField(e).text() for e in form.editors.values()]
+    assert "Fixed surprise segments" in labels and not any("_" in t for t in labels)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.options_area.ensureWidgetVisible(spin)
+
+    def wheel_up() -> None:
+        QApplication.sendEvent(spin, QWheelEvent(
+            QPointF(5, 5), spin.mapToGlobal(QPointF(5, 5)), QPoint(0, 0), QPoint(0, 120),
+            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase, False))
+
+    # The wheel over a spin box the DM did not click into changes nothing ...
+    before = spin.value()
+    wheel_up()
+    assert spin.value() == before
+    # ... in the one the DM clicked into, it does.
+    spin.setFocus()
+    QApplication.processEvents()
+    wheel_up()
+    assert spin.value() == before + 1
+    # Segments cannot be typed below 0 ...
+    spin.setValue(-3)
+    assert spin.value() == 0
+    # ... and what only the engine knows is refused with the option's name in words.
+    seconds = form.editors["seconds_per_segment"]
+    assert isinstance(seconds, QSpinBox)
+    seconds.setValue(0)
+    dialog.fighters.item(0, 0).setCheckState(Qt.CheckState.Checked)
+    dialog.monsters.item(0, 1).setData(1, Qt.ItemDataRole.EditRole)
+    dialog.accept()
+    message = dialog.error.text()
+    assert "Seconds per segment" in message and "at least 1" in message, message
+    assert "options." not in message and "seconds_per_segment" not in message
