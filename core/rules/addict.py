@@ -30,6 +30,7 @@ from core.model import (
     Combatant,
     CombatantResult,
     Hit,
+    Kind,
     Resolution,
     Roll,
     Spell,
@@ -121,6 +122,9 @@ class Options:
     """E vs D: segments a charge needs to reach its target when the scenario does not say."""
     unconscious_at: int = 0
     death_at: int = -10
+    monsters_die_at_zero: bool = False
+    """Phase 9 bleeds "any combatants"; many tables kill monsters at 0 hp while characters
+    bleed to -10. True: a monster (kind ``monster``) dies at 0 hp or below."""
     bleed_from_zero: bool = False
     """Phase 9 says *negative* hp at the start of the round bleeds; True bleeds at 0 too."""
     roll_missing_reaction: bool = False
@@ -254,6 +258,9 @@ RULES = rule_table(
          "At 0 to -9 hp a combatant is unconscious.", "unconscious_at"),
     Rule("addict.death.dead", REV, "Phase 9: Bleeding",
          "At -10 hp a combatant dies.", "death_at"),
+    Rule("addict.death.monsters-at-zero", REV, "Phase 9: Bleeding",
+         "Bleeding is for any combatants, monsters too; as a house rule a monster may die at "
+         "0 hp instead.", "monsters_die_at_zero"),
     Rule("addict.bleeding.lose-one", REV, "Phase 9: Bleeding",
          "Whoever had negative hp at the start of the round loses 1 hp at its end.",
          "bleed_from_zero"),
@@ -291,7 +298,7 @@ PHASES: tuple[Phase, ...] = (
            "addict.oos.charge-contact", "addict.tie.letter-order",
            "addict.tie.speed-factor", "addict.tie.no-speed-factor", "addict.tie.d-vs-d",
            "addict.tie.e-vs-d", "addict.tie.g-vs-d", "addict.death.unconscious",
-           "addict.death.dead")),
+           "addict.death.dead", "addict.death.monsters-at-zero")),
     Phase("addict.phase-9", "Phase 9: Bleeding", ("addict.bleeding.lose-one",)),
     Phase("addict.phase-10", "Phase 10: Recap", ("addict.recap",)),
     Phase("addict.phase-11", "Phase 11: Reset or recovery", ("addict.recovery",)),
@@ -478,7 +485,8 @@ class _Engine:
         hp = self.hp[cid]
         if hp is None or self.status[cid] in (Status.DEAD, Status.FLED):
             return
-        if hp <= self.opts.death_at:
+        monster = self.by_id[cid].kind is Kind.MONSTER
+        if hp <= self.opts.death_at or (monster and self.opts.monsters_die_at_zero and hp <= 0):
             self.status[cid] = Status.DEAD
             fallen.append(cid)
         elif hp <= self.opts.unconscious_at:
@@ -511,8 +519,10 @@ class _Engine:
     def announce_deaths(self, key: Key, fallen: Iterable[str]) -> None:
         """Gives each newly dead combatant a ``dies`` step of its own."""
         for cid in fallen:
-            self.emit(key, cid, StepEvent.DIES, ["addict.death.dead"], new_group=True,
-                      detail={"hp": self.hp[cid]})
+            hp = self.hp[cid]
+            rule = ("addict.death.monsters-at-zero" if hp is not None and hp > self.opts.death_at
+                    else "addict.death.dead")
+            self.emit(key, cid, StepEvent.DIES, [rule], new_group=True, detail={"hp": hp})
 
     # ---- main loop ----
 

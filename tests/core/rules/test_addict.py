@@ -563,6 +563,21 @@ def test_unconscious_and_dead() -> None:
     assert brief(res)[-1] == ("o", "dies")
 
 
+def test_monsters_may_die_at_zero() -> None:
+    """addict.death.monsters-at-zero: by default the orc bleeds at -3 like anyone ("any
+    combatants"); with the house rule it dies at once, while the fighter still only falls."""
+    doc = melee(5, 2)
+    doc["rounds"][0]["declarations"][1]["damage"] = 9  # the fighter's blow: orc 6 → -3
+    doc["combatants"][1] = {**ORC, "kind": "monster"}
+    assert run(doc).combatants["o"].status.value == "unconscious"
+    doc["options"] = {"monsters_die_at_zero": True}
+    res = run(doc)
+    assert res.combatants["o"].status.value == "dead"
+    assert "addict.death.monsters-at-zero" in step(res, "o", "dies").because
+    doc["rounds"][0]["declarations"][0]["damage"] = 12  # the orc's blow: fighter 10 → -2
+    assert run(doc).combatants["f"].status.value == "unconscious"
+
+
 def test_bleeding() -> None:
     """addict.bleeding.lose-one: negative hp at the start of a round bleeds 1 at its end."""
     hurt = {"id": "h", "side": "party", "hp": -2}
