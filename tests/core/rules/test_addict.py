@@ -574,8 +574,9 @@ def test_monsters_may_die_at_zero() -> None:
     res = run(doc)
     assert res.combatants["o"].status.value == "dead"
     assert "addict.death.monsters-at-zero" in step(res, "o", "dies").because
-    doc["rounds"][0]["declarations"][0]["damage"] = 12  # the orc's blow: fighter 10 → -2
-    assert run(doc).combatants["f"].status.value == "unconscious"
+    first = melee(2, 5, options={"monsters_die_at_zero": True})  # the orc strikes first
+    first["rounds"][0]["declarations"][0]["damage"] = 12  # fighter 10 → -2: he only falls
+    assert run(first).combatants["f"].status.value == "unconscious"
 
 
 def test_bleeding() -> None:
