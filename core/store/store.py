@@ -1091,18 +1091,21 @@ class Store:
             s.flush()
             return EncounterInfo(row.id, campaign_id, name, system, dict(row.options), row.status)
 
-    def encounters(self, campaign_id: int) -> list[EncounterInfo]:
-        """Lists a campaign's encounters, oldest first (``status`` active or ended)."""
+    def encounters(self, campaign_id: int, with_options: bool = True) -> list[EncounterInfo]:
+        """Lists a campaign's encounters, oldest first (``status`` active or ended).
+
+        ``with_options=False`` leaves each one's options out (empty): a list for a menu, read
+        at start-up for campaigns of thousands of fights; :meth:`encounter` reads one whole.
+        """
+        table = EncounterRow.__table__  # plain rows: ORM objects cost more than the read
+        columns = [table.c.id, table.c.campaign_id, table.c.name, table.c.system,
+                   table.c.status, *([table.c.options] if with_options else [])]
+        query = (select(*columns).where(table.c.campaign_id == campaign_id)
+                 .order_by(table.c.id))
         with self.unit_of_work() as s:
-            rows = s.scalars(
-                select(EncounterRow)
-                .where(EncounterRow.campaign_id == campaign_id)
-                .order_by(EncounterRow.id)
-            ).all()
-            return [
-                EncounterInfo(r.id, r.campaign_id, r.name, r.system, dict(r.options), r.status)
-                for r in rows
-            ]
+            return [EncounterInfo(r.id, r.campaign_id, r.name, r.system,
+                                  dict(r.options or {}) if with_options else {}, r.status)
+                    for r in s.execute(query)]
 
     def end_encounter(self, encounter_id: int) -> EncounterInfo:
         """Marks an encounter ended (its commands stay, so it can still be read and printed).

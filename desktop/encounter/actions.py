@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence, QPainter, QPaintEvent
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from core.encounter import scenario_document
@@ -31,6 +32,19 @@ if TYPE_CHECKING:
     from desktop.main_window import MainWindow
     from desktop.printing import PrintChoice
 
+
+
+class WaitingTab(QWidget):
+    """The tab of an open encounter not read from the store yet (it is, when first shown)."""
+
+    def __init__(self, info: EncounterInfo) -> None:
+        super().__init__()
+        self.info = info  # no child widgets: hundreds of these are made at start-up
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Says what is coming for the instant before the encounter is read."""
+        QPainter(self).drawText(self.rect().adjusted(12, 12, -12, -12),
+                                Qt.AlignmentFlag.AlignLeft, f"Opening {self.info.name}…")
 
 class EncounterActions:
     """Creates the Encounter menu's actions and manages the encounter tabs."""
@@ -53,6 +67,9 @@ class EncounterActions:
                                         "How the encounter's system works, at the current phase")
         self.menu = QMenu("E&ncounter", window)
         self.open_menu = QMenu("&Open Encounter", window)
+        self._listed: list[EncounterInfo] = []
+        self._menu_filled = True
+        self.open_menu.aboutToShow.connect(self._fill_open_menu)
         window.tabs.currentChanged.connect(self._on_tab_changed)
         self._update_enabled()
 
@@ -79,6 +96,10 @@ class EncounterActions:
         return next((w for w in self.workspaces if w is widget), None)
 
     def _on_tab_changed(self, _index: int) -> None:
+        waiting = self.window.tabs.currentWidget()
+        if isinstance(waiting, WaitingTab):  # first look at this fight: read it now
+            self.open_encounter(waiting.info)
+            return
         workspace = self.current()
         stack = workspace.controller.stack if workspace is not None else self.window.undo_stack
         self.window.undo_group.setActiveStack(stack)
@@ -98,13 +119,28 @@ class EncounterActions:
     # --- campaign -----------------------------------------------------------------------------
 
     def campaign_shown(self, campaign: Campaign) -> None:
-        """Lists the campaign's encounters and reopens the active ones where they stopped."""
+        """Lists the campaign's encounters and reopens the active ones where they stopped.
+
+        Every open encounter gets its tab, but only the newest is read from the store now;
+        the others are read when their tab is first shown, so start-up does not grow with
+        the number of open fights (bench/bench_many_encounters.py).
+        """
         for workspace in list(self.workspaces):
             if workspace.session.info.campaign_id != campaign.id:
                 self.close_workspace(workspace)
-        for info in self.campaign_list_changed():
-            if info.status == "active":
-                self.open_encounter(info, focus=False)
+        for waiting in self.window.tabs.findChildren(WaitingTab):
+            self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
+            waiting.setParent(None)
+            waiting.deleteLater()
+        active = [i for i in self.campaign_list_changed() if i.status == "active"]
+        for info in active[:-1]:
+            self.window.tabs.addTab(WaitingTab(info), f"Encounter: {info.name}")
+        if active:
+            self.open_encounter(active[-1], focus=False)
+
+    def _waiting(self, encounter_id: int) -> WaitingTab | None:
+        return next((w for w in self.window.tabs.findChildren(WaitingTab)
+                     if w.info.id == encounter_id), None)
 
     def open_encounter(self, info: EncounterInfo, focus: bool = True) -> EncounterWorkspace | None:
         """Shows an encounter's tab, resuming it from the store at its last command."""
@@ -116,12 +152,20 @@ class EncounterActions:
             except (StoreError, ValueError) as exc:
                 self.window._report(exc)
                 return None
-            existing = self._add_tab(session)
+            waiting = self._waiting(info.id)
+            at = self.window.tabs.indexOf(waiting) if waiting is not None else None
+            existing = self._add_tab(session, at)
+            if waiting is not None:
+                if self.window.tabs.currentWidget() is waiting:
+                    self.window.tabs.setCurrentWidget(existing)  # before its neighbour shows
+                self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
+                waiting.setParent(None)  # gone from the tabs now, not at the next event loop
+                waiting.deleteLater()
         if focus:
             self.window.tabs.setCurrentWidget(existing)
         return existing
 
-    def _add_tab(self, session: EncounterSession) -> EncounterWorkspace:
+    def _add_tab(self, session: EncounterSession, at: int | None = None) -> EncounterWorkspace:
         # Imported on first use: the workspace brings pyqtgraph and numpy, which a DM who only
         # edits the roster should not wait for at start-up (bench/bench_startup.py).
         from desktop.encounter.workspace import EncounterWorkspace
@@ -129,7 +173,10 @@ class EncounterActions:
         workspace = EncounterWorkspace(session, self.window.settings)
         self.workspaces.append(workspace)
         self.window.undo_group.addStack(workspace.controller.stack)
-        self.window.tabs.addTab(workspace, workspace.title)
+        if at is None:
+            self.window.tabs.addTab(workspace, workspace.title)
+        else:
+            self.window.tabs.insertTab(at, workspace, workspace.title)
         workspace.controller.completed.connect(
             lambda name: self.window.statusBar().showMessage(f"Saved: {name}", 4000))
         workspace.reopen_requested.connect(lambda: self.reopen_current(workspace))
@@ -166,7 +213,7 @@ class EncounterActions:
         if self.window.campaign is None:
             self.window.statusBar().showMessage("Open a campaign first.", 4000)
             return None
-        number = len(self.open_menu.actions()) + 1
+        number = len(self._listed) + 1
         from desktop.encounter.start_dialog import StartEncounterDialog  # on first use
 
         dialog = StartEncounterDialog(self.window.entries, self.window.templates,
@@ -229,17 +276,31 @@ class EncounterActions:
         if campaign is None:
             return []
         try:
-            encounters = self.window.store.encounters(campaign.id)
+            # Headers only: opening one reads it whole (store.encounter in open_encounter).
+            encounters = self.window.store.encounters(campaign.id, with_options=False)
         except StoreError as exc:
             self.window.statusBar().showMessage(str(exc), 10000)
             return []
+        # The menu is filled when it opens: a campaign of thousands of fights starts quickly.
+        self._listed = encounters
+        self._menu_filled = False
+        self.open_menu.setEnabled(bool(encounters))
+        return encounters
+
+    def _fill_open_menu(self) -> None:
+        if self._menu_filled:
+            return
         self.open_menu.clear()
-        for info in encounters:
+        for info in self._listed:
             label = f"{info.name} ({info.system}{', ended' if info.status == 'ended' else ''})"
             action = self.open_menu.addAction(label)
             action.triggered.connect(lambda _=False, i=info: self.open_encounter(i))
-        self.open_menu.setEnabled(bool(encounters))
-        return encounters
+        self._menu_filled = True
+
+    def open_menu_actions(self) -> list[QAction]:
+        """Gets the Open Encounter menu's entries (filling it first, as opening it does)."""
+        self._fill_open_menu()
+        return list(self.open_menu.actions())
 
     # --- ending, printing, help ---------------------------------------------------------------
 

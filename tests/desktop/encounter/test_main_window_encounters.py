@@ -124,5 +124,5 @@ def test_ending_offers_results_marks_it_ended_and_it_stays_closed_on_reopen(
     again = MainWindow(sample_store, settings)
     qtbot.addWidget(again)
     assert again.tabs.count() == 1  # an ended encounter is listed, not reopened
-    assert [a.text() for a in again.encounter_actions.open_menu.actions()] == [
+    assert [a.text() for a in again.encounter_actions.open_menu_actions()] == [
         "Encounter 1 (side-d6, ended)"]

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QWidget,
 )
 from pytestqt.qtbot import QtBot
@@ -162,6 +163,8 @@ def action(window: QMainWindow, text: str) -> QAction:
     """Gets the menu action a DM would click by its text (without & and the … ellipsis)."""
     def clean(t: str) -> str:
         return t.replace("&", "").rstrip("…").rstrip(".")
+    for menu in window.findChildren(QMenu):  # as the DM opens the menus: filled on opening
+        menu.aboutToShow.emit()
     found = [a for a in window.findChildren(QAction) if clean(a.text()) == clean(text)]
     assert found, (text, sorted({a.text() for a in window.findChildren(QAction)}))
     return found[0]
