@@ -98,7 +98,7 @@ _SQLITE_INSERT_EVENT = (
 _MOVED_ON = (
     "Another Combat Desk window changed this encounter since yours last saw it, so nothing "
     "was saved (your command would not follow theirs, and an undo would take back their work). "
-    "Close the encounter and open it again to see what they did."
+    "Reload it (Encounter › Reload Encounter, F5) to see what they did, then carry on."
 )
 
 

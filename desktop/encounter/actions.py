@@ -59,6 +59,9 @@ class EncounterActions:
                                        "End the encounter shown; results go back to the roster")
         self.reopen_action = self._action("&Reopen Encounter…", self.reopen_current, [],
                                           "Play on in the ended encounter shown")
+        self.reload_action = self._action(
+            "Re&load Encounter", self.reload_current, [QKeySequence.StandardKey.Refresh],
+            "Read the encounter shown again from the campaign (after another window changed it)")
         self.print_action = self._action("&Print Summary…", self.print_current,
                                          [QKeySequence.StandardKey.Print],
                                          "Print preview of the encounter's summary")
@@ -88,6 +91,7 @@ class EncounterActions:
         menu.addAction(self.print_action)
         menu.addAction(self.end_action)
         menu.addAction(self.reopen_action)
+        menu.addAction(self.reload_action)
 
     # --- which encounter is shown -----------------------------------------------------------------
 
@@ -111,7 +115,7 @@ class EncounterActions:
         workspace = self.current()
         shown = workspace is not None
         ended = workspace is not None and workspace.session.ended
-        for action in (self.print_action, self.help_action):
+        for action in (self.print_action, self.help_action, self.reload_action):
             action.setEnabled(shown)
         self.end_action.setEnabled(shown and not ended)
         self.reopen_action.setEnabled(ended)
@@ -334,6 +338,24 @@ class EncounterActions:
         log = self.window.store.session_log(campaign_id)
         applied = sum(e.summary == f"Results of {name}" for e in log)
         return applied > sum(e.summary == f"Undone: Results of {name}" for e in log)
+
+    def reload_current(self) -> EncounterWorkspace | None:
+        """Reads the encounter shown again from the store, where another window may have
+        played on; its tab stays where it was (this window's undo history starts afresh)."""
+        workspace = self.current()
+        if workspace is None:
+            return None
+        info = workspace.session.info
+        at = self.window.tabs.indexOf(workspace)
+        self.close_workspace(workspace)
+        placeholder = WaitingTab(info)
+        self.window.tabs.insertTab(at, placeholder, f"Encounter: {info.name}")
+        self.window.tabs.setCurrentWidget(placeholder)  # reads it now (see _on_tab_changed)
+        reloaded = self.current()
+        if reloaded is not None:
+            self.window.statusBar().showMessage(
+                plain(f"Read {info.name} again from the campaign."), 5000)
+        return reloaded
 
     def reopen_current(self, workspace: EncounterWorkspace | None = None) -> bool:
         """Reopens the ended encounter shown, after saying what happens to its results."""

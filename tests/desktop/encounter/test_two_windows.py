@@ -1,0 +1,60 @@
+"""Two DMs' windows on one encounter: the one that fell behind is refused with a message, its
+Ctrl+Z never takes back the other's work, and Reload Encounter brings it up to date."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+from core.encounter import add_entry, commands_for_scenario, start_round
+from core.log import EventKind
+from core.session import EncounterSession
+from core.store import Store
+from desktop.main_window import MainWindow
+
+FIGHT = {"system": "side-d6", "combatants": [
+    {"id": "brannoc", "name": "Brannoc", "side": "party", "hp": 24},
+    {"id": "orc-1", "name": "Orc 1", "side": "monsters", "hp": 6}]}
+
+
+def test_a_window_behind_another_is_refused_and_reloads(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
+    store = Store.open(url)
+    campaign = store.create_campaign("Greyhawk")
+    session = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6")
+    for command in commands_for_scenario(FIGHT):
+        if command.events[0].kind is EventKind.COMBATANT_ADDED:
+            session.execute(command)
+    session.execute(start_round(1))
+    window = MainWindow(store, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.show()
+    mine = window.encounter_actions.current() or window.encounter_actions.workspaces[0]
+    window.tabs.setCurrentWidget(mine)
+    assert mine.controller.run(add_entry("declarations", {"actor": "brannoc", "action": "G",
+                                                          "target": "orc-1"}))
+    # The other DM (another Combat Desk on the same file) declares for the orc.
+    other_store = Store.open(url)
+    other = EncounterSession.resume(other_store, other_store.encounter(mine.session.info.id))
+    other.execute(add_entry("declarations", {"actor": "orc-1", "action": "G",
+                                             "target": "brannoc"}))
+    refusals: list[str] = []
+    mine.controller.refused.connect(refusals.append)
+    stored = len(store.load_commands(mine.session.info.id))
+    # My Ctrl+Z would take back the orc's declaration, not mine: refused, in words.
+    mine.controller.stack.undo()
+    assert refusals and "Another Combat Desk window changed this encounter" in refusals[-1]
+    assert "Reload Encounter" in refusals[-1]
+    assert len(store.load_commands(mine.session.info.id)) == stored
+    # Reload reads what the other DM did; play goes on from there.
+    window.encounter_actions.reload_action.trigger()
+    reloaded = window.encounter_actions.current()
+    assert reloaded is not None and reloaded is not mine
+    actors = [d["actor"] for d in reloaded.session.state.rounds[-1]["declarations"]]
+    assert actors == ["brannoc", "orc-1"]
+    before = len(store.load_commands(mine.session.info.id))
+    assert reloaded.controller.run(start_round(2))  # the reloaded window saves again
+    assert len(store.load_commands(mine.session.info.id)) == before + 1
+    other_store.close()
+    store.close()
