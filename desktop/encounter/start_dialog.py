@@ -149,7 +149,7 @@ class StartEncounterDialog(QDialog):
         self.system = QComboBox()
         self.system.setObjectName("systemBox")
         for system in all_systems():
-            self.system.addItem(f"{system.title} ({system.id})", system.id)
+            self.system.addItem(system.title, system.id)
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(random.SystemRandom().randrange(2**31 - 1))

@@ -124,7 +124,7 @@ class ProcedureStepper(QWidget):
         self.needed_scroll.setWidgetResizable(True)
         self.needed_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         self.needed_scroll.setWidget(rows_widget)
-        self.needed_scroll.setMinimumHeight(60)
+        self.needed_scroll.setMinimumHeight(115)  # two dice, each with its field, at 1280×720
         box_layout.addWidget(self.needed_scroll)
         self.rows: list[RollRow] = []
         self._typing = False
@@ -169,7 +169,7 @@ class ProcedureStepper(QWidget):
             phases_layout.addLayout(self.morale_row)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(phases_box, 3)
+        layout.addWidget(phases_box, 2)
         layout.addWidget(self.needed_box, 3)
         layout.addWidget(made_box, 2)
         self._shown: list[RollRequest] = []
