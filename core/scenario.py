@@ -30,6 +30,8 @@ class Outcome:
     """Recorded results of an action's attacks (empty when the scenario gives none)."""
 
     hits: tuple[Hit, ...] = ()
+    heal: int = 0
+    """Hit points a spell (cure light wounds…) gives its target back, up to its maximum."""
 
     @property
     def damage(self) -> int:
@@ -408,7 +410,16 @@ def combatant_to_json(combatant: Combatant) -> dict[str, Any]:
 
 
 def read_outcome(data: Mapping[str, Any], path: str) -> Outcome:
-    """Reads ``hit``/``damage`` or ``hits: [{hit, damage}]`` from an action."""
+    """Reads ``hit``/``damage`` or ``hits: [{hit, damage}]``, and ``heal``, from an action."""
+    heal = read_int(data, "heal", path, 0) if "heal" in data else 0
+    assert heal is not None
+    if heal < 0:
+        raise ScenarioError(f"{path}.heal", f"cannot be negative, got {heal}")
+    outcome = _read_hits(data, path)
+    return Outcome(outcome.hits, heal) if heal else outcome
+
+
+def _read_hits(data: Mapping[str, Any], path: str) -> Outcome:
     if "hits" in data:
         hits = []
         for i, item in enumerate(read_list(data, "hits", path)):

@@ -45,6 +45,7 @@ from core.rules.base import (
     RollRequest,
     RollSource,
     Rule,
+    healed,
     missing_side_dice,
     parse_options,
     rule_table,
@@ -258,6 +259,9 @@ RULES = rule_table(
          "At 0 to -9 hp a combatant is unconscious.", "unconscious_at"),
     Rule("addict.death.dead", REV, "Phase 9: Bleeding",
          "At -10 hp a combatant dies.", "death_at"),
+    Rule("addict.spell.heals", REV, "Phase 8: Action resolution",
+         "A healing spell gives its target hit points back when it takes effect, up to the "
+         "maximum; an unconscious target healed above 0 wakes and stops bleeding."),
     Rule("addict.death.monsters-at-zero", REV, "Phase 9: Bleeding",
          "Bleeding is for any combatants, monsters too; as a house rule a monster may die at "
          "0 hp instead.", "monsters_die_at_zero"),
@@ -291,7 +295,7 @@ PHASES: tuple[Phase, ...] = (
            "addict.resolve.letter-order", "addict.resolve.same-letter-together",
            "addict.resolve.simultaneous", "addict.resolve.incapacitated",
            "addict.resolve.delayed-segment", "addict.spell.casting-time",
-           "addict.spell.lost-on-damage", "addict.prepare.spell-start-only",
+           "addict.spell.lost-on-damage", "addict.prepare.spell-start-only", "addict.spell.heals",
            "addict.oos.morale-avoid", "addict.oos.multiple-routines",
            "addict.oos.missile-reaction", "addict.oos.d-vs-d", "addict.oos.e-vs-d",
            "addict.oos.g-vs-d", "addict.oos.charge-retaliation", "addict.oos.retaliation-waits",
@@ -491,6 +495,17 @@ class _Engine:
             fallen.append(cid)
         elif hp <= self.opts.unconscious_at:
             self.status[cid] = Status.UNCONSCIOUS
+
+    def heal(self, target: str, amount: int, detail: dict[str, Any]) -> None:
+        """Raises hp up to the maximum; one healed above the unconscious line wakes."""
+        before = self.hp[target]
+        after = healed(before, self.by_id[target].max_hp, amount)
+        self.hp[target] = after
+        if after is not None and before is not None:
+            detail["healed"] = after - before
+            detail["hp"] = after
+            if self.status[target] is Status.UNCONSCIOUS and after > self.opts.unconscious_at:
+                self.status[target] = Status.ACTIVE
 
     def disrupt(self, key: Key, caster: str) -> None:
         """Loses every spell of the caster still being cast (or yet to start) this round."""
@@ -996,8 +1011,8 @@ class _Engine:
                                 "target": decl.effect.target}
         begin = item("spell-begin", detail=dict(detail), final=False)
         ct = max(spell.casting_time, 1)
-        end = item("spell-end", _later(base, ct), hits=decl.outcome.hits, detail=dict(detail),
-                   segments=ct)
+        end = item("spell-end", _later(base, ct), hits=decl.outcome.hits,
+                   detail={**detail, "_heal": decl.outcome.heal}, segments=ct)
         end.because = ["addict.spell.casting-time", *end.because]
         if surprise:
             end.because.append("addict.surprise.spell-carries-over")
@@ -1407,6 +1422,10 @@ class _Engine:
                 self.apply_damage_quiet(it.target, damage, fallen)
                 detail["damage"] = damage
                 detail["hp"] = self.hp[it.target]
+            heal = int(it.detail.get("_heal") or 0)
+            if heal and it.target is not None and self.status[it.target] is not Status.DEAD:
+                self.heal(it.target, heal, detail)
+                it.because.insert(0, "addict.spell.heals")
             emit(key, it.actor, StepEvent.SPELL_TAKES_EFFECT, it.because, letter, it.target,
                  detail)
             self.settle(it.path, "resolved")
@@ -1509,6 +1528,8 @@ class _Engine:
                 continue
             current = self.hp[cid]
             assert current is not None
+            if current > 0:
+                continue  # healed above 0 this round: the bleeding has stopped
             self.hp[cid] = current - 1
             self.update_status(cid, fallen)
             self.emit(key, cid, StepEvent.BLEEDS, ["addict.bleeding.lose-one"],

@@ -137,3 +137,10 @@ def rule_table(*rules: Rule) -> Mapping[str, Rule]:
             raise ValueError(f"duplicate rule id {rule.id}")
         table[rule.id] = rule
     return table
+
+
+def healed(hp: int | None, max_hp: int | None, heal: int) -> int | None:
+    """Gets hit points after healing: up by ``heal``, never above the maximum (if known)."""
+    if hp is None or heal <= 0:
+        return hp
+    return hp + heal if max_hp is None else max(hp, min(hp + heal, max_hp))

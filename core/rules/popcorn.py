@@ -36,6 +36,7 @@ from core.rules.base import (
     RollRequest,
     RollSource,
     Rule,
+    healed,
     parse_options,
     rule_table,
 )
@@ -132,6 +133,9 @@ def _rule(rid: str, heading: str, summary: str, option: str | None = None) -> Ru
 
 
 RULES = rule_table(
+    _rule("spell.heals", "Spell Casting",
+          "A healing spell gives its target hit points back when it takes effect, up to the "
+          "maximum (a creature already down stays out of the round's order)."),
     _rule("initiative.d20-plus-modifier", "1. Roll Initiative",
           "Each creature rolls 1d20 once at the start of the combat, adding its DEX or WIS "
           "initiative modifier; the roll stands for the whole combat.", "initiative_ability"),
@@ -209,7 +213,7 @@ PHASES = (
           ("popcorn.initiative.d20-plus-modifier", "popcorn.initiative.highest-first",
            "popcorn.initiative.players-win-ties", "popcorn.initiative.reroll-ties")),
     Phase("take-action", "Take Action",
-          ("popcorn.turn.take-action", "popcorn.wait.nominate-another",
+          ("popcorn.turn.take-action", "popcorn.wait.nominate-another", "popcorn.spell.heals",
            "popcorn.ready.trigger", "popcorn.attack.slow-weapon-last")),
     Phase("pass-action", "Pass the Action",
           ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round")),
@@ -766,9 +770,18 @@ class _Engine:
         amount = act.outcome.damage
         target = act.target
         hp = None if target is None else self.hp.get(target)
+        extra: dict[str, Any] = {"hp": None if hp is None or not amount else hp - amount}
+        heal = act.outcome.heal
+        if heal and target is not None and hp is not None and self.status[target] is not (
+                Status.DEAD):
+            after = healed(hp, self.by_id[target].max_hp, heal)
+            assert after is not None
+            self.hp[target] = after
+            extra = {"healed": after - hp, "hp": after}
+            because = ["popcorn.spell.heals", *because]
         self.emit(caster, StepEvent.SPELL_TAKES_EFFECT, [*because, R_ACTION], action="spell",
-                  target=target, spell=act.spell, damage=amount or None,
-                  hp=None if hp is None or not amount else hp - amount, turn=act.path)
+                  target=target, spell=act.spell, damage=amount or None, turn=act.path,
+                  **extra)
         if target is not None and (amount or act.fails_save):
             self.disrupt(target, caster)
         if target is not None and amount:

@@ -38,6 +38,7 @@ from core.rules.base import (
     RollRequest,
     RollSource,
     Rule,
+    healed,
     missing_side_dice,
     parse_options,
     rule_table,
@@ -153,6 +154,7 @@ R_HELD = "side-d6.round.held-action"
 R_ROUTINE = "side-d6.routine.second-after-other-segment"
 R_SPELL_START = "side-d6.spell.starts-in-initiative-segment"
 R_SPELL_EFFECT = "side-d6.spell.takes-effect-after-casting-time"
+R_HEALS = "side-d6.spell.heals"
 R_SPELL_SPOILED = "side-d6.spell.disrupted-by-damage"
 R_BUSY = "side-d6.spell.busy-while-casting"
 R_ACTIONS = "side-d6.action.kinds"
@@ -208,6 +210,9 @@ RULES = rule_table(
          "A second attack routine waits until the other side's initiative segment is done."),
     Rule(R_SPELL_START, SOURCE, H_SPELLS,
          "Casting begins in the caster's initiative segment, the first casting segment."),
+    Rule(R_HEALS, SOURCE, H_SPELLS,
+         "A healing spell gives its target hit points back when it takes effect, up to the "
+         "maximum (a combatant already down stays down)."),
     Rule(R_SPELL_EFFECT, SOURCE, H_SPELLS,
          "The spell goes off at the initiative segment plus the casting time.",
          "spell_goes_off"),
@@ -232,7 +237,7 @@ PHASES = (
           (R_INIT_DIE, R_OTHER_DIE, R_MULTI_SIDE, R_MISSILE)),
     Phase("act", "Play segments 1–10",
           (R_TIE, R_TIE_DAMAGE, R_IMMEDIATE, R_TEN, R_HELD, R_ROUTINE, R_SPELL_START,
-           R_SPELL_EFFECT, R_SPELL_SPOILED, R_BUSY, R_DEATH)),
+           R_SPELL_EFFECT, R_HEALS, R_SPELL_SPOILED, R_BUSY, R_DEATH)),
 )
 
 # --- action kinds -----------------------------------------------------------------------------
@@ -879,7 +884,16 @@ class _Engine:
                 extra["damage"] = damage
                 extra["hp"] = self._wound(target, damage)
                 damaged.append(target)
-            self._step(a.t, actor, StepEvent.SPELL_TAKES_EFFECT, a.because, action=begun,
+            because = a.because
+            heal = a.decl.outcome.heal
+            if heal and target is not None and self.state.status[target] is not Status.DEAD:
+                before = self.state.hp.get(target)
+                after = healed(before, self.by_id[target].max_hp, heal)
+                if before is not None and after is not None:
+                    self.state.hp[target] = after
+                    extra.update(healed=after - before, hp=after)
+                    because = (R_HEALS, *because)
+            self._step(a.t, actor, StepEvent.SPELL_TAKES_EFFECT, because, action=begun,
                        target=target, group=group, **extra)
             return
         self.state.ledger.setdefault(a.decl.path, "resolved")

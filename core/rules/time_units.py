@@ -37,6 +37,7 @@ from core.rules.base import (
     RollRequest,
     RollSource,
     Rule,
+    healed,
     missing_side_dice,
     parse_options,
     rule_table,
@@ -159,6 +160,9 @@ RULES: Mapping[str, Rule] = rule_table(
     _rule("initiative.next-from-completion", _SEQ,
           "A new roll is made once an action is complete and added to the TU it completed.",
           "next_from"),
+    _rule("spell.heals", _SEQ,
+          "A healing spell gives its target hit points back when it takes effect, up to the "
+          "maximum (a combatant already down stays down)."),
     _rule("spell.casting-time", _SEQ,
           "A spell adds 1 TU per level: casting begins that many TU before it takes effect."),
     _rule("spell.disrupted-by-hit", _SEQ,
@@ -202,7 +206,7 @@ PHASES: tuple[Phase, ...] = (
           (f"{ID}.encounter.d6-per-side", f"{ID}.encounter.tie", f"{ID}.encounter.reaction-2d6")),
     Phase("declare", "Declare actions and roll d10 initiative",
           (f"{ID}.initiative.d10", f"{ID}.initiative.action-cost", f"{ID}.initiative.dexterity",
-           f"{ID}.initiative.halfling", f"{ID}.spell.casting-time",
+           f"{ID}.initiative.halfling", f"{ID}.spell.casting-time", f"{ID}.spell.heals",
            f"{ID}.surprise.first-action-from-tu-10")),
     Phase("clock", "Run the TU clock",
           (f"{ID}.clock.count-up", f"{ID}.order.missile-spell-melee",
@@ -777,9 +781,18 @@ class _Clock:
             hp = self._damage(a.target, damage) if hit else None
             if hit and a.target is not None:
                 struck.append((a.target, a.actor))
+            heal = a.outcome.heal
+            healing: dict[str, Any] = {}
+            if heal and a.target is not None and self.status[a.target] is not Status.DEAD:
+                before = self.hp[a.target]
+                after = healed(before, self.combatants[a.target].max_hp, heal)
+                if before is not None and after is not None:
+                    self.hp[a.target] = hp = after
+                    healing = {"healed": after - before}
+                    because = [_r("spell.heals"), *because]
             self.out.add(a.actor, StepEvent.SPELL_TAKES_EFFECT, e.tu, group, because,
                          action=a.action, target=a.target, spell=a.spell,
-                         damage=damage if hit else None, hp=hp, **common)
+                         damage=damage if hit else None, hp=hp, **healing, **common)
         elif plan.kind in (Kind.MELEE, Kind.MISSILE):
             outcome = a.outcome.hits[e.attack] if e.attack < len(a.outcome.hits) else None
             if outcome is None:

@@ -68,6 +68,11 @@ class OutcomePanel(QGroupBox):
         self.miss_button.clicked.connect(lambda: self.record(False))
         self.clear_button = QPushButton("Clear")
         self.clear_button.clicked.connect(lambda: self.record(None))
+        self.heal_button = QPushButton("H&eals")
+        self.heal_button.setObjectName("heals")
+        self.heal_button.setToolTip("The selected spell heals its target by the figure in the "
+                                    "box (cure light wounds…): hit points back, up to the most")
+        self.heal_button.clicked.connect(self.record_heal)
         # Only popcorn's scenarios read a failed save (docs/systems/popcorn.md, fails_save).
         self.save_button = QPushButton("Fails &Save")
         self.save_button.setObjectName("failsSave")
@@ -83,8 +88,8 @@ class OutcomePanel(QGroupBox):
         self.error.hide()
         row = QHBoxLayout()
         row.addWidget(QLabel("Damage"))
-        for widget in (self.damage, self.hit_button, self.miss_button, self.clear_button,
-                       self.save_button):
+        for widget in (self.damage, self.hit_button, self.miss_button, self.heal_button,
+                       self.clear_button, self.save_button):
             row.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.addWidget(self.label)
@@ -106,6 +111,8 @@ class OutcomePanel(QGroupBox):
         usable = isinstance(found, EntryRef)
         for button in (self.hit_button, self.miss_button, self.clear_button, self.save_button):
             button.setEnabled(usable)
+        self.heal_button.setEnabled(usable and step is not None and str(step.event) in (
+            "begins-casting", "spell-takes-effect"))
         self.save_button.setChecked(isinstance(found, EntryRef)
                                     and bool(found.part().get("fails_save")))
         if step is None:
@@ -156,6 +163,23 @@ class OutcomePanel(QGroupBox):
             return False
         changed = with_outcome(found.part(), hit, self.damage.value(), self.another.isChecked())
         return self._push(found, changed)
+
+    def record_heal(self) -> bool:
+        """Records that the selected spell heals its target by the figure in the box."""
+        if self.step is None:
+            self._show_error("Select a step first.")
+            return False
+        found = entry_for_step(self.controller.state, self.step)
+        if not isinstance(found, EntryRef):
+            self._show_error(found)
+            return False
+        part = dict(found.part())
+        amount = self.damage.value()
+        if amount:
+            part["heal"] = amount
+        else:
+            part.pop("heal", None)
+        return self._push(found, part)
 
     def record_save(self, fails: bool) -> bool:
         """Records (or takes back) a failed saving throw on the step's entry."""

@@ -579,6 +579,25 @@ def test_monsters_may_die_at_zero() -> None:
     assert run(first).combatants["f"].status.value == "unconscious"
 
 
+def test_a_healing_spell_wakes_the_fallen_fighter() -> None:
+    """addict.spell.heals: the fighter is down at -2; the cleric's cure of 7 (one segment)
+    brings him to 5 and he is active again; never above his maximum."""
+    fallen = {**FIGHTER, "hp": -2, "max_hp": 10}
+    cleric = {"id": "c", "side": "party", "hp": 8,
+              "spells": [{"name": "cure light wounds", "casting_time": 1}]}
+    doc = scenario([fallen, cleric, ORC], [{"initiative": {"party": 5, "monsters": 2},
+                                            "declarations": [
+        {"actor": "c", "action": "D", "spell": "cure light wounds", "target": "f",
+         "heal": 7}]}])
+    res = run(doc)
+    effect = step(res, "c", "spell-takes-effect")
+    assert effect.detail["healed"] == 7 and effect.detail["hp"] == 5
+    assert "addict.spell.heals" in effect.because
+    assert res.combatants["f"].status.value == "active"
+    doc["rounds"][0]["declarations"][0]["heal"] = 30
+    assert run(doc).combatants["f"].hp == 10
+
+
 def test_bleeding() -> None:
     """addict.bleeding.lose-one: negative hp at the start of a round bleeds 1 at its end."""
     hurt = {"id": "h", "side": "party", "hp": -2}

@@ -160,6 +160,19 @@ def test_round_needs_every_creature() -> None:
     assert len(res.steps) == 2
 
 
+def test_a_healing_spell_gives_hit_points_back() -> None:
+    """popcorn.spell.heals: Ann's cure gives the orc-bitten ally 4 back, never above 50."""
+    ally = pc("bob", hp=20, max_hp=50)
+    cleric = pc("ann", spells=[{"name": "cure light wounds", "level": 1}])
+    res = resolve([cleric, ally, mon("orc")],
+                  [{"turns": [t("ann", "orc", action="spell", spell="cure light wounds",
+                                target="bob", heal=4), t("orc", "bob"), t("bob")]}],
+                  initiative={"ann": 15, "orc": 9, "bob": 3})
+    effect = next(s for s in res.steps if str(s.event) == "spell-takes-effect")
+    assert effect.detail["healed"] == 4 and effect.detail["hp"] == 24
+    assert "popcorn.spell.heals" in effect.because and res.combatants["bob"].hp == 24
+
+
 # --- Waiting / Readying an Action ----------------------------------------------------------------
 
 def test_wait_nominates_another_and_acts_later() -> None:

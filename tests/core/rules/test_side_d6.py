@@ -181,6 +181,20 @@ def test_spell_must_be_named_and_memorised() -> None:
                              "declarations": [decl]}])
 
 
+def test_a_healing_spell_gives_hit_points_back_up_to_the_maximum() -> None:
+    """side-d6.spell.heals: the cleric's cure gives the hurt fighter 6 back, capped at 9."""
+    fighter = {"id": "f", "side": "party", "hp": 4, "max_hp": 9}
+    cleric = {"id": "c", "side": "party", "hp": 7,
+              "spells": [{"name": "cure light wounds", "level": 1, "casting_time": 5}]}
+    res = run([fighter, cleric, M], [{"initiative": {"party": 3, "monsters": 1},
+                                      "declarations": [{"actor": "c", "action": "spell",
+                                                        "spell": "cure light wounds",
+                                                        "target": "f", "heal": 6}]}])
+    effect = only(res, "c", "spell-takes-effect")
+    assert effect.detail["healed"] == 5 and effect.detail["hp"] == 9
+    assert "side-d6.spell.heals" in effect.because and res.combatants["f"].hp == 9
+
+
 def test_cancel_but_not_substitute() -> None:
     """side-d6.declare.cancel-not-substitute: cancelling is fine, substituting is refused."""
     base = {"actor": "mage", "action": "spell", "spell": "sleep"}

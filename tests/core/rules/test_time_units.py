@@ -196,6 +196,18 @@ def test_next_action_counts_from_last_attack_or_first_on_option() -> None:
 
 # --- spells ---------------------------------------------------------------------------------------
 
+def test_a_healing_spell_gives_hit_points_back_up_to_the_maximum() -> None:
+    """time-units.spell.heals: a cure of 8 on a fighter at 3 of 6 hit points brings him to 6."""
+    cleric = [{"id": "c", "side": "party", "spells": [{"name": "cure", "level": 1}]},
+              {"id": "f", "side": "party", "hp": 3, "max_hp": 6},
+              {"id": "o", "side": "x", "hp": 8}]
+    res = resolve(doc(cleric, [{"actor": "c", "action": "spell", "spell": "cure",
+                                "target": "f", "roll": 2, "heal": 8}]))
+    effect = res.steps[1]
+    assert str(effect.event) == "spell-takes-effect" and effect.detail["healed"] == 3
+    assert res.combatants["f"].hp == 6 and "time-units.spell.heals" in effect.because
+
+
 def test_spell_casting_begins_level_tu_before_effect() -> None:
     """time-units.spell.casting-time: a level-3 spell begins 3 TU before it takes effect."""
     mage = [{"id": "m", "side": "party", "spells": [{"name": "fireball", "level": 3}]},

@@ -55,3 +55,39 @@ def test_every_system_names_the_source_of_an_actors_step(name: str) -> None:
         assert step_source(step) is not None, step
     # The source stays out of the resolution JSON: the output format is unchanged.
     assert all("source" not in s for s in resolution.to_json()["steps"])
+
+
+def test_the_heals_button_records_a_cure_on_the_spell_and_the_target_gets_hp_back(
+        qtbot) -> None:  # type: ignore[no-untyped-def]
+    """side-d6.spell.heals through the outcome panel: select the cure's step, 6, Heals."""
+    from core.encounter import add_entry, commands_for_scenario, set_round_field, start_round
+    from core.session import EncounterSession
+    from core.store import Store
+    from desktop.encounter.workspace import EncounterWorkspace
+
+    store = Store.open("sqlite://")
+    campaign = store.create_campaign("Greyhawk")
+    session = EncounterSession.start(store, campaign.id, "Cure", "side-d6")
+    document = {"system": "side-d6", "combatants": [
+        {"id": "f", "name": "Brannoc", "side": "party", "hp": 4, "max_hp": 9},
+        {"id": "c", "name": "Ysolde", "side": "party", "hp": 7,
+         "spells": [{"name": "cure light wounds", "level": 1, "casting_time": 5}]},
+        {"id": "o", "name": "Orc 1", "side": "monsters", "hp": 5}]}
+    for command in commands_for_scenario(document)[1:]:
+        session.execute(command)
+    session.execute(start_round(1))
+    session.execute(add_entry("declarations", {"actor": "c", "action": "spell",
+                                               "spell": "cure light wounds", "target": "f"}))
+    session.execute(set_round_field("initiative", {"party": 3, "monsters": 1}))
+    workspace = EncounterWorkspace(session)
+    qtbot.addWidget(workspace)
+    effect = next(s for s in workspace.controller.resolution.steps
+                  if str(s.event) == "spell-takes-effect")
+    workspace.select_step(effect.seq)
+    workspace.outcome.damage.setValue(6)
+    assert workspace.outcome.heal_button.isEnabled()
+    workspace.outcome.heal_button.click()
+    assert workspace.controller.resolution.combatants["f"].hp == 9
+    workspace.controller.stack.undo()
+    assert workspace.controller.resolution.combatants["f"].hp == 4
+    store.close()
