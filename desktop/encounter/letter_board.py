@@ -349,6 +349,8 @@ class LetterBoard(BoardBase):
             if self._timed and self.timing == self.editor.actor and self.timer.isValid() \
                     and not self.editor.delay_seconds.value():  # the DM's own figure wins
                 entry["delay_seconds"] = self.timer.elapsed() // 1000
+                if not entry["delay_seconds"]:
+                    del entry["delay_seconds"]
             if not self.controller.state.rounds:
                 fields = {"surprise": True} if self.surprised_names() else None
                 if not self.controller.run(start_round(1, fields)):
