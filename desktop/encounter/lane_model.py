@@ -212,6 +212,9 @@ class LaneBox(QGroupBox):
         self.view.setWordWrap(True)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.setUniformItemSizes(False)
+        # wrapped cards must still read as separate cards
+        self.view.setAlternatingRowColors(True)
+        self.view.setSpacing(1)
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # An explicit minimum wins over the title's width: lanes may narrow on small screens.

@@ -15,13 +15,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -80,8 +83,11 @@ class LetterBoard(BoardBase):
         self._keys = {lane.key: lane.action for lane in lanes}
         self._titles = {lane.action: lane.title for lane in lanes}
         grid = QGridLayout()
-        columns = 3 if len(self.lanes) <= 9 else 4
+        columns = 3  # wide enough for "actor → target" on two lines at 1280×720
         for i, box in enumerate(self.lanes.values()):
+            # The meaning stays as the lane's tooltip: at 1280×720 its words took the
+            # whole lane and cut the cards in it.
+            box.meaning.hide()
             box.model.combatant_dropped.connect(self._on_combatant_dropped)
             box.model.declaration_dropped.connect(self.move_declaration)
             box.view.lane_names = [(lane.action, lane.title) for lane in lanes]
@@ -120,6 +126,11 @@ class LetterBoard(BoardBase):
         self.seconds_per_segment = int(configured.get(
             "seconds_per_segment", getattr(options, "seconds_per_segment", 6)))
         # The form keeps its place while hidden, so the lanes never jump when it opens.
+        for combo in self.editor.findChildren(QComboBox):
+            # long names wrap the lanes' way: the form must not widen the cards column
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(10)
         policy = self.editor.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
         self.editor.setSizePolicy(policy)
@@ -129,7 +140,16 @@ class LetterBoard(BoardBase):
         left.addWidget(self.cards, 1)
         if self._timed:
             left.addWidget(self.timer_label)
-        left.addWidget(self.editor)
+        # The form sits in a fixed, scrollable place below the cards: opening it moves nothing
+        # and a long form (addict's) never makes the window taller than the screen.
+        self.editor_area = QScrollArea()
+        self.editor_area.setObjectName("declarationForm")
+        self.editor_area.setWidgetResizable(True)
+        self.editor_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.editor_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.editor_area.setWidget(self.editor)
+        self.editor_area.setMinimumHeight(160)
+        left.addWidget(self.editor_area, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.round_label, 1)
         buttons.addWidget(self.take_back_button)
