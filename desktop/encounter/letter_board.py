@@ -137,7 +137,7 @@ class LetterBoard(BoardBase):
 
         left = QVBoxLayout()
         left.addWidget(QLabel("<b>Combatants</b> — drag onto a lane, or press its key"))
-        left.addWidget(self.cards, 1)
+        left.addWidget(self.cards, 2)
         if self._timed:
             left.addWidget(self.timer_label)
         # The form sits in a fixed, scrollable place below the cards: opening it moves nothing
@@ -149,7 +149,7 @@ class LetterBoard(BoardBase):
         self.editor_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.editor_area.setWidget(self.editor)
         self.editor_area.setMinimumHeight(160)
-        left.addWidget(self.editor_area, 1)
+        left.addWidget(self.editor_area, 3)
         buttons = QHBoxLayout()
         buttons.addWidget(self.round_label, 1)
         buttons.addWidget(self.take_back_button)
@@ -190,9 +190,9 @@ class LetterBoard(BoardBase):
         return bool(rounds and rounds[-1].get("surprise"))
 
     def round_number(self) -> int:
-        """Gets the round as a DM counts it (the surprise segments are not a round)."""
-        rounds = self.controller.state.rounds
-        return sum(1 for r in rounds if not r.get("surprise"))
+        """Gets the round as the resolution list and timeline number it (the surprise
+        segments are round 1 when there are any)."""
+        return self.controller.state.round
 
     def dice_text(self) -> str:
         state = self.controller.state
@@ -234,13 +234,14 @@ class LetterBoard(BoardBase):
         self.editor.set_surprise(surprise)
         if not state.rounds:
             self.round_label.setText(
-                "<b>Surprise segments</b> — the first declaration goes there." if surprise
-                else "No round yet: the first declaration starts round 1.")
-            self.new_round_button.setText("Start &Round 1")
+                "<b>Round 1 — surprise segments</b>: the first declaration goes there."
+                if surprise else "No round yet: the first declaration starts round 1.")
+            self.new_round_button.setText("Start &Round 1" if not surprise
+                                          else "Skip to &Round 2")
         elif self.in_surprise_round():
-            self.round_label.setText("<b>Surprise segments</b> (before round 1): declare what "
-                                     "the side not surprised does")
-            self.new_round_button.setText("Start &Round 1")
+            self.round_label.setText("<b>Round 1 — surprise segments</b>: declare what the "
+                                     "side not surprised does")
+            self.new_round_button.setText("Start &Round 2")
         else:
             self.round_label.setText(f"<b>Round {self.round_number()}</b>")
             self.new_round_button.setText("New &Round")

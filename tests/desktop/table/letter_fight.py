@@ -56,7 +56,7 @@ def fight(window: MainWindow, ids: IdWatch, system: str, lanes: Lanes) -> None:
     ids.check()
     type_die(ws, "surprise monsters", 2)
     assert "Surprised: Orc 1, Orc 2" in board.dice_label.text()
-    assert "Surprise segments" in board.round_label.text()
+    assert "surprise segments" in board.round_label.text()
     ids.check()
 
     # --- the surprise segments: a blow, a one-segment spell, a spell that finishes later -----
@@ -68,7 +68,7 @@ def fight(window: MainWindow, ids: IdWatch, system: str, lanes: Lanes) -> None:
     fill(board, Target="Orc 1", Surprise_segment=1)
     assert board.message.text() == "", board.message.text()
     assert ws.controller.state.rounds[0].get("surprise") is True
-    assert "Surprise segments" in board.round_label.text()
+    assert "surprise segments" in board.round_label.text()
     undo_redo(window, ids, [], lambda: declarations(ws))
 
     before = declarations(ws)
@@ -92,9 +92,9 @@ def fight(window: MainWindow, ids: IdWatch, system: str, lanes: Lanes) -> None:
     assert hold and not hold[0].surprise  # begun in surprise segment 2, completes later
     assert not [s for s in steps if names[s.actor].startswith("Orc") and s.event == "attacks"]
 
-    # --- round 1: declared, changed, moved, taken back -------------------------------------
-    button(board, "Start Round 1").click()
-    assert board.round_label.text() == "<b>Round 1</b>"
+    # --- round 2 (the first after surprise): declared, changed, moved, taken back ---
+    button(board, "Start Round 2").click()  # numbered as the resolution list numbers it
+    assert board.round_label.text() == "<b>Round 2</b>"
     assert "waiting for dice" in board.dice_label.text()
     ids.check()
     drop_card(board, "Brannoc the Bold", lanes.blow)
@@ -142,8 +142,8 @@ def fight(window: MainWindow, ids: IdWatch, system: str, lanes: Lanes) -> None:
     record(ws, "Orc 2", "Garrick", False)
     ids.check()
 
-    # --- rounds 2 and 3 --------------------------------------------------------------------
-    for number, dice in ((2, (3, 5)), (3, (6, 1))):
+    # --- rounds 3 and 4 --------------------------------------------------------------------
+    for number, dice in ((3, (3, 5)), (4, (6, 1))):
         button(board, "New Round").click()
         assert board.round_label.text() == f"<b>Round {number}</b>"
         drop_card(board, "Garrick", lanes.blow)
