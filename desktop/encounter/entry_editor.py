@@ -64,7 +64,9 @@ class EntryEditor(QGroupBox):
         self.delay_seconds = QSpinBox()
         self.delay_seconds.setRange(0, 600)
         self.delay_seconds.setSuffix(" s")
-        self.delay_seconds.setToolTip("Real seconds the player took to declare (timer)")
+        self.delay_seconds.setSpecialValueText("from the timer")
+        self.delay_seconds.setToolTip("Real seconds the player took to declare: left at 'from "
+                                      "the timer', the timer's figure is used")
         self.hold = QSpinBox()
         self.hold.setRange(0, 10)
         self.hold.setSpecialValueText("no hold")
