@@ -6,7 +6,7 @@ applies its own defaults exactly as it does for a scenario file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -30,9 +30,9 @@ from core.model import Combatant
 NONE = "—"
 
 FIELDS_BY_SYSTEM: dict[str, tuple[str, ...]] = {
-    "addict": ("target", "area", "weapon", "spell", "charge", "prepared", "trigger_actor",
-               "delay_seconds"),
-    "side-d6": ("target", "weapon", "spell", "charge", "hold"),
+    "addict": ("segment", "target", "area", "weapon", "spell", "charge", "prepared",
+               "trigger_actor", "delay_seconds"),
+    "side-d6": ("segment", "target", "weapon", "spell", "charge", "hold"),
     "popcorn": ("target", "weapon", "spell", "ready", "triggers", "effect_name",
                 "effect_duration", "nominates"),
     "time-units": ("target", "weapon", "spell", "attacks"),
@@ -64,7 +64,9 @@ class EntryEditor(QGroupBox):
         self.delay_seconds = QSpinBox()
         self.delay_seconds.setRange(0, 600)
         self.delay_seconds.setSuffix(" s")
-        self.delay_seconds.setToolTip("Real seconds the player took to declare (timer)")
+        self.delay_seconds.setSpecialValueText("from the timer")
+        self.delay_seconds.setToolTip("Real seconds the player took to declare: left at 'from "
+                                      "the timer', the timer's figure is used")
         self.hold = QSpinBox()
         self.hold.setRange(0, 10)
         self.hold.setSpecialValueText("no hold")
@@ -85,6 +87,11 @@ class EntryEditor(QGroupBox):
         self.effect_duration = QSpinBox()
         self.effect_duration.setRange(0, 999)
         self.effect_duration.setSuffix(" rounds")
+        self.segment = QSpinBox()
+        self.segment.setRange(0, 10)
+        self.segment.setSpecialValueText("next free")
+        self.segment.setToolTip("The surprise segment this is done in (next free: the first "
+                                "one this combatant has not used yet)")
         self.heading = QLabel()
         self.submit_button = QPushButton("&Declare")
         self.submit_button.setDefault(True)
@@ -92,13 +99,13 @@ class EntryEditor(QGroupBox):
         cancel = QPushButton("Cancel")
         cancel.clicked.connect(self.close_editor)
 
-        form = QFormLayout(self)
+        form = self.form = QFormLayout(self)
         form.addRow(self.heading)
         labels = {"target": "Target", "area": "Area", "weapon": "Weapon", "spell": "Spell",
                   "charge": "", "prepared": "Prepared", "trigger_actor": "Trigger by",
                   "delay_seconds": "Delay", "hold": "Hold to", "waits": "", "ready": "Ready",
                   "triggers": "Sets off", "nominates": "Nominates", "attacks": "Attacks",
-                  "effect_name": "Effect",
+                  "effect_name": "Effect", "segment": "Surprise segment",
                   "effect_duration": "Lasts"}
         for name in self.fields:
             form.addRow(labels[name], getattr(self, name))
@@ -106,7 +113,16 @@ class EntryEditor(QGroupBox):
         buttons.addWidget(self.submit_button)
         buttons.addWidget(cancel)
         form.addRow(buttons)
+        self.editing: int | None = None
+        """The index of the declaration being changed (None: a new one)."""
+        self.set_surprise(False)
         self.hide()
+
+    def set_surprise(self, surprise: bool) -> None:
+        """Shows the surprise-segment field only while declaring in the surprise segments."""
+        if "segment" in self.fields:
+            self.form.setRowVisible(self.segment, surprise)
+        self._surprise = surprise
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # Fields pass Enter and Escape up to here (line edits after emitting returnPressed).
@@ -118,34 +134,51 @@ class EntryEditor(QGroupBox):
             super().keyPressEvent(event)
 
     def open_for(
-        self, actor: Combatant, action: str, combatants: Sequence[Combatant], verb: str = "Declare"
+        self, actor: Combatant, action: str, combatants: Sequence[Combatant], verb: str = "Declare",
+        unavailable: Iterable[str] = (), values: Mapping[str, Any] | None = None,
+        editing: int | None = None,
     ) -> None:
-        """Shows the editor for ``actor`` doing ``action``, every field reset."""
-        self.actor, self.action = actor.id, action
+        """Shows the editor for ``actor`` doing ``action``, every field reset (or to ``values``).
+
+        Lists offer combatants by name; the actor itself and ``unavailable`` ones (the dead)
+        are left out.
+        """
+        self.actor, self.action, self.editing = actor.id, action, editing
         self.setTitle(f"{verb}: {actor.label} — {action}")
         self.heading.setText(f"<b>{escape(actor.label)}</b> → <b>{escape(action)}</b>")
         self.submit_button.setText(f"&{verb}")
         # Creatures are offered by name (the id rides along as item data); a creature is never
         # its own target, except of a spell (a cleric may cure herself).
-        everyone = [(c.label, c.id) for c in combatants]
-        others = [(label, cid) for label, cid in everyone if cid != actor.id]
-        targets = everyone if action in ("spell", "D") else others
-        for combo, creatures in ((self.target, targets), (self.trigger_actor, others),
-                                 (self.nominates, everyone), (self.triggers, others)):
+        gone = set(unavailable)
+        for combo in (self.target, self.trigger_actor, self.nominates, self.triggers):
             combo.clear()
-            combo.addItem(NONE)
-            for label, cid in creatures:
-                combo.addItem(label, cid)
-        for combo, values in ((self.weapon, [NONE, *(w.name for w in actor.weapons)]),
-                              (self.spell, [NONE, *(s.name for s in actor.spells)])):
-            combo.clear()
-            combo.addItems(values)
+            combo.addItem(NONE, None)
+            for c in combatants:
+                # popcorn's last actor may name itself to go first next round
+                itself = combo is self.nominates or (combo is self.target
+                                                    and action in ("spell", "D"))
+                if c.id not in gone and (c.id != actor.id or itself):
+                    combo.addItem(c.label, c.id)
+        # The engine uses the first weapon when none is named: say so instead of a bare dash.
+        self.weapon.clear()
+        self.weapon.addItem(f"default: {actor.weapons[0].name}" if actor.weapons
+                            else "none (natural attack)", None)
+        for w in actor.weapons:
+            self.weapon.addItem(w.name, w.name)
+        self.spell.clear()
+        self.spell.addItem(NONE, None)
+        for sp in actor.spells:
+            self.spell.addItem(sp.name, sp.name)
         for line in (self.area, self.prepared, self.ready, self.effect_name):
             line.clear()
         for box in (self.charge, self.waits):
             box.setChecked(False)
-        for spin in (self.delay_seconds, self.hold, self.attacks, self.effect_duration):
+        for spin in (self.delay_seconds, self.hold, self.attacks, self.effect_duration,
+                     self.segment):
             spin.setValue(0)
+        for name, value in (values or {}).items():
+            if name in self.fields and value is not None:
+                self.set_value(name, value[0] if isinstance(value, list) and value else value)
         self.show()
         self.target.setFocus()
 
@@ -153,9 +186,9 @@ class EntryEditor(QGroupBox):
         """Sets one field as the DM would (tests and the board's keyboard paths use it)."""
         widget = getattr(self, name)
         if isinstance(widget, QComboBox):
-            index = widget.findText(str(value))
+            index = widget.findData(value) if value is not None else -1
             if index < 0:
-                index = widget.findData(value)  # a creature given by its id
+                index = widget.findText(str(value))
             if index < 0 and widget.isEditable():
                 widget.setEditText(str(value))
             else:
@@ -174,11 +207,16 @@ class EntryEditor(QGroupBox):
             if name.startswith("effect_"):
                 continue
             widget = getattr(self, name)
+            if name == "segment" and not self._surprise:
+                continue
             if isinstance(widget, QComboBox):
                 data = widget.currentData()
-                text = str(data) if data is not None else widget.currentText().strip()
-                if text and text != NONE:
-                    entry[name] = [text] if name == "triggers" else text
+                typed = widget.currentText().strip()
+                if widget.isEditable() and typed and typed != widget.itemText(
+                        widget.currentIndex()):
+                    data = typed  # a weapon typed in, not picked
+                if data is not None:
+                    entry[name] = [data] if name == "triggers" else data
             elif isinstance(widget, QCheckBox):
                 if widget.isChecked():
                     entry[name] = True

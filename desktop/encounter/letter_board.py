@@ -1,23 +1,73 @@
 """The action board of the segment systems (addict, side-d6): cards dropped onto letter lanes.
 
-addict also times each declaration: the clock starts when a combatant's turn to declare begins
-(its card becomes current) and every full segment's worth of seconds shows as delay.
+When the surprise dice say a side is surprised, the first declarations go into the surprise
+segments (a round with ``"surprise": true``), clearly labelled, before round 1 is opened.
+Cards on a lane can be changed (double-click, Enter), moved (drag, another lane's key) and
+taken back (Delete, context menu); each is one command.
+
+addict also times each declaration: the clock starts when the DM begins declaring for a
+combatant (a card goes to a lane) and stops when the declaration is made; the seconds shown
+are the ones written into the declaration.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QElapsedTimer, QModelIndex, QTimer
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
-from core.encounter import add_entry, remove_entry, start_round
+from core.encounter import add_entry, remove_entry, replace_entry, start_round
+from core.log import Command
+from core.model import Status, StepEvent
 from core.rules import find_system
-from desktop.encounter.board_base import BoardBase, entry_text
+from desktop.encounter.board_base import BoardBase
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import lanes_for
+from desktop.plain_text import plain
+
+
+def lane_text(entry: dict[str, Any], labels: dict[str, str]) -> str:
+    """Gets ``Brannoc → Orc 1 · long sword (hit 5)``: who and whom first (the lane is the
+    action), then the rest."""
+    def name(cid: Any) -> str:
+        return labels.get(str(cid), "someone")
+    text = name(entry.get("actor"))
+    if entry.get("target"):
+        text += f" → {name(entry['target'])}"
+    details = [str(v) for v in (entry.get("spell") or entry.get("weapon"),) if v]
+    if entry.get("segment"):
+        details.append(f"surprise segment {entry['segment']}")
+    if entry.get("charge"):
+        details.append("charging")
+    if entry.get("prepared"):
+        details.append(f"prepared: {entry['prepared']}")
+    if entry.get("hold"):
+        details.append(f"held to segment {entry['hold']}")
+    if details:
+        text += " · " + ", ".join(details)
+    outcome = []
+    if "hit" in entry:
+        outcome.append(f"hit {entry.get('damage', 0)}" if entry["hit"] else "miss")
+    for hit in entry.get("hits") or ():
+        outcome.append(f"hit {hit.get('damage', 0)}" if hit.get("hit") else "miss")
+    if outcome:
+        text += f" ({', '.join(outcome)})"
+    return text
 
 
 class LetterBoard(BoardBase):
@@ -26,56 +76,145 @@ class LetterBoard(BoardBase):
     def __init__(self, controller: EncounterController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent=parent)
         self.setObjectName("letterBoard")
+        lanes = lanes_for(controller.system_id)
         self.lanes = {lane.action: LaneBox(lane.action, f"{lane.title} [{lane.key}]",
-                                           lane.meaning)
-                      for lane in lanes_for(controller.system_id)}
-        self._keys = {lane.key: lane.action for lane in lanes_for(controller.system_id)}
+                                           lane.meaning, editable=True)
+                      for lane in lanes}
+        self._keys = {lane.key: lane.action for lane in lanes}
+        self._titles = {lane.action: lane.title for lane in lanes}
         grid = QGridLayout()
-        columns = 3 if len(self.lanes) <= 9 else 4
+        columns = 3  # wide enough for "actor → target" on two lines at 1280×720
         for i, box in enumerate(self.lanes.values()):
+            # The meaning stays as the lane's tooltip: at 1280×720 its words took the
+            # whole lane and cut the cards in it.
+            box.meaning.hide()
             box.model.combatant_dropped.connect(self._on_combatant_dropped)
+            box.model.declaration_dropped.connect(self.move_declaration)
+            box.view.lane_names = [(lane.action, lane.title) for lane in lanes]
+            box.view.change_requested.connect(self.change_declaration)
+            box.view.take_back_requested.connect(self.take_back)
+            box.view.move_requested.connect(self.move_declaration)
             grid.addWidget(box, i // columns, i % columns)
         self.cards.key_typed.connect(self._on_key_typed)
-        self.cards.selectionModel().currentChanged.connect(self._on_card_current)
 
         self.new_round_button = QPushButton("New &Round")
         self.new_round_button.setToolTip("Start the next round (Ctrl+R)")
         self.new_round_button.setShortcut(QKeySequence("Ctrl+R"))
         self.new_round_button.clicked.connect(self.start_next_round)
         self.take_back_button = QPushButton("&Take Back")
-        self.take_back_button.setToolTip("Remove the selected declaration from its lane")
+        self.take_back_button.setToolTip("Remove the selected declaration from its lane "
+                                         "(or press Delete on it)")
         self.take_back_button.clicked.connect(self.take_back_selected)
         self.round_label = QLabel()
+        self.round_label.setObjectName("roundLabel")
+        self.dice_label = QLabel()
+        self.dice_label.setObjectName("diceState")
+        self.dice_label.setWordWrap(True)
         self.timer_label = QLabel()
         self.timer_label.setObjectName("declarationTimer")
+        self.timer_label.setWordWrap(True)
         self.timer = QElapsedTimer()
         self.timing: str | None = None
+        self.last_timed: tuple[str, int] | None = None
         self._tick = QTimer(self)
         self._tick.setInterval(250)
         self._tick.timeout.connect(self._show_timer)
         self._timed = controller.system_id == "addict"
+        self.editor.cancelled.connect(self._stop_timer)
         options = find_system(controller.system_id).options_type()
         configured = controller.state.config.get("options") or {}
         self.seconds_per_segment = int(configured.get(
             "seconds_per_segment", getattr(options, "seconds_per_segment", 6)))
+        # The form keeps its place while hidden, so the lanes never jump when it opens.
+        for combo in self.editor.findChildren(QComboBox):
+            # long names wrap the lanes' way: the form must not widen the cards column
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(10)
+        policy = self.editor.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.editor.setSizePolicy(policy)
 
         left = QVBoxLayout()
         left.addWidget(QLabel("<b>Combatants</b> — drag onto a lane, or press its key"))
-        left.addWidget(self.cards, 1)
+        left.addWidget(self.cards, 2)
         if self._timed:
             left.addWidget(self.timer_label)
-        left.addWidget(self.editor)
+        # The form sits in a fixed, scrollable place below the cards: opening it moves nothing
+        # and a long form (addict's) never makes the window taller than the screen.
+        self.editor_area = QScrollArea()
+        self.editor_area.setObjectName("declarationForm")
+        self.editor_area.setWidgetResizable(True)
+        self.editor_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.editor_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.editor_area.setWidget(self.editor)
+        self.editor_area.setMinimumHeight(160)
+        left.addWidget(self.editor_area, 3)
         buttons = QHBoxLayout()
         buttons.addWidget(self.round_label, 1)
         buttons.addWidget(self.take_back_button)
         buttons.addWidget(self.new_round_button)
         right = QVBoxLayout()
         right.addLayout(buttons)
+        right.addWidget(self.dice_label)
         right.addLayout(grid, 1)
+        self.message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
         layout.addLayout(left, 2)
         layout.addLayout(right, 5)
+        self._show_timer()
+
+    # --- what is known ----------------------------------------------------------------------------
+
+    def _pending(self, word: str) -> list[str]:
+        """Gets the sides whose ``word`` die (surprise, initiative) is still to be entered."""
+        return [r.purpose.split(" ", 1)[1] for r in self.controller.rolls_needed()
+                if r.purpose.startswith(f"{word} ")]
+
+    def surprise_known(self) -> bool:
+        """True once the surprise check was asked for and every side's die is in."""
+        return "surprise" in self.controller.state.fields and not self._pending("surprise")
+
+    def surprised_names(self) -> list[str]:
+        """Gets who the entered surprise dice leave surprised (empty until they are all in)."""
+        resolution = self.controller.resolution
+        if not self.surprise_known() or resolution is None:
+            return []
+        labels = self.labels()
+        return list(dict.fromkeys(labels.get(s.actor, "someone") for s in resolution.steps
+                                  if s.event is StepEvent.SURPRISED))
+
+    def in_surprise_round(self) -> bool:
+        rounds = self.controller.state.rounds
+        return bool(rounds and rounds[-1].get("surprise"))
+
+    def round_number(self) -> int:
+        """Gets the round as the resolution list and timeline number it (the surprise
+        segments are round 1 when there are any)."""
+        return self.controller.state.round
+
+    def dice_text(self) -> str:
+        state = self.controller.state
+        parts = []
+        if "surprise" in state.fields:
+            waiting = self._pending("surprise")
+            if waiting:
+                parts.append(f"Surprise: waiting for dice ({', '.join(waiting)}).")
+            else:
+                names = self.surprised_names()
+                parts.append(f"Surprised: {', '.join(names)}." if names
+                             else "Surprise: no one is surprised.")
+        if state.rounds and not self.in_surprise_round():
+            waiting = self._pending("initiative")
+            if waiting:
+                parts.append(f"Round {self.round_number()} initiative: waiting for dice "
+                             f"({', '.join(waiting)}) — segments are not known yet.")
+            else:
+                dice = state.rounds[-1].get("initiative") or {}
+                shown = ", ".join(f"{side} {value}" for side, value in dice.items())
+                parts.append(f"Round {self.round_number()} initiative: {shown}.")
+        return " ".join(parts)
 
     # --- showing --------------------------------------------------------------------------------
 
@@ -88,36 +227,54 @@ class LetterBoard(BoardBase):
         for index, entry in enumerate(current.get("declarations") or ()):
             lane = str(entry.get("action"))
             if lane in rows:
-                rows[lane].append((entry_text(entry, labels), index))
+                rows[lane].append((lane_text(dict(entry), labels), index))
         for key, box in self.lanes.items():
             box.model.set_rows(rows[key])
+        surprise = self.in_surprise_round() or (not state.rounds and bool(self.surprised_names()))
+        self.editor.set_surprise(surprise)
         if not state.rounds:
-            self.round_label.setText("No round yet: the first declaration starts round 1.")
+            self.round_label.setText(
+                "<b>Round 1 — surprise segments</b>: the first declaration goes there."
+                if surprise else "No round yet: the first declaration starts round 1.")
+            self.new_round_button.setText("Start &Round 1" if not surprise
+                                          else "Skip to &Round 2")
+        elif self.in_surprise_round():
+            self.round_label.setText("<b>Round 1 — surprise segments</b>: declare what the "
+                                     "side not surprised does")
+            self.new_round_button.setText("Start &Round 2")
         else:
-            kind = "surprise round" if current.get("surprise") else "round"
-            self.round_label.setText(f"<b>{kind.capitalize()} {state.round}</b>")
+            self.round_label.setText(f"<b>Round {self.round_number()}</b>")
+            self.new_round_button.setText("New &Round")
+        self.new_round_button.setShortcut(QKeySequence("Ctrl+R"))
+        self.dice_label.setText(plain(self.dice_text()))
 
     def _show_timer(self) -> None:
         if self.timing is None or not self.timer.isValid():
-            self.timer_label.setText("Select a combatant to start its declaration timer.")
+            if self.last_timed is not None:
+                name, seconds = self.last_timed
+                self.timer_label.setText(
+                    f"{name} declared in {seconds} s — delay {self._delay(seconds)} (used).")
+            else:
+                self.timer_label.setText("The timer starts when you begin a declaration.")
             return
         seconds = self.timer.elapsed() // 1000
+        name = self.labels().get(self.timing, "someone")
+        self.timer_label.setText(f"Timer: {name} declaring for {seconds} s — delay "
+                                 f"{self._delay(seconds)}")
+
+    def _delay(self, seconds: int) -> str:
         delay = seconds // max(self.seconds_per_segment, 1)
-        name = self.labels().get(self.timing, self.timing)
-        self.timer_label.setText(
-            f"Timer: {name} declaring for {seconds} s — delay {delay} "
-            f"segment{'s' if delay != 1 else ''}"
-        )
+        return f"{delay} segment{'s' if delay != 1 else ''}"
+
+    def _stop_timer(self) -> None:
+        self.timing = None
+        self._tick.stop()
+        self._show_timer()
 
     # --- declaring ------------------------------------------------------------------------------
 
-    def _on_card_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if not self._timed or not current.isValid():
-            return
-        self.start_declaration_timer(self.cards.current_id())
-
     def start_declaration_timer(self, cid: str | None) -> None:
-        """Starts timing a combatant's declaration (its turn to declare has begun)."""
+        """Starts timing a combatant's declaration (the DM began declaring for it)."""
         if not self._timed or cid is None:
             return
         self.timing = cid
@@ -133,26 +290,105 @@ class LetterBoard(BoardBase):
     def _on_combatant_dropped(self, cid: str, lane: str) -> None:
         self.choose_lane(cid, lane)
 
+    def _unavailable(self) -> list[str]:
+        resolution = self.controller.resolution
+        if resolution is None:
+            return []
+        return [cid for cid, r in resolution.combatants.items() if r.status is Status.DEAD]
+
     def choose_lane(self, cid: str, lane: str) -> None:
         """A card went to a lane (dropped or keyed): open the editor for its declaration."""
-        if not self.open_editor(cid, lane):
+        actor = self.combatant(cid)
+        if actor is None:
+            self.show_refusal("that combatant is not in this encounter")
             return
-        if self._timed and self.timing == cid and self.timer.isValid():
-            self.editor.set_value("delay_seconds", self.timer.elapsed() // 1000)
+        if not self.controller.state.rounds and "surprise" in self.controller.state.fields \
+                and self._pending("surprise"):
+            self.show_refusal("enter the surprise dice first (waiting for "
+                              f"{', '.join(self._pending('surprise'))}): they decide whether "
+                              "these declarations go into surprise segments")
+            return
+        self.refresh()
+        self.editor.open_for(actor, lane, self.combatants(), "Declare",
+                             unavailable=self._unavailable())
+        self.start_declaration_timer(cid)
+
+    def change_declaration(self, index: int) -> None:
+        """Opens a declaration already on a lane in the form, to change it."""
+        entry = self._entry(index)
+        actor = self.combatant(str(entry.get("actor"))) if entry else None
+        if entry is None or actor is None:
+            return
+        self.editor.open_for(actor, str(entry.get("action")), self.combatants(), "Change",
+                             unavailable=self._unavailable(), values=entry, editing=index)
+
+    def _entry(self, index: int) -> dict[str, Any] | None:
+        rounds = self.controller.state.rounds
+        entries = list(rounds[-1].get("declarations") or ()) if rounds else []
+        return dict(entries[index]) if 0 <= index < len(entries) else None
+
+    def _named(self, command: Command, text: str) -> Command:
+        return replace(command, name=text)
+
+    def move_declaration(self, index: int, lane: str) -> None:
+        """Moves a declaration to another lane (a drag, a lane key or the menu): one command."""
+        lane = self._keys.get(lane, lane)
+        entry = self._entry(index)
+        if entry is None or lane not in self.lanes:
+            return
+        if entry.get("action") == lane:
+            return
+        name = self.labels().get(str(entry.get("actor")), "someone")
+        entry["action"] = lane
+        self.controller.run(self._named(replace_entry("declarations", index, entry),
+                                        f"Move {name} to {self._titles[lane]}"))
+
+    def take_back(self, index: int) -> None:
+        """Takes one declaration back (Delete on its card, or the menu): one command."""
+        entry = self._entry(index)
+        if entry is None:
+            return
+        name = self.labels().get(str(entry.get("actor")), "someone")
+        self.controller.run(self._named(
+            remove_entry("declarations", index),
+            f"Take back {name}: {self._titles.get(str(entry.get('action')), 'declaration')}"))
 
     def _on_entry_submitted(self, entry: dict[str, Any]) -> None:
-        if not self.controller.state.rounds and not self.controller.run(start_round(1)):
-            return
-        if self.controller.run(add_entry("declarations", entry)):
+        labels = self.labels()
+        name = labels.get(self.editor.actor, "someone")
+        what = self._titles.get(str(entry.get("action")), str(entry.get("action")))
+        if self.editor.editing is not None:
+            old = self._entry(self.editor.editing) or {}
+            # outcomes already recorded stay with the declaration
+            kept = {k: v for k, v in old.items() if k in ("hit", "damage", "hits")}
+            if old.get("delay_seconds") and "delay_seconds" not in entry:
+                kept["delay_seconds"] = old["delay_seconds"]
+            done = self.controller.run(self._named(
+                replace_entry("declarations", self.editor.editing, {**kept, **entry}),
+                f"Change {name}: {what}"))
+        else:
+            if self._timed and self.timing == self.editor.actor and self.timer.isValid() \
+                    and not self.editor.delay_seconds.value():  # the DM's own figure wins
+                entry["delay_seconds"] = self.timer.elapsed() // 1000
+                if not entry["delay_seconds"]:
+                    del entry["delay_seconds"]
+            if not self.controller.state.rounds:
+                fields = {"surprise": True} if self.surprised_names() else None
+                if not self.controller.run(start_round(1, fields)):
+                    return
+            done = self.controller.run(self._named(add_entry("declarations", entry),
+                                                   f"Declare {name}: {what}"))
+        if done:
             self.editor.hide()
-            if self._timed:
-                self.timing = None
-                self._tick.stop()
-                self._show_timer()
+            if self._timed and self.timing is not None:
+                self.last_timed = (name, int(entry.get("delay_seconds", 0)))
+                self._stop_timer()
             self.cards.setFocus()
 
     def start_next_round(self) -> None:
         """Opens the next round (its declarations and initiative dice)."""
+        if not self.controller.state.rounds and self.surprised_names():
+            self.controller.run(start_round(1, {"surprise": True}))
         self.controller.run(start_round(self.controller.state.round + 1))
 
     def take_back_selected(self) -> None:
@@ -162,6 +398,6 @@ class LetterBoard(BoardBase):
             if (index is not None and box.view.hasFocus()) or (
                 index is not None and box.view.selectionModel().hasSelection()
             ):
-                self.controller.run(remove_entry("declarations", index))
+                self.take_back(index)
                 return
         self.show_refusal("select a declaration in a lane to take it back")

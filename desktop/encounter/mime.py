@@ -9,6 +9,8 @@ from PySide6.QtCore import QMimeData
 
 COMBATANT_MIME = "application/x-combatdesk-combatant"
 """A combatant card: ``{"id": combatant id}``."""
+DECLARATION_MIME = "application/x-combatdesk-declaration"
+"""A declaration card already on a lane: ``{"index": its place in the round's list}``."""
 ACTION_MIME = "application/x-combatdesk-action"
 """An action from the time-unit palette: ``{"action": "melee"}``."""
 

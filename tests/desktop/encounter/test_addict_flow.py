@@ -46,16 +46,18 @@ def test_the_declaration_timer_turns_real_seconds_into_delay(start, monkeypatch)
     ws = start(scenario("addict/winner-first-letter-order.json"))
     board = ws.board
     assert isinstance(board, LetterBoard)
-    board.cards.select_id("fighter")  # the fighter's turn to declare begins: the clock starts
+    board.cards.select_id("fighter")  # merely selected: no clock yet
+    assert board.timing is None
+    press_on_card(board, "fighter", "G")  # the DM begins declaring: the clock starts
     assert board.timing == "fighter" and board.timer.isValid()
     monkeypatch.setattr(board.timer, "elapsed", lambda: 13_400)
     board._show_timer()
     assert "13 s" in board.timer_label.text() and "delay 2 segments" in board.timer_label.text()
-    press_on_card(board, "fighter", "G")
-    assert board.editor.delay_seconds.value() == 13
     fill_and_declare(board, target="orc-1")
     entry = ws.controller.state.rounds[-1]["declarations"][0]
-    assert entry["delay_seconds"] == 13 and entry["action"] == "G"
+    assert entry["delay_seconds"] == 13 and entry["action"] == "G"  # the figure shown is used
+    assert board.timing is None  # stopped by the declaration
+    assert "13 s" in board.timer_label.text() and "used" in board.timer_label.text()
     step = next(s for s in ws.controller.resolution.steps if s.actor == "fighter")
     assert step.segment == 3  # 1 + floor(13 / 6)
 
@@ -148,7 +150,7 @@ def test_opening_morale_and_an_earlier_rounds_initiative_die_can_be_changed(star
     assert ws.controller.state.fields["opening_morale"] == {"kobold-chief": 10}
 
 
-def test_a_long_entry_takes_one_elided_line_with_its_full_text_as_tooltip(start) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_entry_wraps_with_its_full_text_as_tooltip(start) -> None:  # type: ignore[no-untyped-def]
     ws = start(scenario("addict/winner-first-letter-order.json"))
     board = ws.board
     assert isinstance(board, LetterBoard)
@@ -161,7 +163,8 @@ def test_a_long_entry_takes_one_elided_line_with_its_full_text_as_tooltip(start)
     index = view.model().index(0, 0)
     full = index.data(Qt.ItemDataRole.DisplayRole)
     assert "second torch has gone out" in full
-    assert index.data(Qt.ItemDataRole.ToolTipRole) == full
-    assert not view.wordWrap() and view.textElideMode() == Qt.TextElideMode.ElideRight
+    assert index.data(Qt.ItemDataRole.ToolTipRole).startswith(full)
+    assert full.startswith("archer → orc-2")  # who and whom first, never cut
+    assert view.wordWrap()
     assert view.fontMetrics().horizontalAdvance(full) > view.viewport().width()
-    assert view.visualRect(index).height() < 2 * view.fontMetrics().height()  # one line
+    assert view.visualRect(index).height() >= 2 * view.fontMetrics().height()  # wrapped

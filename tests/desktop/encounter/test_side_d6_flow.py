@@ -26,7 +26,7 @@ def test_halvaine_example_built_in_the_gui_resolves_as_the_cli(start) -> None:  
     press_on_card(board, "orc-1", "1")  # key 1: the attack lane
     assert board.editor.action == "attack"
     fill_and_declare(board, target="halvaine")
-    assert board.lanes["attack"].model.texts() == ["orc-1: attack → Halvaine the Arcane"]
+    assert board.lanes["attack"].model.texts() == ["orc-1 → Halvaine the Arcane"]
 
     row = type_die(ws, "initiative party", "7")
     assert "1–6" in row.error.text() and "7 is not possible" in row.error.text()
