@@ -115,13 +115,17 @@ class EncounterController(QObject):
             return Names.from_state(after).text(str(exc))
         return None
 
-    def run(self, command: Command, check: bool = True) -> bool:
-        """Checks, then pushes ``command``; False (and ``refused``) when it was not taken."""
+    def run(self, command: Command, check: bool = True, text: str | None = None) -> bool:
+        """Checks, then pushes ``command``; False (and ``refused``) when it was not taken.
+
+        ``text`` is the undo text when the board says it better than the command's events
+        ("Move Garrick to missile · D"); otherwise :meth:`command_text` words it.
+        """
         reason = self.why_refused(command) if check else None
         if reason is not None:
             self.refused.emit(reason)
             return False
-        text = self.command_text(command)
+        text = text or self.command_text(command)
         undoable = SessionCommand(self.session, command,
                                   lambda message: self.refused.emit(self.words(message)), text)
         self.stack.push(undoable)

@@ -327,8 +327,9 @@ class LetterBoard(BoardBase):
         entries = list(rounds[-1].get("declarations") or ()) if rounds else []
         return dict(entries[index]) if 0 <= index < len(entries) else None
 
-    def _named(self, command: Command, text: str) -> Command:
-        return replace(command, name=text)
+    def _run_named(self, command: Command, text: str) -> bool:
+        """Runs a command whose name (log and undo text) the board words itself."""
+        return self.controller.run(replace(command, name=text), text=text)
 
     def move_declaration(self, index: int, lane: str) -> None:
         """Moves a declaration to another lane (a drag, a lane key or the menu): one command."""
@@ -340,8 +341,8 @@ class LetterBoard(BoardBase):
             return
         name = self.labels().get(str(entry.get("actor")), "someone")
         entry["action"] = lane
-        self.controller.run(self._named(replace_entry("declarations", index, entry),
-                                        f"Move {name} to {self._titles[lane]}"))
+        self._run_named(replace_entry("declarations", index, entry),
+                        f"Move {name} to {self._titles[lane]}")
 
     def take_back(self, index: int) -> None:
         """Takes one declaration back (Delete on its card, or the menu): one command."""
@@ -349,9 +350,9 @@ class LetterBoard(BoardBase):
         if entry is None:
             return
         name = self.labels().get(str(entry.get("actor")), "someone")
-        self.controller.run(self._named(
+        self._run_named(
             remove_entry("declarations", index),
-            f"Take back {name}: {self._titles.get(str(entry.get('action')), 'declaration')}"))
+            f"Take back {name}: {self._titles.get(str(entry.get('action')), 'declaration')}")
 
     def _on_entry_submitted(self, entry: dict[str, Any]) -> None:
         labels = self.labels()
@@ -363,9 +364,9 @@ class LetterBoard(BoardBase):
             kept = {k: v for k, v in old.items() if k in ("hit", "damage", "hits")}
             if old.get("delay_seconds") and "delay_seconds" not in entry:
                 kept["delay_seconds"] = old["delay_seconds"]
-            done = self.controller.run(self._named(
+            done = self._run_named(
                 replace_entry("declarations", self.editor.editing, {**kept, **entry}),
-                f"Change {name}: {what}"))
+                f"Change {name}: {what}")
         else:
             if self._timed and self.timing == self.editor.actor and self.timer.isValid() \
                     and not self.editor.delay_seconds.value():  # the DM's own figure wins
@@ -376,8 +377,7 @@ class LetterBoard(BoardBase):
                 fields = {"surprise": True} if self.surprised_names() else None
                 if not self.controller.run(start_round(1, fields)):
                     return
-            done = self.controller.run(self._named(add_entry("declarations", entry),
-                                                   f"Declare {name}: {what}"))
+            done = self._run_named(add_entry("declarations", entry), f"Declare {name}: {what}")
         if done:
             self.editor.hide()
             if self._timed and self.timing is not None:

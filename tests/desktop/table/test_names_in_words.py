@@ -64,13 +64,13 @@ def test_undo_texts_refusals_and_print_read_names(
     drop_card(ws.board, ws.board.lanes["attack"].model, hero.id)
     fill_and_declare(ws.board, target=orc.id)
     stack = ws.controller.stack
-    assert stack.undoText().startswith(f"{hero.label}: "), stack.undoText()
-    assert any(f"Saved: {hero.label}: " in m for m in ids.messages), ids.messages
+    assert stack.undoText().startswith(f"Declare {hero.label}: "), stack.undoText()
+    assert any(f"Saved: Declare {hero.label}: " in m for m in ids.messages), ids.messages
     ids.check()
 
     assert hero.label in table.undo_action.text()  # Edit › Undo names who
     table.undo_action.trigger()
-    assert stack.redoText().startswith(f"{hero.label}: ")
+    assert stack.redoText().startswith(f"Declare {hero.label}: ")
     ids.check()
     table.redo_action.trigger()
 
