@@ -45,6 +45,8 @@ class ProcedureStepper(QWidget):
         self.phases: list[Phase] = list(self.system.phases())
         self.phase_list = QListWidget()
         self.phase_list.setObjectName("phaseList")
+        # About five phases show (the current one kept in view): the dice below need the room.
+        self.phase_list.setMaximumHeight(5 * self.phase_list.fontMetrics().lineSpacing() + 12)
         for phase in self.phases:
             self.phase_list.addItem(phase.title)
             item = self.phase_list.item(self.phase_list.count() - 1)
@@ -209,6 +211,7 @@ class ProcedureStepper(QWidget):
             font.setBold(row == engine)
             item.setFont(font)
         self.phase_list.setCurrentRow(self.current_index())
+        self.phase_list.scrollToItem(self.phase_list.item(self.current_index()))
 
     # --- dice -----------------------------------------------------------------------------------
 

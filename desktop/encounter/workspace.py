@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -72,7 +73,7 @@ class EncounterWorkspace(QWidget):
         self.steps_view.setObjectName("resolutionList")
         self.timeline = TimelineWidget()
         self.timeline.setObjectName("timeline")
-        self.timeline.setMinimumHeight(170)
+        self.timeline.setMinimumHeight(130)
         self.sync = StepSelectionSync(self.steps_view, self.timeline)
         self.sync.step_selected.connect(self._on_step_selected)
         self.outcome = OutcomePanel(self.controller)
@@ -93,10 +94,18 @@ class EncounterWorkspace(QWidget):
         side.setSizes([360, 110, 200])
         self.top = QSplitter(Qt.Orientation.Horizontal)
         self.top.setObjectName("topSplitter")
-        self.top.addWidget(self.stepper)
+        # On a 720 px screen the stepper scrolls rather than push the window off the screen.
+        stepper_area = QScrollArea()
+        stepper_area.setObjectName("stepperArea")
+        stepper_area.setWidget(self.stepper)
+        stepper_area.setWidgetResizable(True)
+        stepper_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        stepper_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.top.addWidget(stepper_area)
         self.top.addWidget(self.board)
         self.top.addWidget(side)
         # Explicit minimums (not the children's hints) keep the tab within a 1440 px screen.
+        stepper_area.setMinimumWidth(230)
         self.stepper.setMinimumWidth(220)
         self.board.setMinimumWidth(480)
         side.setMinimumWidth(340)
@@ -105,7 +114,7 @@ class EncounterWorkspace(QWidget):
         self.main.setObjectName("mainSplitter")
         self.main.addWidget(self.top)
         self.main.addWidget(self.timeline)
-        self.main.setSizes([560, 220])
+        self.main.setSizes([600, 170])
         self._splitters = (self.main, self.top, side)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
