@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QAbstractButton, QApplication
 
 from core.resources import resource
 from core.rules import find_system
@@ -23,6 +23,7 @@ from desktop.encounter.help_browser import (
 from desktop.encounter.quickref import CARDS, print_card_pdf
 from desktop.main_window import MainWindow
 from tests.desktop.table.conftest import LEAKS, action, visible_texts
+from tests.desktop.encounter.conftest import drop_card, fill_and_declare
 from tests.desktop.table.help_helpers import new_encounter
 
 SYSTEMS = ("addict", "side-d6", "popcorn", "time-units")
@@ -90,14 +91,17 @@ def _no_ids_in(table: MainWindow) -> None:
 
 def _screen_texts(window: MainWindow) -> set[str]:
     texts = set()
-    for _where, text in visible_texts(window):
+    for where, text in visible_texts(window):
+        if "row" in where or "tooltip" in where:  # list rows and hover texts are not controls
+            continue
         clean = re.sub(r"<[^>]+>", "", text).replace("&&", "\0").replace("&", "")
         texts.add(clean.replace("\0", "&").strip())
     return texts
 
 
 def _on_screen(name: str, texts: set[str]) -> bool:
-    return any(name in text for text in texts)
+    """A control's text, or a label starting with it ("TU clock: 12", "Combatants — drop…")."""
+    return any(re.match(re.escape(name.rstrip("…")) + r"(\W|$)", text) for text in texts)
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
@@ -107,8 +111,19 @@ def test_every_control_the_help_names_is_on_the_screen(table: MainWindow,
     roster_texts = _screen_texts(table)
     workspace = new_encounter(table, system_id)
     texts = set(roster_texts)
+    if "attack" in getattr(workspace.board, "lanes", {}):  # a declaration, so that the initiative dice show
+        orc = next(c for c in workspace.controller.state.combatants if c.startswith("orc"))
+        foe = next(c for c in workspace.controller.state.combatants if not c.startswith("orc"))
+        drop_card(workspace.board, workspace.board.lanes["attack"].model, orc)
+        fill_and_declare(workspace.board, target=foe)
     for index in range(len(workspace.stepper.phases)):  # some controls show in one phase only
         workspace.stepper.go_to_phase(index)
+        QApplication.processEvents()
+        texts |= _screen_texts(table)
+    surprise = [b for b in workspace.findChildren(QAbstractButton)
+                if b.text() == "Check &Surprise" and b.isVisibleTo(workspace)]
+    if surprise:  # its dice rows bring their Roll buttons
+        surprise[0].click()
         QApplication.processEvents()
         texts |= _screen_texts(table)
     pages = [system_page(system_id)] + [p for p, _t in PAGES if p not in
