@@ -22,8 +22,8 @@ from desktop.encounter.help_browser import (
 )
 from desktop.encounter.quickref import CARDS, print_card_pdf
 from desktop.main_window import MainWindow
-from tests.desktop.table.conftest import LEAKS, action, visible_texts
 from tests.desktop.encounter.conftest import drop_card, fill_and_declare
+from tests.desktop.table.conftest import LEAKS, action, visible_texts
 from tests.desktop.table.help_helpers import new_encounter
 
 SYSTEMS = ("addict", "side-d6", "popcorn", "time-units")
@@ -111,7 +111,8 @@ def test_every_control_the_help_names_is_on_the_screen(table: MainWindow,
     roster_texts = _screen_texts(table)
     workspace = new_encounter(table, system_id)
     texts = set(roster_texts)
-    if "attack" in getattr(workspace.board, "lanes", {}):  # a declaration, so that the initiative dice show
+    # A declaration, so that the initiative dice show.
+    if "attack" in getattr(workspace.board, "lanes", {}):
         orc = next(c for c in workspace.controller.state.combatants if c.startswith("orc"))
         foe = next(c for c in workspace.controller.state.combatants if not c.startswith("orc"))
         drop_card(workspace.board, workspace.board.lanes["attack"].model, orc)
