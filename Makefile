@@ -9,7 +9,7 @@ VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
 DIST := dist/CombatDesk
 TARBALL := dist/CombatDesk-$(VERSION)-linux-$(shell uname -m).tar.gz
 
-.PHONY: run test lint typecheck contracts pytest package package-check bench clean
+.PHONY: run test lint typecheck contracts pytest package package-check bench clean docs
 
 run: $(VENV)/.run-installed
 	@bash packaging/linux/system-libs.sh run
@@ -70,3 +70,7 @@ $(VENV)/.package-installed: pyproject.toml | $(PY)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# The help's screenshots (resources/help/images/), taken offscreen from the real app; commit them.
+docs: $(VENV)/.run-installed
+	QT_QPA_PLATFORM=offscreen $(PY) -m desktop.help_shots

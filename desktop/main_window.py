@@ -33,6 +33,7 @@ from core.roster import Campaign, MonsterTemplate, RosterEntry
 from core.store import ConflictError, Store, StoreError
 from desktop.backup_actions import install_store_actions
 from desktop.encounter.actions import EncounterActions
+from desktop.encounter.quickref import add_card_menu
 from desktop.plain_text import plain
 from desktop.roster.actions import RosterActions
 from desktop.roster.commands import (
@@ -146,6 +147,7 @@ class MainWindow(QMainWindow):
         self.campaign_group.setExclusive(True)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(self.encounter_actions.help_action)
+        add_card_menu(help_menu, self)
         about = QAction("&About Combat Desk", self)
         about.triggered.connect(self._on_about)
         help_menu.addAction(about)

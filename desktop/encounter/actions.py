@@ -26,7 +26,7 @@ from desktop.plain_text import plain
 
 if TYPE_CHECKING:
     from core.summary import Summary
-    from desktop.encounter.help_browser import ProcedureHelp
+    from desktop.encounter.help_browser import HelpWindow
     from desktop.encounter.start_dialog import EncounterPlan, StartEncounterDialog
     from desktop.encounter.workspace import EncounterWorkspace
     from desktop.main_window import MainWindow
@@ -65,9 +65,10 @@ class EncounterActions:
         self.print_action = self._action("&Print Summary…", self.print_current,
                                          [QKeySequence.StandardKey.Print],
                                          "Print preview of the encounter's summary")
-        self.help_action = self._action("&Procedure Help", self.help_current,
+        self.help_action = self._action("&Combat Desk Help", self.help_current,
                                         [QKeySequence.StandardKey.HelpContents],
-                                        "How the encounter's system works, at the current phase")
+                                        "Help for the tab shown, at the current phase")
+        self.help_window: HelpWindow | None = None
         self.menu = QMenu("E&ncounter", window)
         self.open_menu = QMenu("&Open Encounter", window)
         self._listed: list[EncounterInfo] = []
@@ -115,7 +116,7 @@ class EncounterActions:
         workspace = self.current()
         shown = workspace is not None
         ended = workspace is not None and workspace.session.ended
-        for action in (self.print_action, self.help_action, self.reload_action):
+        for action in (self.print_action, self.reload_action):
             action.setEnabled(shown)
         self.end_action.setEnabled(shown and not ended)
         self.reopen_action.setEnabled(ended)
@@ -475,15 +476,19 @@ class EncounterActions:
         if html is not None:
             printing.show_print_preview(html, self.window, choice.page)
 
-    def help_current(self) -> ProcedureHelp | None:
-        """Opens the system's procedure page at the current phase (F1)."""
-        workspace = self.current()
-        if workspace is None:
-            return None
-        from desktop.encounter.help_browser import ProcedureHelp  # on first use
+    def help_current(self) -> HelpWindow:
+        """Opens the help (F1): at the current phase of an encounter, else at the roster page."""
+        from desktop.encounter.help_browser import ROSTER_PAGE, HelpWindow  # on first use
 
-        help_window = ProcedureHelp(workspace.controller.system_id, self.window)
-        help_window.show()
-        help_window.show_phase(workspace.stepper.current_phase())
-        self.dialog = help_window
-        return help_window
+        if self.help_window is None:
+            self.help_window = HelpWindow(self.window)
+        self.help_window.show()  # first, so that the page is laid out when it scrolls
+        self.help_window.raise_()
+        workspace = self.current()
+        if workspace is not None:
+            self.help_window.show_phase(workspace.controller.system_id,
+                                        workspace.stepper.current_phase())
+        else:
+            self.help_window.open_page(ROSTER_PAGE)
+        self.dialog = self.help_window
+        return self.help_window

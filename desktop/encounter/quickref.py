@@ -1,0 +1,70 @@
+"""The one-page quick-reference card of a system, printed from the Help menu."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QPageLayout, QPageSize, QTextDocument
+from PySide6.QtWidgets import QMenu, QWidget
+
+from core.resources import resource
+
+if TYPE_CHECKING:  # QtPrintSupport loads when the DM first prints
+    from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
+
+CARDS = (
+    ("addict", "ADDICT"),
+    ("side-d6", "Side initiative on d6"),
+    ("popcorn", "Popcorn initiative"),
+    ("time-units", "Time-unit combat"),
+)
+
+
+def card_document(system_id: str) -> QTextDocument:
+    document = QTextDocument()
+    document.setDefaultStyleSheet("body { font-size: 11pt; } th { text-align: left; }")
+    document.setHtml(resource(f"help/quickref/{system_id}.html").read_text(encoding="utf-8"))
+    return document
+
+
+def _printer() -> QPrinter:
+    from PySide6.QtPrintSupport import QPrinter
+
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+    printer.setPageOrientation(QPageLayout.Orientation.Portrait)
+    return printer
+
+
+def print_card_pdf(system_id: str, path: Path) -> None:
+    """Prints the card to a PDF file (the tests read it back)."""
+    printer = _printer()
+    printer.setOutputFormat(printer.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(path))
+    card_document(system_id).print_(printer)
+
+
+def preview_card(system_id: str, parent: QWidget | None = None) -> QPrintPreviewDialog:
+    """Opens the print preview of the card (non-modal)."""
+    from PySide6.QtPrintSupport import QPrintPreviewDialog
+
+    printer = _printer()
+    dialog = QPrintPreviewDialog(printer, parent)
+    dialog.setWindowTitle(f"Quick reference: {dict(CARDS)[system_id]}")
+    document = card_document(system_id)
+    dialog.paintRequested.connect(document.print_)
+    dialog.document = document  # type: ignore[attr-defined]  # kept alive with the dialog
+    dialog.show()
+    return dialog
+
+
+def add_card_menu(help_menu: QMenu, parent: QWidget) -> QMenu:
+    """Adds Help › Print Quick Reference › one item per system."""
+    menu = help_menu.addMenu("Print &Quick Reference")
+    for system_id, title in CARDS:
+        action = QAction(f"{title}…", parent)
+        action.setStatusTip(f"Print the one-page card of {title}")
+        action.triggered.connect(lambda _c=False, s=system_id: preview_card(s, parent))
+        menu.addAction(action)
+    return menu
