@@ -22,6 +22,7 @@ from core.model import Step
 from core.session import EncounterSession
 from desktop.encounter.board_base import BoardBase
 from desktop.encounter.controller import EncounterController
+from desktop.encounter.known_steps import known_resolution
 from desktop.encounter.letter_board import LetterBoard
 from desktop.encounter.outcome_panel import OutcomePanel
 from desktop.encounter.popcorn_board import PopcornBoard
@@ -163,7 +164,10 @@ class EncounterWorkspace(QWidget):
         combatants = list(state.combatants.values())
         self.stepper.refresh()
         self.board.refresh()
-        self.sync.set_resolution(self.controller.resolution, combatants)
+        # Steps hanging on a die not yet entered are not shown as known (segment systems).
+        shown = known_resolution(self.controller.resolution, self.controller.rolls_needed(),
+                                 len(state.rounds))
+        self.sync.set_resolution(shown, combatants)
         self.status_model.set_state(state, self.controller.resolution)
         self.outcome.set_step(self._selected_step())
         error = self.controller.error

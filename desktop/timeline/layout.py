@@ -253,7 +253,9 @@ def _segment_blocks(steps: Sequence[Step]) -> _Blocks:
     start = 0.0  # segment s of a round sits at start + s
     for rnd in range(1, max(by_round, default=1) + 1):
         in_round = by_round.get(rnd, [])
-        surprise = any(s.surprise for s in in_round)
+        # Surprise segments only when the whole round is: a "surprised" step alone (flagged
+        # surprise) must not turn round 1 into S1…S6.
+        surprise = bool(in_round) and all(s.surprise for s in in_round)
         width = (
             max((s.segment or 1 for s in in_round), default=1) if surprise else SEGMENTS_PER_ROUND
         )
