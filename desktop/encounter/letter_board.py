@@ -368,7 +368,12 @@ class LetterBoard(BoardBase):
                 replace_entry("declarations", self.editor.editing, {**kept, **entry}),
                 f"Change {name}: {what}")
         else:
-            if self._timed and self.timing == self.editor.actor and self.timer.isValid() \
+            # Phase 6's declaration delay has no place in the surprise segments (Phase 5): a
+            # slow declaration there must not push the blow out of them.
+            surprise = self.in_surprise_round() or (
+                not self.controller.state.rounds and bool(self.surprised_names()))
+            if self._timed and not surprise and self.timing == self.editor.actor \
+                    and self.timer.isValid() \
                     and not self.editor.delay_seconds.value():  # the DM's own figure wins
                 entry["delay_seconds"] = self.timer.elapsed() // 1000
                 if not entry["delay_seconds"]:

@@ -62,6 +62,28 @@ def test_the_declaration_timer_turns_real_seconds_into_delay(start, monkeypatch)
     assert step.segment == 3  # 1 + floor(13 / 6)
 
 
+def test_a_slow_declaration_in_the_surprise_segments_stays_in_them(start, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Phase 6's timer does not apply in Phase 5: 13 s spent declaring a surprise-segment blow
+    does not carry it out of the single surprise segment into the next round (played under
+    Xvfb, it did)."""
+    document = scenario("addict/winner-first-letter-order.json")
+    document["surprise"] = {"party": 5, "monsters": 1}  # the monsters lose 1 segment
+    ws = start(document)
+    from core.encounter import set_field
+
+    ws.controller.run(set_field("surprise", {"party": 5, "monsters": 1}))
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    press_on_card(board, "fighter", "G")
+    monkeypatch.setattr(board.timer, "elapsed", lambda: 13_400)
+    fill_and_declare(board, target="orc-1")
+    assert ws.controller.state.rounds[0].get("surprise") is True
+    entry = ws.controller.state.rounds[0]["declarations"][0]
+    assert "delay_seconds" not in entry
+    step = next(s for s in ws.controller.resolution.steps if s.actor == "fighter")
+    assert step.surprise and step.round == 1
+
+
 def test_a_spell_without_target_is_refused_with_the_engines_reason(start) -> None:  # type: ignore[no-untyped-def]
     document = scenario("addict/winner-first-letter-order.json")
     document["combatants"][1]["spells"] = [{"name": "sleep", "casting_time": 1}]
