@@ -152,26 +152,29 @@ class OutcomePanel(QGroupBox):
             text += f" of round {found.round_number}"
         return text
 
-    def record(self, hit: bool | None) -> bool:
-        """Records hit (with the damage shown), miss, or no outcome on the step's entry."""
+    def _selected_entry(self) -> EntryRef | None:
+        """Gets the entry the selected step records on (None: the reason is shown)."""
         if self.step is None:
             self._show_error("Select a step first.")
-            return False
+            return None
         found = entry_for_step(self.controller.state, self.step)
         if not isinstance(found, EntryRef):
             self._show_error(found)
+            return None
+        return found
+
+    def record(self, hit: bool | None) -> bool:
+        """Records hit (with the damage shown), miss, or no outcome on the step's entry."""
+        found = self._selected_entry()
+        if found is None:
             return False
         changed = with_outcome(found.part(), hit, self.damage.value(), self.another.isChecked())
         return self._push(found, changed)
 
     def record_heal(self) -> bool:
         """Records that the selected spell heals its target by the figure in the box."""
-        if self.step is None:
-            self._show_error("Select a step first.")
-            return False
-        found = entry_for_step(self.controller.state, self.step)
-        if not isinstance(found, EntryRef):
-            self._show_error(found)
+        found = self._selected_entry()
+        if found is None:
             return False
         part = dict(found.part())
         amount = self.damage.value()
@@ -183,12 +186,8 @@ class OutcomePanel(QGroupBox):
 
     def record_save(self, fails: bool) -> bool:
         """Records (or takes back) a failed saving throw on the step's entry."""
-        if self.step is None:
-            self._show_error("Select a step first.")
-            return False
-        found = entry_for_step(self.controller.state, self.step)
-        if not isinstance(found, EntryRef):
-            self._show_error(found)
+        found = self._selected_entry()
+        if found is None:
             return False
         return self._push(found, with_save(found.part(), fails))
 
