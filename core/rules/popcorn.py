@@ -100,6 +100,15 @@ class MoraleFailure(StrEnum):
     SURRENDERS = "surrenders"
 
 
+class FallenNominee(StrEnum):
+    """What happens when the creature nominated to act next is down before its turn."""
+
+    CHOOSE_AGAIN = "choose-again"
+    """The nominator names another creature (the next turn's actor); nothing is refused."""
+    REFUSE = "refuse"
+    """The nomination is refused: the DM must change it."""
+
+
 class SlowWeapons(StrEnum):
     """What happens to a slow-weapon attack taken before every non-waiting creature has acted."""
 
@@ -123,6 +132,7 @@ class Options:
     slow_weapons: SlowWeapons = SlowWeapons.DEFER
     require_full_rounds: bool = True
     surprised_lose_round: bool = True
+    fallen_nominee: FallenNominee = FallenNominee.CHOOSE_AGAIN
 
 
 # --- rule catalogue -----------------------------------------------------------------------------
@@ -150,6 +160,11 @@ RULES = rule_table(
     _rule("pass.last-nominates-next-round", "3. Pass the Action",
           "When every creature has acted, the last one names who acts first next round, "
           "itself included."),
+    _rule("pass.fallen-nominee", "3. Pass the Action",
+          "Source silent: a nominee that is dead or down before its turn cannot take it; the "
+          "nomination passes back and the nominator names another creature (the creature "
+          "that acts next). The text has the nominator name who acts, so it chooses again.",
+          "fallen_nominee"),
     _rule("round.every-creature-acts", "3. Pass the Action",
           "A round lasts until every creature able to act has taken its action.",
           "require_full_rounds"),
@@ -212,7 +227,8 @@ PHASES = (
           ("popcorn.turn.take-action", "popcorn.wait.nominate-another",
            "popcorn.ready.trigger", "popcorn.attack.slow-weapon-last")),
     Phase("pass-action", "Pass the Action",
-          ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round")),
+          ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round",
+           "popcorn.pass.fallen-nominee")),
     Phase("end-of-round", "End of Round",
           ("popcorn.end.morale-check", "popcorn.end.effect-durations")),
 )
@@ -225,6 +241,7 @@ R_ACTION = "popcorn.turn.take-action"
 R_NOMINATE = "popcorn.pass.nominate-next"
 R_LAST = "popcorn.pass.last-nominates-next-round"
 R_WAIT = "popcorn.wait.nominate-another"
+R_FALLEN = "popcorn.pass.fallen-nominee"
 R_MUST_ACT = "popcorn.wait.must-act"
 R_READY = "popcorn.ready.trigger"
 R_LAPSE = "popcorn.ready.lapses-when-nominated"
@@ -346,6 +363,9 @@ class _Engine:
         self.moved: set[str] = set()
         self.held_slow: list[tuple[_Act, list[_Reaction]]] = []
         self.casting: _Act | None = None
+        # Pass the Action: who named the creature due next, and who must choose again
+        self.nominated_by: tuple[str, str] | None = None
+        self.chooser: tuple[str, str] | None = None
         self.disrupted = False
 
     # --- output helpers ------------------------------------------------------------------------
@@ -866,7 +886,7 @@ class _Engine:
         acted: set[str] = set()
         expected, because, why = first, first_because, first_why
         if expected is not None and not any(self.active(cid) for cid in expected):
-            expected = None
+            expected = self.fallen(expected)
         next_first: frozenset[str] | None = None
         next_because: tuple[str, ...] = (R_ACTION,)
         next_why = ""
@@ -878,9 +898,19 @@ class _Engine:
                 raise ScenarioError(f"{path}.actor", f"{cid} is surprised and loses this round")
             if cid in acted:
                 raise ScenarioError(f"{path}.actor", f"{cid} already acted this round")
+            if expected is not None and not any(self.active(e) for e in expected):
+                expected = self.fallen(expected)
             if expected is not None and cid not in expected:
                 names = " or ".join(sorted(expected))
                 raise ScenarioError(f"{path}.actor", f"{why}: {names} acts now, not {cid}")
+            if self.chooser is not None and expected is None:
+                # Pass the Action: the nominator of a fallen creature chooses again; the turn
+                # that follows is its new choice.
+                by, by_path = self.chooser
+                if self.status[by] not in (Status.DEAD, Status.UNCONSCIOUS):
+                    self.emit(by, StepEvent.NOMINATES, [R_FALLEN, R_NOMINATE], target=cid,
+                              turn=by_path, chosen_again=True)
+            self.chooser = None
             turn_because = [*because, *self.lapse(cid, path)]
             self.turn(turn, reactions, turn_because)
             acted_now = cid not in self.waiting
@@ -896,13 +926,23 @@ class _Engine:
                     # passes it on; one killed during its turn cannot.
                     raise ScenarioError(npath, f"{cid} fell during its turn and cannot nominate")
                 if not self.active(nominee):
-                    raise ScenarioError(npath, f"{nominee} is {self.status[nominee]} and cannot "
-                                        "be nominated")
+                    if self.options.fallen_nominee == FallenNominee.REFUSE:
+                        raise ScenarioError(npath, f"{nominee} is {self.status[nominee]} and "
+                                            "cannot be nominated")
+                    # The nominee was picked before the blow was known (Pass the Action).
+                    self.emit(cid, StepEvent.NOMINATES, [R_NOMINATE, R_FALLEN], target=nominee,
+                              turn=path, nominee_fell=str(self.status[nominee]))
+                    self.chooser = (cid, path)
+                    if round_over:
+                        next_first, next_because, next_why = None, (R_ACTION,), ""
+                    self.flush_slow()
+                    continue
                 if round_over:
                     self.emit(cid, StepEvent.NOMINATES, [R_LAST, R_NOMINATE, *self.lapse(nominee,
                                                                                      npath)],
                               target=nominee, turn=path)
                     next_first, next_because = frozenset({nominee}), (R_LAST, R_NOMINATE)
+                    self.nominated_by = (cid, path)
                     next_why = f"{npath} named who acts first this round"
                 else:
                     if nominee == cid:
@@ -919,6 +959,7 @@ class _Engine:
                     rules += self.lapse(nominee, npath)
                     self.emit(cid, StepEvent.NOMINATES, rules, target=nominee, turn=path)
                     expected, because = frozenset({nominee}), (R_NOMINATE,)
+                    self.nominated_by = (cid, path)
                     why = f"{npath} named the next creature"
             elif not acted_now and len(self.to_act) <= 1:
                 raise ScenarioError(f"{path}.nominates", "a waiting creature must nominate "
@@ -935,6 +976,17 @@ class _Engine:
         else:
             self.end_of_round(rnd)
         return next_first, next_because, next_why
+
+    def fallen(self, expected: frozenset[str]) -> frozenset[str] | None:
+        """Notes that the nominee fell before its turn; its nominator chooses again."""
+        if self.options.fallen_nominee == FallenNominee.REFUSE or self.nominated_by is None:
+            return None
+        by, path = self.nominated_by
+        for nominee in sorted(expected):
+            self.emit(by, StepEvent.NOMINATES, [R_FALLEN], target=nominee, turn=path,
+                      nominee_fell=str(self.status[nominee]))
+        self.chooser = (by, path)
+        return None
 
     def lapse(self, cid: str, path: str) -> list[str]:
         """Drops a readied action whose creature is named again (Readying an Action)."""
