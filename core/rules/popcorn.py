@@ -393,6 +393,11 @@ class _Engine:
         self.rolls.append(roll)
         return roll.total
 
+    def name(self, cid: str) -> str:
+        """Gets the name a DM reads for a creature (its id when the scenario gives none)."""
+        c = self.by_id.get(cid)
+        return c.name if c is not None and c.name else cid
+
     def active(self, cid: str) -> bool:
         """Tells whether a creature can still act (not dead, fled, unconscious…)."""
         return self.status.get(cid) == Status.ACTIVE
@@ -811,15 +816,15 @@ class _Engine:
         cid, path = reaction.actor, reaction.path
         readied = self.readied.get(cid)
         if readied is None:
-            where = self.lapsed.get(cid)
-            why = (f"its readied action lapsed when it was nominated at {where}"
-                   if where else "it has no readied action")
-            raise ScenarioError(path, f"{cid} cannot be triggered: {why}")
+            why = ("its readied action lapsed when it was nominated again"
+                   if cid in self.lapsed else "it has no readied action")
+            raise ScenarioError(path, f"{self.name(cid)} cannot be triggered: {why}")
         if not self.active(cid):
-            raise ScenarioError(path, f"{cid} is {self.status[cid]} and cannot act")
+            raise ScenarioError(path, f"{self.name(cid)} is {self.status[cid]} and cannot act")
         if cid in self.cast:
-            raise ScenarioError(path, f"{cid} cast a spell this round; casting is a sole action "
-                                "(Spell Casting)")
+            raise ScenarioError(path,
+                                f"{self.name(cid)} cast a spell this round; casting is a "
+                                "sole action (Spell Casting)")
         del self.readied[cid]
         act = self.act_from(reaction.data, path, cid, base=readied.act)
         self.emit(cid, StepEvent.READIED_TRIGGERS, [R_READY], action=act.kind, target=act.target,
@@ -893,16 +898,19 @@ class _Engine:
         for turn, reactions in self.plays(rnd):
             cid, path = turn.actor, turn.path
             if not self.active(cid):
-                raise ScenarioError(f"{path}.actor", f"{cid} is {self.status[cid]} and cannot act")
+                raise ScenarioError(f"{path}.actor",
+                                    f"{self.name(cid)} is {self.status[cid]} and cannot act")
             if cid in lost:
-                raise ScenarioError(f"{path}.actor", f"{cid} is surprised and loses this round")
+                raise ScenarioError(f"{path}.actor",
+                                    f"{self.name(cid)} is surprised and loses this round")
             if cid in acted:
-                raise ScenarioError(f"{path}.actor", f"{cid} already acted this round")
+                raise ScenarioError(f"{path}.actor", f"{self.name(cid)} already acted this round")
             if expected is not None and not any(self.active(e) for e in expected):
                 expected = self.fallen(expected)
             if expected is not None and cid not in expected:
-                names = " or ".join(sorted(expected))
-                raise ScenarioError(f"{path}.actor", f"{why}: {names} acts now, not {cid}")
+                names = " or ".join(sorted(self.name(e) for e in expected))
+                raise ScenarioError(f"{path}.actor",
+                                    f"{why}: {names} acts now, not {self.name(cid)}")
             if self.chooser is not None and expected is None:
                 # Pass the Action: the nominator of a fallen creature chooses again; the turn
                 # that follows is its new choice.
@@ -924,10 +932,13 @@ class _Engine:
                 if self.status[cid] in (Status.DEAD, Status.UNCONSCIOUS):
                     # A creature that fled on its own turn has finished its action and still
                     # passes it on; one killed during its turn cannot.
-                    raise ScenarioError(npath, f"{cid} fell during its turn and cannot nominate")
+                    raise ScenarioError(npath,
+                                        f"{self.name(cid)} fell during its turn and cannot "
+                                        "nominate")
                 if not self.active(nominee):
                     if self.options.fallen_nominee == FallenNominee.REFUSE:
-                        raise ScenarioError(npath, f"{nominee} is {self.status[nominee]} and "
+                        raise ScenarioError(npath,
+                                            f"{self.name(nominee)} is {self.status[nominee]} and "
                                             "cannot be nominated")
                     # The nominee was picked before the blow was known (Pass the Action).
                     self.emit(cid, StepEvent.NOMINATES, [R_NOMINATE, R_FALLEN], target=nominee,
@@ -943,15 +954,19 @@ class _Engine:
                               target=nominee, turn=path)
                     next_first, next_because = frozenset({nominee}), (R_LAST, R_NOMINATE)
                     self.nominated_by = (cid, path)
-                    next_why = f"{npath} named who acts first this round"
+                    next_why = f"{self.name(cid)} named who acts first this round"
                 else:
                     if nominee == cid:
-                        raise ScenarioError(npath, f"{cid} cannot nominate itself while others "
+                        raise ScenarioError(npath,
+                                            f"{self.name(cid)} cannot nominate itself while others "
                                             "are still to act")
                     if nominee in lost:
-                        raise ScenarioError(npath, f"{nominee} is surprised and loses this round")
+                        raise ScenarioError(npath,
+                                            f"{self.name(nominee)} is surprised and loses this "
+                                            "round")
                     if nominee in acted or nominee not in self.to_act:
-                        raise ScenarioError(npath, f"{nominee} already acted this round and "
+                        raise ScenarioError(npath,
+                                            f"{self.name(nominee)} already acted this round and "
                                             "cannot be nominated")
                     rules = [R_NOMINATE, R_WAIT] if not acted_now else [R_NOMINATE]
                     if self.held_slow and self.held_slow[-1][0].path == path:
@@ -960,7 +975,7 @@ class _Engine:
                     self.emit(cid, StepEvent.NOMINATES, rules, target=nominee, turn=path)
                     expected, because = frozenset({nominee}), (R_NOMINATE,)
                     self.nominated_by = (cid, path)
-                    why = f"{npath} named the next creature"
+                    why = f"{self.name(cid)} named the next creature"
             elif not acted_now and len(self.to_act) <= 1:
                 raise ScenarioError(f"{path}.nominates", "a waiting creature must nominate "
                                     "another creature")
@@ -968,7 +983,7 @@ class _Engine:
         self.flush_slow()
         if self.to_act:
             if self.options.require_full_rounds and not last_round:
-                names = ", ".join(sorted(self.to_act))
+                names = ", ".join(sorted(self.name(e) for e in self.to_act))
                 raise ScenarioError(f"{rnd.path}.turns", f"the round ends before every creature "
                                     f"has acted: {names} still to act (3. Pass the Action)")
             if not self.options.require_full_rounds:
@@ -1004,7 +1019,8 @@ class _Engine:
             raise ScenarioError(f"{path}.ready", "a creature either waits or readies an action")
         if turn.waits:
             if cid in self.waiting and len(self.to_act) == len(self.waiting):
-                raise ScenarioError(f"{path}.waits", f"{cid} was nominated while waiting and "
+                raise ScenarioError(f"{path}.waits",
+                                    f"{self.name(cid)} was nominated while waiting and "
                                     "every creature still to act is waiting: it must act now")
             if turn.outcome.hits:
                 raise ScenarioError(f"{path}.hit", "a waiting creature attacks only when it "
@@ -1035,7 +1051,7 @@ class _Engine:
             if len(self.to_act) > len(self.waiting):
                 if self.options.slow_weapons == SlowWeapons.REFUSE:
                     raise ScenarioError(f"{path}.weapon", f"{act.weapon.name} is slow: "
-                                        f"{cid} may attack only after every non-waiting "
+                                        f"{self.name(cid)} may attack only after every non-waiting "
                                         "creature has acted (wait instead)")
                 self.held_slow.append((act, reactions))
                 return
