@@ -1144,6 +1144,47 @@ class _Engine:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class InitiativeTotal:
+    """One creature's initiative for the combat: the d20, its modifier and the total."""
+
+    actor: str
+    d20: int
+    modifier: int
+
+    @property
+    def total(self) -> int:
+        """Gets the d20 plus the modifier."""
+        return self.d20 + self.modifier
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeStanding:
+    """The initiative totals, highest first, who opens the combat, and the rules that decided."""
+
+    totals: tuple[InitiativeTotal, ...]
+    openers: frozenset[str]
+    because: tuple[str, ...]
+
+    @property
+    def tied(self) -> bool:
+        """Tells whether more than one creature shares the highest total."""
+        return len(self.totals) > 1 and self.totals[0].total == self.totals[1].total
+
+
+def initiative_standing(scenario: Scenario, dice: RollSource) -> InitiativeStanding:
+    """Gets every creature's initiative total and who opens (1. Roll Initiative)."""
+    engine = _Engine(scenario, parse_options(Options, scenario.options), dice)
+    engine.roll_initiative()
+    d20s = {r.purpose.removeprefix("initiative "): r.total for r in engine.rolls}
+    totals = sorted(
+        (InitiativeTotal(cid, d20s[cid], engine.initiative[cid] - d20s[cid])
+         for cid in engine.initiative),
+        key=lambda t: -t.total)
+    openers, because = engine.winners(list(engine.initiative))
+    return InitiativeStanding(tuple(totals), openers, because)
+
+
 class PopcornSystem:
     """Popcorn initiative (OSE): nominate who acts next."""
 

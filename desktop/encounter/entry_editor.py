@@ -145,7 +145,9 @@ class EntryEditor(QGroupBox):
         """Sets one field as the DM would (tests and the board's keyboard paths use it)."""
         widget = getattr(self, name)
         if isinstance(widget, QComboBox):
-            index = widget.findText(str(value))
+            # A list of names keeps each id as item data: find the id first, then the text.
+            index = widget.findData(str(value))
+            index = index if index >= 0 else widget.findText(str(value))
             if index < 0 and widget.isEditable():
                 widget.setEditText(str(value))
             else:
@@ -165,7 +167,9 @@ class EntryEditor(QGroupBox):
                 continue
             widget = getattr(self, name)
             if isinstance(widget, QComboBox):
-                text = widget.currentText().strip()
+                data = widget.currentData()
+                text = data if isinstance(data, str) and widget.currentText() == \
+                    widget.itemText(widget.currentIndex()) else widget.currentText().strip()
                 if text and text != NONE:
                     entry[name] = [text] if name == "triggers" else text
             elif isinstance(widget, QCheckBox):

@@ -2,11 +2,15 @@
 
 The active creature is the one the last turn nominated (at the very start: whoever the engine
 lets open). A turn is one command: the creature's action and its nomination together, so the
-engine can refuse an illegal nomination with its own reason before anything is saved.
+engine can refuse an illegal nomination with its own reason before anything is saved. The
+nominee may also be left empty and named after the outcome is known (N, or a drop on "Acts
+next", changes the saved turn), and a saved turn can be opened again (double-click) and changed;
+each is one undoable command.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
 
@@ -14,10 +18,17 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.dice import Roller
-from core.encounter import add_entry, resolve_state, start_round
+from core.encounter import (
+    add_entry,
+    replace_entry,
+    resolve_state,
+    scenario_document,
+    start_round,
+)
 from core.log import EncounterState, LogError, replay
 from core.model import Status
-from core.scenario import ScenarioError
+from core.rules.popcorn import initiative_standing
+from core.scenario import ScenarioError, parse_scenario
 from desktop.encounter.board_base import BoardBase, entry_text
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
@@ -28,6 +39,25 @@ ACTS_NEXT = "acts-next"
 NOMINATE_KEY = "N"
 STATUS_LANES = (("not-acted", "Not yet acted"), ("waiting", "Waiting"),
                 ("readied", "Readied"), ("acted", "Acted"))
+
+
+# "rounds[0].turns[5].nominates: …" as the engine names a field for a scenario file
+_TURN_PATH = re.compile(
+    r"rounds\[(\d+)\]\.turns\[(\d+)\](?:\.([a-z_]+))?(?:\[\d+\])?(?:\.[a-z_]+)?: ")
+_FIELD_WORDS = {"actor": "who acts", "nominates": "Nominates", "waits": "Wait",
+                "ready": "Ready", "triggers": "Sets off", "target": "Target",
+                "weapon": "Weapon", "hit": "outcome", "damage": "damage"}
+
+
+def _fired(turns: list[dict[str, Any]]) -> set[str]:
+    """Gets the creatures whose readied action a turn of this round set off."""
+    out: set[str] = set()
+    for turn in turns:
+        if turn.get("triggered"):
+            out.add(str(turn.get("actor")))
+        for item in turn.get("triggers") or ():
+            out.add(str(item.get("actor") if isinstance(item, dict) else item))
+    return out
 
 
 def _last_nominated(state: EncounterState) -> str | None:
@@ -54,6 +84,9 @@ class PopcornBoard(BoardBase):
             box.setToolTip(f"The active creature's turn: {action} (key {key})")
             box.view.setMaximumHeight(60)
             box.model.combatant_dropped.connect(self._on_action_dropped)
+            box.view.doubleClicked.connect(lambda _i, b=box: self.edit_turn(b.current_entry()))
+            box.view.setToolTip(f"The active creature's turn: {action} (key {key}); "
+                                "double-click a saved turn to change it")
             self.action_lanes[action] = box
             self._keys[key] = action
             grid.addWidget(box, i // 5, i % 5)
@@ -65,6 +98,10 @@ class PopcornBoard(BoardBase):
         self.cards.key_typed.connect(self._on_key_typed)
         self.active_label = QLabel()
         self.active_label.setObjectName("activeCreature")
+        self.initiative_label = QLabel()
+        self.initiative_label.setObjectName("initiativeTotals")
+        self.initiative_label.setWordWrap(True)
+        self.editing: int | None = None
         self.new_round_button = QPushButton("New &Round")
         self.new_round_button.setShortcut(QKeySequence("Ctrl+R"))
         self.new_round_button.clicked.connect(self.start_next_round)
@@ -82,6 +119,7 @@ class PopcornBoard(BoardBase):
         top.addWidget(self.new_round_button)
         right = QVBoxLayout()
         right.addLayout(top)
+        right.addWidget(self.initiative_label)
         right.addLayout(grid)
         right.addLayout(status_row, 1)
         right.addWidget(self.message)
@@ -118,7 +156,9 @@ class PopcornBoard(BoardBase):
         self.active_label.setText(
             f"<b>Round {max(state.round, 1)}</b> — active: <b>{escape(str(name))}</b>" if name
             else "Roll every initiative d20: the engine then names who opens.")
+        self.initiative_label.setText(self._initiative_text())
         current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        fired = _fired(current)
         latest: dict[str, dict[str, Any]] = {}
         for turn in current:
             latest[str(turn.get("actor"))] = dict(turn)
@@ -132,7 +172,7 @@ class PopcornBoard(BoardBase):
                 continue
             turn = latest.get(c.id)
             lane = ("not-acted" if turn is None else "waiting" if turn.get("waits")
-                    else "readied" if turn.get("ready") else "acted")
+                    else "readied" if turn.get("ready") and c.id not in fired else "acted")
             rows[lane].append((c.label, None))
         for key, box in self.status_lanes.items():
             box.model.set_rows(rows[key])
@@ -160,8 +200,17 @@ class PopcornBoard(BoardBase):
         self.nominate(cid)
 
     def nominate(self, cid: str) -> bool:
-        """The active creature names ``cid``: its turn is saved with the nomination."""
+        """The active creature names ``cid``: its turn is saved with the nomination.
+
+        With no turn open, the last turn saved without a nominee passes to ``cid`` (the DM
+        named it after the blow was known): one command that changes that turn.
+        """
         if self.editor.isHidden():
+            last = self._last_turn()
+            if last is not None and not last[1].get("nominates"):
+                index, turn = last
+                return self.controller.run(replace_entry("turns", index,
+                                                         {**turn, "nominates": cid}))
             name = self.labels().get(self.active or "", "the active creature")
             self.show_refusal(f"choose what {name} does first (drop it on an action)")
             return False
@@ -169,10 +218,119 @@ class PopcornBoard(BoardBase):
         self.editor.submit()
         return True
 
+    def _last_turn(self) -> tuple[int, dict[str, Any]] | None:
+        state = self.controller.state
+        turns = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        return (len(turns) - 1, dict(turns[-1])) if turns else None
+
+    def edit_turn(self, index: int | None) -> bool:
+        """Opens a saved turn of this round in the editor; saving it changes that turn."""
+        state = self.controller.state
+        turns = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        if index is None or not 0 <= index < len(turns):
+            return False
+        turn = dict(turns[index])
+        action = WAIT if turn.get("waits") else str(turn.get("action") or "other")
+        if not self.open_editor(str(turn.get("actor")), action, verb="Change turn"):
+            return False
+        self.editing = index
+        for name in ("target", "weapon", "spell", "ready", "nominates"):
+            if turn.get(name):
+                self.editor.set_value(name, turn[name])
+        if turn.get("triggers"):
+            first = turn["triggers"][0]
+            self.editor.set_value("triggers", first.get("actor") if isinstance(first, dict)
+                                  else first)
+        return True
+
+    def open_editor(self, cid: str, action: str, verb: str = "Declare") -> bool:
+        self.editing = None
+        if not super().open_editor(cid, action, verb):
+            return False
+        self._name_choices(cid)
+        return True
+
+    def _name_choices(self, actor: str) -> None:
+        """Fills Nominates, Target and Sets off with names (ids stay in the item data).
+
+        Nominates leaves out the actor (unless every other creature has acted: the last one
+        may choose itself for the next round) and every creature that is out of the fight.
+        """
+        resolved = self.controller.resolution
+        alive = [c for c in self.combatants()
+                 if resolved is None or c.id not in resolved.combatants
+                 or resolved.combatants[c.id].status is Status.ACTIVE]
+        state = self.controller.state
+        current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        done = {str(t.get("actor")) for t in current if not t.get("waits")}
+        last = all(c.id in done or c.id == actor for c in alive)
+        lists = {"nominates": [c for c in alive if c.id != actor or last],
+                 "target": [c for c in alive if c.id != actor],
+                 "triggers": [c for c in alive if c.id != actor]}
+        for name, chosen in lists.items():
+            combo = getattr(self.editor, name)
+            none = combo.itemText(0) if combo.count() else ""
+            combo.clear()
+            combo.addItem(none, "")
+            for c in chosen:
+                combo.addItem(c.label, c.id)
+
+    def show_refusal(self, text: str) -> None:
+        """Shows the engine's reason with the turn named in words, not as a field path."""
+        super().show_refusal(_TURN_PATH.sub(self._turn_words, text))
+
+    def _turn_words(self, match: re.Match[str]) -> str:
+        state = self.controller.state
+        r, t, field = int(match.group(1)), int(match.group(2)), match.group(3)
+        try:
+            actor = str(state.rounds[r]["turns"][t]["actor"])
+        except (IndexError, KeyError, TypeError):
+            actor = ""
+        name = self.labels().get(actor, "")
+        where = f"round {r + 1}, {name}'s turn" if name else f"round {r + 1}, turn {t + 1}"
+        what = _FIELD_WORDS.get(field or "", "")
+        return f"{where} ({what}): " if what else f"{where}: "
+
+    def _initiative_text(self) -> str:
+        """Shows every initiative total, and how a tie for the first turn was broken."""
+        state = self.controller.state
+        if self.controller.rolls_needed() or not state.combatants:
+            return ""
+        try:
+            standing = initiative_standing(parse_scenario(scenario_document(state)),
+                                           Roller.seeded(state.config.get("seed")))
+        except (ScenarioError, LogError, KeyError):
+            return ""
+        labels = self.labels()
+        parts = []
+        for t in standing.totals:
+            sign = f" {t.modifier:+d}" if t.modifier else ""
+            parts.append(f"{escape(labels.get(t.actor, t.actor))} <b>{t.total}</b>"
+                         f"<small> (d20 {t.d20}{sign})</small>")
+        text = "Initiative: " + " · ".join(parts)
+        if standing.tied:
+            openers = " and ".join(sorted(labels.get(o, o) for o in standing.openers))
+            rule = ("players win ties" if "popcorn.initiative.players-win-ties"
+                    in standing.because else "tied creatures rolled again")
+            text += f" — tie at {standing.totals[0].total}: {escape(openers)} opens ({rule})"
+        return text
+
     def _on_entry_submitted(self, entry: dict[str, Any]) -> None:
         if entry.get("action") == WAIT:
             del entry["action"]
             entry["waits"] = True
+        if self.editing is not None:
+            index, self.editing = self.editing, None
+            turns = list(self.controller.state.rounds[-1].get("turns") or ())
+            kept = {k: v for k, v in dict(turns[index]).items()
+                    if k in ("hit", "damage", "hits", "triggered", "roll", "effect")
+                    and k not in entry}
+            if self.controller.run(replace_entry("turns", index, {**kept, **entry})):
+                self.editor.hide()
+                self.cards.setFocus()
+            else:
+                self.editing = index
+            return
         if not self.controller.state.rounds and not self.controller.run(start_round(1)):
             return
         if self.controller.run(add_entry("turns", entry)):

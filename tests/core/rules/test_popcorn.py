@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from core.dice import Roller
 from core.model import Resolution, Status, StepEvent
-from core.rules.popcorn import RULES, SYSTEM, Options
+from core.rules.popcorn import RULES, SYSTEM, Options, initiative_standing
 from core.scenario import ScenarioError, parse_scenario
 
 
@@ -96,6 +96,18 @@ def test_highest_first() -> None:
     err = refused(TWO, [{"turns": [t("orc", "ann")]}], initiative=INIT)
     assert err.field == "rounds[0].turns[0].actor"
     assert "ann" in err.message
+
+
+def test_initiative_standing_shows_totals_and_the_tie_break() -> None:
+    """popcorn.initiative.players-win-ties: 18 vs 18 is shown with the rule that broke it."""
+    doc = {"format": "combatdesk/scenario-1", "system": "popcorn",
+           "combatants": [mon("orc"), pc("ann", initiative_adj=1)],
+           "initiative": {"orc": 18, "ann": 17}}
+    standing = initiative_standing(parse_scenario(doc), Roller.seeded(1))
+    assert [(t.actor, t.d20, t.total) for t in standing.totals] == [("orc", 18, 18),
+                                                                    ("ann", 17, 18)]
+    assert standing.tied and standing.openers == {"ann"}
+    assert "popcorn.initiative.players-win-ties" in standing.because
 
 
 def test_players_win_ties() -> None:
