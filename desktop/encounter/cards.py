@@ -96,7 +96,7 @@ class CombatantCardsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             weapons = ", ".join(w.name for w in c.weapons) or "none"
             spells = ", ".join(s.name for s in c.spells) or "none"
-            return f"{c.label} ({c.id}), side {c.side}\nweapons: {weapons}\nspells: {spells}"
+            return f"{c.label}, side {c.side}\nweapons: {weapons}\nspells: {spells}"
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:

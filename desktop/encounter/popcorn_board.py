@@ -11,6 +11,7 @@ each is one undoable command.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html import escape
 from typing import Any
 
@@ -25,7 +26,7 @@ from core.encounter import (
     scenario_document,
     start_round,
 )
-from core.log import EncounterState, LogError, replay
+from core.log import Command, EncounterState, LogError, replay
 from core.model import Status
 from core.rules.popcorn import initiative_standing
 from core.scenario import ScenarioError, parse_scenario
@@ -60,11 +61,12 @@ def _fired(turns: list[dict[str, Any]]) -> set[str]:
     return out
 
 
-def _last_nominated(state: EncounterState) -> str | None:
+def _last_turn_of(state: EncounterState) -> dict[str, Any] | None:
+    """Gets the last turn played (a readied action set off does not pass the action)."""
     for spec in reversed(state.rounds):
         for turn in reversed(spec.get("turns") or ()):
-            if turn.get("nominates"):
-                return str(turn["nominates"])
+            if not turn.get("triggered"):
+                return dict(turn)
     return None
 
 
@@ -146,16 +148,32 @@ class PopcornBoard(BoardBase):
 
     def refresh(self) -> None:
         state = self.controller.state
-        self.active = _last_nominated(state)
-        if self.active is None and not any(r.get("turns") for r in state.rounds):
+        labels = self.labels()
+        resolved = self.controller.resolution
+        last = _last_turn_of(state)
+        self.active = str(last["nominates"]) if last and last.get("nominates") else None
+        round_no = f"<b>Round {max(state.round, 1)}</b> — "
+        if last is None:
             openers = self._openers() if not self.controller.rolls_needed() else []
             self.active = openers[0] if openers else None
-        self.refresh_cards(active=self.active)
-        labels = self.labels()
+            text = "Roll every initiative d20: the engine then names who opens."
+        else:
+            actor = escape(labels.get(str(last.get("actor")), "the last creature"))
+            text = (f"{round_no}{actor} has acted: name who acts next (select a card and "
+                    "press N, or drop it on “Acts next”)")
+        if self.active is not None and resolved is not None and self.active in \
+                resolved.combatants and resolved.combatants[self.active].status \
+                is not Status.ACTIVE:
+            # Pass the Action (popcorn.pass.fallen-nominee): the nominee fell before acting.
+            fallen = escape(labels.get(self.active, "the nominee"))
+            self.active = None
+            text = (f"{round_no}{fallen} fell before acting: "
+                    f"{escape(labels.get(str(last.get('actor') if last else ''), 'the nominator'))}"
+                    " names another — drop any creature still to act on an action")
         name = labels.get(self.active or "", self.active)
-        self.active_label.setText(
-            f"<b>Round {max(state.round, 1)}</b> — active: <b>{escape(str(name))}</b>" if name
-            else "Roll every initiative d20: the engine then names who opens.")
+        self.refresh_cards(active=self.active)
+        self.active_label.setText(f"{round_no}active: <b>{escape(str(name))}</b>" if name
+                                  else text)
         self.initiative_label.setText(self._initiative_text())
         current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
         fired = _fired(current)
@@ -163,7 +181,6 @@ class PopcornBoard(BoardBase):
         for turn in current:
             latest[str(turn.get("actor"))] = dict(turn)
         rows: dict[str, list[tuple[str, int | None]]] = {k: [] for k, _ in STATUS_LANES}
-        resolved = self.controller.resolution
         for c in state.combatants.values():
             # The engine says who is out of the fight (dead, fled…): they act no more.
             if resolved is not None and c.id in resolved.combatants and (
@@ -209,8 +226,11 @@ class PopcornBoard(BoardBase):
             last = self._last_turn()
             if last is not None and not last[1].get("nominates"):
                 index, turn = last
-                return self.controller.run(replace_entry("turns", index,
-                                                         {**turn, "nominates": cid}))
+                by = self.labels().get(str(turn.get("actor")), "the last creature")
+                named = self.labels().get(cid, "another creature")
+                return self.controller.run(self._named(
+                    replace_entry("turns", index, {**turn, "nominates": cid}),
+                    f"{by} names {named} to act next"))
             name = self.labels().get(self.active or "", "the active creature")
             self.show_refusal(f"choose what {name} does first (drop it on an action)")
             return False
@@ -325,7 +345,10 @@ class PopcornBoard(BoardBase):
             kept = {k: v for k, v in dict(turns[index]).items()
                     if k in ("hit", "damage", "hits", "triggered", "roll", "effect")
                     and k not in entry}
-            if self.controller.run(replace_entry("turns", index, {**kept, **entry})):
+            who = self.labels().get(str(entry.get("actor")), "a creature")
+            command = self._named(replace_entry("turns", index, {**kept, **entry}),
+                                  f"Change {who}'s turn")
+            if self.controller.run(command):
                 self.editor.hide()
                 self.cards.setFocus()
             else:
@@ -333,9 +356,16 @@ class PopcornBoard(BoardBase):
             return
         if not self.controller.state.rounds and not self.controller.run(start_round(1)):
             return
-        if self.controller.run(add_entry("turns", entry)):
+        who = self.labels().get(str(entry.get("actor")), "a creature")
+        what = "waits" if entry.get("waits") else entry.get("action") or "turn"
+        if self.controller.run(self._named(add_entry("turns", entry), f"{who}: {what}")):
             self.editor.hide()
             self.cards.setFocus()
+
+    @staticmethod
+    def _named(command: Command, name: str) -> Command:
+        """Gives a command the words the Undo menu shows (names, never ids)."""
+        return replace(command, name=name)
 
     def start_next_round(self) -> None:
         self.controller.run(start_round(self.controller.state.round + 1))
