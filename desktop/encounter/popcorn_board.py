@@ -38,7 +38,7 @@ from desktop.encounter.lanes import POPCORN_ACTIONS
 WAIT = "wait"
 ACTS_NEXT = "acts-next"
 NOMINATE_KEY = "N"
-STATUS_LANES = (("not-acted", "Not yet acted"), ("waiting", "Waiting"),
+STATUS_LANES = (("not-acted", "To act"), ("waiting", "Waiting"),
                 ("readied", "Readied"), ("acted", "Acted"))
 
 
@@ -85,6 +85,7 @@ class PopcornBoard(BoardBase):
             box = LaneBox(action, f"{action} [{key}]")
             box.setToolTip(f"The active creature's turn: {action} (key {key})")
             box.view.setMaximumHeight(60)
+            box.setMinimumWidth(56)  # ten lanes in five columns must fit beside 1280×720's list
             box.model.combatant_dropped.connect(self._on_action_dropped)
             box.view.doubleClicked.connect(lambda _i, b=box: self.edit_turn(b.current_entry()))
             box.view.setToolTip(f"The active creature's turn: {action} (key {key}); "
@@ -93,8 +94,14 @@ class PopcornBoard(BoardBase):
             self._keys[key] = action
             grid.addWidget(box, i // 5, i % 5)
         self.status_lanes = {key: LaneBox(key, title) for key, title in STATUS_LANES}
-        self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]",
-                                 "Drop the creature the active one nominates (key N)")
+        for box in self.status_lanes.values():
+            box.setMinimumWidth(56)
+        # The meaning goes in the tooltip: at 1280×720 the lane is too narrow for a sentence.
+        self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]")
+        self.next_lane.setToolTip("Drop the creature the active one nominates (key N); after "
+                                  "a turn saved without one, this passes it on")
+        self.next_lane.view.setToolTip(self.next_lane.toolTip())
+        self.next_lane.setMinimumWidth(56)
         self.next_lane.setStyleSheet("QGroupBox { font-weight: bold; }")
         self.next_lane.model.combatant_dropped.connect(self._on_nominee_dropped)
         self.cards.key_typed.connect(self._on_key_typed)
