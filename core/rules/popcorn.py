@@ -101,6 +101,15 @@ class MoraleFailure(StrEnum):
     SURRENDERS = "surrenders"
 
 
+class FallenNominee(StrEnum):
+    """What happens when the creature nominated to act next is down before its turn."""
+
+    CHOOSE_AGAIN = "choose-again"
+    """The nominator names another creature (the next turn's actor); nothing is refused."""
+    REFUSE = "refuse"
+    """The nomination is refused: the DM must change it."""
+
+
 class SlowWeapons(StrEnum):
     """What happens to a slow-weapon attack taken before every non-waiting creature has acted."""
 
@@ -124,6 +133,7 @@ class Options:
     slow_weapons: SlowWeapons = SlowWeapons.DEFER
     require_full_rounds: bool = True
     surprised_lose_round: bool = True
+    fallen_nominee: FallenNominee = FallenNominee.CHOOSE_AGAIN
 
 
 # --- rule catalogue -----------------------------------------------------------------------------
@@ -154,6 +164,11 @@ RULES = rule_table(
     _rule("pass.last-nominates-next-round", "3. Pass the Action",
           "When every creature has acted, the last one names who acts first next round, "
           "itself included."),
+    _rule("pass.fallen-nominee", "3. Pass the Action",
+          "Source silent: a nominee that is dead or down before its turn cannot take it; the "
+          "nomination passes back and the nominator names another creature (the creature "
+          "that acts next). The text has the nominator name who acts, so it chooses again.",
+          "fallen_nominee"),
     _rule("round.every-creature-acts", "3. Pass the Action",
           "A round lasts until every creature able to act has taken its action.",
           "require_full_rounds"),
@@ -216,7 +231,8 @@ PHASES = (
           ("popcorn.turn.take-action", "popcorn.wait.nominate-another", "popcorn.spell.heals",
            "popcorn.ready.trigger", "popcorn.attack.slow-weapon-last")),
     Phase("pass-action", "Pass the Action",
-          ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round")),
+          ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round",
+           "popcorn.pass.fallen-nominee")),
     Phase("end-of-round", "End of Round",
           ("popcorn.end.morale-check", "popcorn.end.effect-durations")),
 )
@@ -229,6 +245,7 @@ R_ACTION = "popcorn.turn.take-action"
 R_NOMINATE = "popcorn.pass.nominate-next"
 R_LAST = "popcorn.pass.last-nominates-next-round"
 R_WAIT = "popcorn.wait.nominate-another"
+R_FALLEN = "popcorn.pass.fallen-nominee"
 R_MUST_ACT = "popcorn.wait.must-act"
 R_READY = "popcorn.ready.trigger"
 R_LAPSE = "popcorn.ready.lapses-when-nominated"
@@ -350,6 +367,9 @@ class _Engine:
         self.moved: set[str] = set()
         self.held_slow: list[tuple[_Act, list[_Reaction]]] = []
         self.casting: _Act | None = None
+        # Pass the Action: who named the creature due next, and who must choose again
+        self.nominated_by: tuple[str, str] | None = None
+        self.chooser: tuple[str, str] | None = None
         self.disrupted = False
 
     # --- output helpers ------------------------------------------------------------------------
@@ -376,6 +396,11 @@ class _Engine:
                         manual=True, purpose=purpose)
         self.rolls.append(roll)
         return roll.total
+
+    def name(self, cid: str) -> str:
+        """Gets the name a DM reads for a creature (its id when the scenario gives none)."""
+        c = self.by_id.get(cid)
+        return c.name if c is not None and c.name else cid
 
     def active(self, cid: str) -> bool:
         """Tells whether a creature can still act (not dead, fled, unconscious…)."""
@@ -804,15 +829,15 @@ class _Engine:
         cid, path = reaction.actor, reaction.path
         readied = self.readied.get(cid)
         if readied is None:
-            where = self.lapsed.get(cid)
-            why = (f"its readied action lapsed when it was nominated at {where}"
-                   if where else "it has no readied action")
-            raise ScenarioError(path, f"{cid} cannot be triggered: {why}")
+            why = ("its readied action lapsed when it was nominated again"
+                   if cid in self.lapsed else "it has no readied action")
+            raise ScenarioError(path, f"{self.name(cid)} cannot be triggered: {why}")
         if not self.active(cid):
-            raise ScenarioError(path, f"{cid} is {self.status[cid]} and cannot act")
+            raise ScenarioError(path, f"{self.name(cid)} is {self.status[cid]} and cannot act")
         if cid in self.cast:
-            raise ScenarioError(path, f"{cid} cast a spell this round; casting is a sole action "
-                                "(Spell Casting)")
+            raise ScenarioError(path,
+                                f"{self.name(cid)} cast a spell this round; casting is a "
+                                "sole action (Spell Casting)")
         del self.readied[cid]
         act = self.act_from(reaction.data, path, cid, base=readied.act)
         self.emit(cid, StepEvent.READIED_TRIGGERS, [R_READY], action=act.kind, target=act.target,
@@ -879,21 +904,34 @@ class _Engine:
         acted: set[str] = set()
         expected, because, why = first, first_because, first_why
         if expected is not None and not any(self.active(cid) for cid in expected):
-            expected = None
+            expected = self.fallen(expected)
         next_first: frozenset[str] | None = None
         next_because: tuple[str, ...] = (R_ACTION,)
         next_why = ""
         for turn, reactions in self.plays(rnd):
             cid, path = turn.actor, turn.path
             if not self.active(cid):
-                raise ScenarioError(f"{path}.actor", f"{cid} is {self.status[cid]} and cannot act")
+                raise ScenarioError(f"{path}.actor",
+                                    f"{self.name(cid)} is {self.status[cid]} and cannot act")
             if cid in lost:
-                raise ScenarioError(f"{path}.actor", f"{cid} is surprised and loses this round")
+                raise ScenarioError(f"{path}.actor",
+                                    f"{self.name(cid)} is surprised and loses this round")
             if cid in acted:
-                raise ScenarioError(f"{path}.actor", f"{cid} already acted this round")
+                raise ScenarioError(f"{path}.actor", f"{self.name(cid)} already acted this round")
+            if expected is not None and not any(self.active(e) for e in expected):
+                expected = self.fallen(expected)
             if expected is not None and cid not in expected:
-                names = " or ".join(sorted(expected))
-                raise ScenarioError(f"{path}.actor", f"{why}: {names} acts now, not {cid}")
+                names = " or ".join(sorted(self.name(e) for e in expected))
+                raise ScenarioError(f"{path}.actor",
+                                    f"{why}: {names} acts now, not {self.name(cid)}")
+            if self.chooser is not None and expected is None:
+                # Pass the Action: the nominator of a fallen creature chooses again; the turn
+                # that follows is its new choice.
+                by, by_path = self.chooser
+                if self.status[by] not in (Status.DEAD, Status.UNCONSCIOUS):
+                    self.emit(by, StepEvent.NOMINATES, [R_FALLEN, R_NOMINATE], target=cid,
+                              turn=by_path, chosen_again=True)
+            self.chooser = None
             turn_because = [*because, *self.lapse(cid, path)]
             self.turn(turn, reactions, turn_because)
             acted_now = cid not in self.waiting
@@ -907,24 +945,41 @@ class _Engine:
                 if self.status[cid] in (Status.DEAD, Status.UNCONSCIOUS):
                     # A creature that fled on its own turn has finished its action and still
                     # passes it on; one killed during its turn cannot.
-                    raise ScenarioError(npath, f"{cid} fell during its turn and cannot nominate")
+                    raise ScenarioError(npath,
+                                        f"{self.name(cid)} fell during its turn and cannot "
+                                        "nominate")
                 if not self.active(nominee):
-                    raise ScenarioError(npath, f"{nominee} is {self.status[nominee]} and cannot "
-                                        "be nominated")
+                    if self.options.fallen_nominee == FallenNominee.REFUSE:
+                        raise ScenarioError(npath,
+                                            f"{self.name(nominee)} is {self.status[nominee]} and "
+                                            "cannot be nominated")
+                    # The nominee was picked before the blow was known (Pass the Action).
+                    self.emit(cid, StepEvent.NOMINATES, [R_NOMINATE, R_FALLEN], target=nominee,
+                              turn=path, nominee_fell=str(self.status[nominee]))
+                    self.chooser = (cid, path)
+                    if round_over:
+                        next_first, next_because, next_why = None, (R_ACTION,), ""
+                    self.flush_slow()
+                    continue
                 if round_over:
                     self.emit(cid, StepEvent.NOMINATES, [R_LAST, R_NOMINATE, *self.lapse(nominee,
                                                                                      npath)],
                               target=nominee, turn=path)
                     next_first, next_because = frozenset({nominee}), (R_LAST, R_NOMINATE)
-                    next_why = f"{npath} named who acts first this round"
+                    self.nominated_by = (cid, path)
+                    next_why = f"{self.name(cid)} named who acts first this round"
                 else:
                     if nominee == cid:
-                        raise ScenarioError(npath, f"{cid} cannot nominate itself while others "
+                        raise ScenarioError(npath,
+                                            f"{self.name(cid)} cannot nominate itself while others "
                                             "are still to act")
                     if nominee in lost:
-                        raise ScenarioError(npath, f"{nominee} is surprised and loses this round")
+                        raise ScenarioError(npath,
+                                            f"{self.name(nominee)} is surprised and loses this "
+                                            "round")
                     if nominee in acted or nominee not in self.to_act:
-                        raise ScenarioError(npath, f"{nominee} already acted this round and "
+                        raise ScenarioError(npath,
+                                            f"{self.name(nominee)} already acted this round and "
                                             "cannot be nominated")
                     rules = [R_NOMINATE, R_WAIT] if not acted_now else [R_NOMINATE]
                     if self.held_slow and self.held_slow[-1][0].path == path:
@@ -932,7 +987,8 @@ class _Engine:
                     rules += self.lapse(nominee, npath)
                     self.emit(cid, StepEvent.NOMINATES, rules, target=nominee, turn=path)
                     expected, because = frozenset({nominee}), (R_NOMINATE,)
-                    why = f"{npath} named the next creature"
+                    self.nominated_by = (cid, path)
+                    why = f"{self.name(cid)} named the next creature"
             elif not acted_now and len(self.to_act) <= 1:
                 raise ScenarioError(f"{path}.nominates", "a waiting creature must nominate "
                                     "another creature")
@@ -940,7 +996,7 @@ class _Engine:
         self.flush_slow()
         if self.to_act:
             if self.options.require_full_rounds and not last_round:
-                names = ", ".join(sorted(self.to_act))
+                names = ", ".join(sorted(self.name(e) for e in self.to_act))
                 raise ScenarioError(f"{rnd.path}.turns", f"the round ends before every creature "
                                     f"has acted: {names} still to act (3. Pass the Action)")
             if not self.options.require_full_rounds:
@@ -948,6 +1004,17 @@ class _Engine:
         else:
             self.end_of_round(rnd)
         return next_first, next_because, next_why
+
+    def fallen(self, expected: frozenset[str]) -> frozenset[str] | None:
+        """Notes that the nominee fell before its turn; its nominator chooses again."""
+        if self.options.fallen_nominee == FallenNominee.REFUSE or self.nominated_by is None:
+            return None
+        by, path = self.nominated_by
+        for nominee in sorted(expected):
+            self.emit(by, StepEvent.NOMINATES, [R_FALLEN], target=nominee, turn=path,
+                      nominee_fell=str(self.status[nominee]))
+        self.chooser = (by, path)
+        return None
 
     def lapse(self, cid: str, path: str) -> list[str]:
         """Drops a readied action whose creature is named again (Readying an Action)."""
@@ -965,7 +1032,8 @@ class _Engine:
             raise ScenarioError(f"{path}.ready", "a creature either waits or readies an action")
         if turn.waits:
             if cid in self.waiting and len(self.to_act) == len(self.waiting):
-                raise ScenarioError(f"{path}.waits", f"{cid} was nominated while waiting and "
+                raise ScenarioError(f"{path}.waits",
+                                    f"{self.name(cid)} was nominated while waiting and "
                                     "every creature still to act is waiting: it must act now")
             if turn.outcome.hits:
                 raise ScenarioError(f"{path}.hit", "a waiting creature attacks only when it "
@@ -996,7 +1064,7 @@ class _Engine:
             if len(self.to_act) > len(self.waiting):
                 if self.options.slow_weapons == SlowWeapons.REFUSE:
                     raise ScenarioError(f"{path}.weapon", f"{act.weapon.name} is slow: "
-                                        f"{cid} may attack only after every non-waiting "
+                                        f"{self.name(cid)} may attack only after every non-waiting "
                                         "creature has acted (wait instead)")
                 self.held_slow.append((act, reactions))
                 return
@@ -1087,6 +1155,47 @@ class _Engine:
                         for c in self.scenario.combatants},
             rolls=tuple(self.rolls),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeTotal:
+    """One creature's initiative for the combat: the d20, its modifier and the total."""
+
+    actor: str
+    d20: int
+    modifier: int
+
+    @property
+    def total(self) -> int:
+        """Gets the d20 plus the modifier."""
+        return self.d20 + self.modifier
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeStanding:
+    """The initiative totals, highest first, who opens the combat, and the rules that decided."""
+
+    totals: tuple[InitiativeTotal, ...]
+    openers: frozenset[str]
+    because: tuple[str, ...]
+
+    @property
+    def tied(self) -> bool:
+        """Tells whether more than one creature shares the highest total."""
+        return len(self.totals) > 1 and self.totals[0].total == self.totals[1].total
+
+
+def initiative_standing(scenario: Scenario, dice: RollSource) -> InitiativeStanding:
+    """Gets every creature's initiative total and who opens (1. Roll Initiative)."""
+    engine = _Engine(scenario, parse_options(Options, scenario.options), dice)
+    engine.roll_initiative()
+    d20s = {r.purpose.removeprefix("initiative "): r.total for r in engine.rolls}
+    totals = sorted(
+        (InitiativeTotal(cid, d20s[cid], engine.initiative[cid] - d20s[cid])
+         for cid in engine.initiative),
+        key=lambda t: -t.total)
+    openers, because = engine.winners(list(engine.initiative))
+    return InitiativeStanding(tuple(totals), openers, because)
 
 
 class PopcornSystem:

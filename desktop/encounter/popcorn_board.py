@@ -2,11 +2,16 @@
 
 The active creature is the one the last turn nominated (at the very start: whoever the engine
 lets open). A turn is one command: the creature's action and its nomination together, so the
-engine can refuse an illegal nomination with its own reason before anything is saved.
+engine can refuse an illegal nomination with its own reason before anything is saved. The
+nominee may also be left empty and named after the outcome is known (N, or a drop on "Acts
+next", changes the saved turn), and a saved turn can be opened again (double-click) and changed;
+each is one undoable command.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from html import escape
 from typing import Any
 
@@ -14,10 +19,17 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.dice import Roller
-from core.encounter import add_entry, resolve_state, start_round
-from core.log import EncounterState, LogError, replay
+from core.encounter import (
+    add_entry,
+    replace_entry,
+    resolve_state,
+    scenario_document,
+    start_round,
+)
+from core.log import Command, EncounterState, LogError, replay
 from core.model import Status
-from core.scenario import ScenarioError
+from core.rules.popcorn import initiative_standing
+from core.scenario import ScenarioError, parse_scenario
 from desktop.encounter.board_base import BoardBase, entry_text
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
@@ -26,15 +38,35 @@ from desktop.encounter.lanes import POPCORN_ACTIONS
 WAIT = "wait"
 ACTS_NEXT = "acts-next"
 NOMINATE_KEY = "N"
-STATUS_LANES = (("not-acted", "Not yet acted"), ("waiting", "Waiting"),
+STATUS_LANES = (("not-acted", "To act"), ("waiting", "Waiting"),
                 ("readied", "Readied"), ("acted", "Acted"))
 
 
-def _last_nominated(state: EncounterState) -> str | None:
+# "rounds[0].turns[5].nominates: …" as the engine names a field for a scenario file
+_TURN_PATH = re.compile(
+    r"rounds\[(\d+)\]\.turns\[(\d+)\](?:\.([a-z_]+))?(?:\[\d+\])?(?:\.[a-z_]+)?: ")
+_FIELD_WORDS = {"actor": "who acts", "nominates": "Nominates", "waits": "Wait",
+                "ready": "Ready", "triggers": "Sets off", "target": "Target",
+                "weapon": "Weapon", "hit": "outcome", "damage": "damage"}
+
+
+def _fired(turns: list[dict[str, Any]]) -> set[str]:
+    """Gets the creatures whose readied action a turn of this round set off."""
+    out: set[str] = set()
+    for turn in turns:
+        if turn.get("triggered"):
+            out.add(str(turn.get("actor")))
+        for item in turn.get("triggers") or ():
+            out.add(str(item.get("actor") if isinstance(item, dict) else item))
+    return out
+
+
+def _last_turn_of(state: EncounterState) -> dict[str, Any] | None:
+    """Gets the last turn played (a readied action set off does not pass the action)."""
     for spec in reversed(state.rounds):
         for turn in reversed(spec.get("turns") or ()):
-            if turn.get("nominates"):
-                return str(turn["nominates"])
+            if not turn.get("triggered"):
+                return dict(turn)
     return None
 
 
@@ -53,18 +85,32 @@ class PopcornBoard(BoardBase):
             box = LaneBox(action, f"{action} [{key}]")
             box.setToolTip(f"The active creature's turn: {action} (key {key})")
             box.view.setMaximumHeight(60)
+            box.setMinimumWidth(56)  # ten lanes in five columns must fit beside 1280×720's list
             box.model.combatant_dropped.connect(self._on_action_dropped)
+            box.view.doubleClicked.connect(lambda _i, b=box: self.edit_turn(b.current_entry()))
+            box.view.setToolTip(f"The active creature's turn: {action} (key {key}); "
+                                "double-click a saved turn to change it")
             self.action_lanes[action] = box
             self._keys[key] = action
             grid.addWidget(box, i // 5, i % 5)
         self.status_lanes = {key: LaneBox(key, title) for key, title in STATUS_LANES}
-        self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]",
-                                 "Drop the creature the active one nominates (key N)")
+        for box in self.status_lanes.values():
+            box.setMinimumWidth(56)
+        # The meaning goes in the tooltip: at 1280×720 the lane is too narrow for a sentence.
+        self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]")
+        self.next_lane.setToolTip("Drop the creature the active one nominates (key N); after "
+                                  "a turn saved without one, this passes it on")
+        self.next_lane.view.setToolTip(self.next_lane.toolTip())
+        self.next_lane.setMinimumWidth(56)
         self.next_lane.setStyleSheet("QGroupBox { font-weight: bold; }")
         self.next_lane.model.combatant_dropped.connect(self._on_nominee_dropped)
         self.cards.key_typed.connect(self._on_key_typed)
         self.active_label = QLabel()
         self.active_label.setObjectName("activeCreature")
+        self.initiative_label = QLabel()
+        self.initiative_label.setObjectName("initiativeTotals")
+        self.initiative_label.setWordWrap(True)
+        self.editing: int | None = None
         self.new_round_button = QPushButton("New &Round")
         self.new_round_button.setShortcut(QKeySequence("Ctrl+R"))
         self.new_round_button.clicked.connect(self.start_next_round)
@@ -82,6 +128,7 @@ class PopcornBoard(BoardBase):
         top.addWidget(self.new_round_button)
         right = QVBoxLayout()
         right.addLayout(top)
+        right.addWidget(self.initiative_label)
         right.addLayout(grid)
         right.addLayout(status_row, 1)
         right.addWidget(self.message)
@@ -108,22 +155,39 @@ class PopcornBoard(BoardBase):
 
     def refresh(self) -> None:
         state = self.controller.state
-        self.active = _last_nominated(state)
-        if self.active is None and not any(r.get("turns") for r in state.rounds):
+        labels = self.labels()
+        resolved = self.controller.resolution
+        last = _last_turn_of(state)
+        self.active = str(last["nominates"]) if last and last.get("nominates") else None
+        round_no = f"<b>Round {max(state.round, 1)}</b> — "
+        if last is None:
             openers = self._openers() if not self.controller.rolls_needed() else []
             self.active = openers[0] if openers else None
-        self.refresh_cards(active=self.active)
-        labels = self.labels()
+            text = "Roll every initiative d20: the engine then names who opens."
+        else:
+            actor = escape(labels.get(str(last.get("actor")), "the last creature"))
+            text = (f"{round_no}{actor} has acted: name who acts next (select a card and "
+                    "press N, or drop it on “Acts next”)")
+        if self.active is not None and resolved is not None and self.active in \
+                resolved.combatants and resolved.combatants[self.active].status \
+                is not Status.ACTIVE:
+            # Pass the Action (popcorn.pass.fallen-nominee): the nominee fell before acting.
+            fallen = escape(labels.get(self.active, "the nominee"))
+            self.active = None
+            text = (f"{round_no}{fallen} fell before acting: "
+                    f"{escape(labels.get(str(last.get('actor') if last else ''), 'the nominator'))}"
+                    " names another — drop any creature still to act on an action")
         name = labels.get(self.active or "", self.active)
-        self.active_label.setText(
-            f"<b>Round {max(state.round, 1)}</b> — active: <b>{escape(str(name))}</b>" if name
-            else "Roll every initiative d20: the engine then names who opens.")
+        self.refresh_cards(active=self.active)
+        self.active_label.setText(f"{round_no}active: <b>{escape(str(name))}</b>" if name
+                                  else text)
+        self.initiative_label.setText(self._initiative_text())
         current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        fired = _fired(current)
         latest: dict[str, dict[str, Any]] = {}
         for turn in current:
             latest[str(turn.get("actor"))] = dict(turn)
         rows: dict[str, list[tuple[str, int | None]]] = {k: [] for k, _ in STATUS_LANES}
-        resolved = self.controller.resolution
         for c in state.combatants.values():
             # The engine says who is out of the fight (dead, fled…): they act no more.
             if resolved is not None and c.id in resolved.combatants and (
@@ -132,7 +196,7 @@ class PopcornBoard(BoardBase):
                 continue
             turn = latest.get(c.id)
             lane = ("not-acted" if turn is None else "waiting" if turn.get("waits")
-                    else "readied" if turn.get("ready") else "acted")
+                    else "readied" if turn.get("ready") and c.id not in fired else "acted")
             rows[lane].append((c.label, None))
         for key, box in self.status_lanes.items():
             box.model.set_rows(rows[key])
@@ -160,8 +224,20 @@ class PopcornBoard(BoardBase):
         self.nominate(cid)
 
     def nominate(self, cid: str) -> bool:
-        """The active creature names ``cid``: its turn is saved with the nomination."""
+        """The active creature names ``cid``: its turn is saved with the nomination.
+
+        With no turn open, the last turn saved without a nominee passes to ``cid`` (the DM
+        named it after the blow was known): one command that changes that turn.
+        """
         if self.editor.isHidden():
+            last = self._last_turn()
+            if last is not None and not last[1].get("nominates"):
+                index, turn = last
+                by = self.labels().get(str(turn.get("actor")), "the last creature")
+                named = self.labels().get(cid, "another creature")
+                return self.controller.run(self._named(
+                    replace_entry("turns", index, {**turn, "nominates": cid}),
+                    f"{by} names {named} to act next"))
             name = self.labels().get(self.active or "", "the active creature")
             self.show_refusal(f"choose what {name} does first (drop it on an action)")
             return False
@@ -169,15 +245,134 @@ class PopcornBoard(BoardBase):
         self.editor.submit()
         return True
 
+    def _last_turn(self) -> tuple[int, dict[str, Any]] | None:
+        state = self.controller.state
+        turns = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        return (len(turns) - 1, dict(turns[-1])) if turns else None
+
+    def edit_turn(self, index: int | None) -> bool:
+        """Opens a saved turn of this round in the editor; saving it changes that turn."""
+        state = self.controller.state
+        turns = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        if index is None or not 0 <= index < len(turns):
+            return False
+        turn = dict(turns[index])
+        action = WAIT if turn.get("waits") else str(turn.get("action") or "other")
+        if not self.open_editor(str(turn.get("actor")), action, verb="Change turn"):
+            return False
+        self.editing = index
+        for name in ("target", "weapon", "spell", "ready", "nominates"):
+            if turn.get(name):
+                self.editor.set_value(name, turn[name])
+        if turn.get("triggers"):
+            first = turn["triggers"][0]
+            self.editor.set_value("triggers", first.get("actor") if isinstance(first, dict)
+                                  else first)
+        return True
+
+    def open_editor(self, cid: str, action: str, verb: str = "Declare") -> bool:
+        self.editing = None
+        if not super().open_editor(cid, action, verb):
+            return False
+        self._name_choices(cid)
+        return True
+
+    def _name_choices(self, actor: str) -> None:
+        """Fills Nominates, Target and Sets off with names (ids stay in the item data).
+
+        Nominates leaves out the actor (unless every other creature has acted: the last one
+        may choose itself for the next round) and every creature that is out of the fight.
+        """
+        resolved = self.controller.resolution
+        alive = [c for c in self.combatants()
+                 if resolved is None or c.id not in resolved.combatants
+                 or resolved.combatants[c.id].status is Status.ACTIVE]
+        state = self.controller.state
+        current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        done = {str(t.get("actor")) for t in current if not t.get("waits")}
+        last = all(c.id in done or c.id == actor for c in alive)
+        lists = {"nominates": [c for c in alive if c.id != actor or last],
+                 "target": [c for c in alive if c.id != actor],
+                 "triggers": [c for c in alive if c.id != actor]}
+        for name, chosen in lists.items():
+            combo = getattr(self.editor, name)
+            none = combo.itemText(0) if combo.count() else ""
+            combo.clear()
+            combo.addItem(none, "")
+            for c in chosen:
+                combo.addItem(c.label, c.id)
+
+    def show_refusal(self, text: str) -> None:
+        """Shows the engine's reason with the turn named in words, not as a field path."""
+        super().show_refusal(_TURN_PATH.sub(self._turn_words, text))
+
+    def _turn_words(self, match: re.Match[str]) -> str:
+        state = self.controller.state
+        r, t, field = int(match.group(1)), int(match.group(2)), match.group(3)
+        try:
+            actor = str(state.rounds[r]["turns"][t]["actor"])
+        except (IndexError, KeyError, TypeError):
+            actor = ""
+        name = self.labels().get(actor, "")
+        where = f"round {r + 1}, {name}'s turn" if name else f"round {r + 1}, turn {t + 1}"
+        what = _FIELD_WORDS.get(field or "", "")
+        return f"{where} ({what}): " if what else f"{where}: "
+
+    def _initiative_text(self) -> str:
+        """Shows every initiative total, and how a tie for the first turn was broken."""
+        state = self.controller.state
+        if self.controller.rolls_needed() or not state.combatants:
+            return ""
+        try:
+            standing = initiative_standing(parse_scenario(scenario_document(state)),
+                                           Roller.seeded(state.config.get("seed")))
+        except (ScenarioError, LogError, KeyError):
+            return ""
+        labels = self.labels()
+        parts = []
+        for t in standing.totals:
+            sign = f" {t.modifier:+d}" if t.modifier else ""
+            parts.append(f"{escape(labels.get(t.actor, t.actor))} <b>{t.total}</b>"
+                         f"<small> (d20 {t.d20}{sign})</small>")
+        text = "Initiative: " + " · ".join(parts)
+        if standing.tied:
+            openers = " and ".join(sorted(labels.get(o, o) for o in standing.openers))
+            rule = ("players win ties" if "popcorn.initiative.players-win-ties"
+                    in standing.because else "tied creatures rolled again")
+            text += f" — tie at {standing.totals[0].total}: {escape(openers)} opens ({rule})"
+        return text
+
     def _on_entry_submitted(self, entry: dict[str, Any]) -> None:
         if entry.get("action") == WAIT:
             del entry["action"]
             entry["waits"] = True
+        if self.editing is not None:
+            index, self.editing = self.editing, None
+            turns = list(self.controller.state.rounds[-1].get("turns") or ())
+            kept = {k: v for k, v in dict(turns[index]).items()
+                    if k in ("hit", "damage", "hits", "triggered", "roll", "effect")
+                    and k not in entry}
+            who = self.labels().get(str(entry.get("actor")), "a creature")
+            command = self._named(replace_entry("turns", index, {**kept, **entry}),
+                                  f"Change {who}'s turn")
+            if self.controller.run(command):
+                self.editor.hide()
+                self.cards.setFocus()
+            else:
+                self.editing = index
+            return
         if not self.controller.state.rounds and not self.controller.run(start_round(1)):
             return
-        if self.controller.run(add_entry("turns", entry)):
+        who = self.labels().get(str(entry.get("actor")), "a creature")
+        what = "waits" if entry.get("waits") else entry.get("action") or "turn"
+        if self.controller.run(self._named(add_entry("turns", entry), f"{who}: {what}")):
             self.editor.hide()
             self.cards.setFocus()
+
+    @staticmethod
+    def _named(command: Command, name: str) -> Command:
+        """Gives a command the words the Undo menu shows (names, never ids)."""
+        return replace(command, name=name)
 
     def start_next_round(self) -> None:
         self.controller.run(start_round(self.controller.state.round + 1))

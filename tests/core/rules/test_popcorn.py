@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from core.dice import Roller
 from core.model import Resolution, Status, StepEvent
-from core.rules.popcorn import RULES, SYSTEM, Options
+from core.rules.popcorn import RULES, SYSTEM, Options, initiative_standing
 from core.scenario import ScenarioError, parse_scenario
 
 
@@ -98,6 +98,18 @@ def test_highest_first() -> None:
     assert "ann" in err.message
 
 
+def test_initiative_standing_shows_totals_and_the_tie_break() -> None:
+    """popcorn.initiative.players-win-ties: 18 vs 18 is shown with the rule that broke it."""
+    doc = {"format": "combatdesk/scenario-1", "system": "popcorn",
+           "combatants": [mon("orc"), pc("ann", initiative_adj=1)],
+           "initiative": {"orc": 18, "ann": 17}}
+    standing = initiative_standing(parse_scenario(doc), Roller.seeded(1))
+    assert [(t.actor, t.d20, t.total) for t in standing.totals] == [("orc", 18, 18),
+                                                                    ("ann", 17, 18)]
+    assert standing.tied and standing.openers == {"ann"}
+    assert "popcorn.initiative.players-win-ties" in standing.because
+
+
 def test_players_win_ties() -> None:
     """popcorn.initiative.players-win-ties: a PC tied with a monster goes first."""
     res = resolve(TWO, [{"turns": [t("ann", "orc"), t("orc", "ann")]}],
@@ -149,6 +161,31 @@ def test_last_creature_nominates_first_of_next_round_even_itself() -> None:
     err = refused(TWO, [{"turns": [t("ann", "orc"), t("orc", "orc")]}, {"turns": [t("ann")]}],
                   initiative=INIT)
     assert err.field == "rounds[1].turns[0].actor"
+
+
+def test_fallen_nominee_passes_back_to_the_nominator() -> None:
+    """popcorn.pass.fallen-nominee: a nominee killed before its turn is chosen again."""
+    three = [pc("ann"), mon("orc", hp=2), mon("gob")]
+    init = {"ann": 15, "orc": 5, "gob": 2}
+    # The blow that kills the orc is known only after Ann named it to act next.
+    kill = t("ann", "orc", action="attack", target="orc", hit=True, damage=5)
+    res = resolve(three, [{"turns": [kill, t("gob")]}], initiative=init)
+    fell = [s for s in res.steps if "popcorn.pass.fallen-nominee" in s.because]
+    assert [(s.actor, s.target) for s in fell] == [("ann", "orc"), ("ann", "gob")]
+    assert fell[0].detail["nominee_fell"] == "dead"
+    assert fell[1].detail["chosen_again"] is True
+    # A later turn that named the orc before the earlier blow was recorded.
+    four = [*three, pc("bo")]
+    hit = t("ann", "bo", action="attack", target="orc", hit=True, damage=5)
+    res = resolve(four, [{"turns": [hit, t("bo", "orc"), t("gob")]}],
+                  initiative={**init, "bo": 10})
+    assert ("bo", "nominates", "gob") in events(res)
+    # The dead orc cannot take the turn it was named for.
+    err = refused(three, [{"turns": [kill, t("orc")]}], initiative=init)
+    assert err.field == "rounds[0].turns[1].actor"
+    err = refused(three, [{"turns": [kill, t("gob")]}], initiative=init,
+                  options={"fallen_nominee": "refuse"})
+    assert err.field == "rounds[0].turns[0].nominates"
 
 
 def test_round_needs_every_creature() -> None:
@@ -291,7 +328,7 @@ def test_invulnerable_target_takes_no_damage() -> None:
 
 
 def test_zero_hp_is_death() -> None:
-    """popcorn.death.zero-hp: 0 hp or less kills; a dead creature cannot act or be nominated."""
+    """popcorn.death.zero-hp: 0 hp or less kills; a dead creature cannot act."""
     cs = [pc("ann", hp=3), mon("orc", hp=4), mon("gob")]
     init = {"ann": 15, "orc": 5, "gob": 1}
     rounds = [{"turns": [t("ann", "gob", action="attack", target="orc", hit=True, damage=4),
@@ -302,8 +339,8 @@ def test_zero_hp_is_death() -> None:
     assert res.combatants["ann"].status == Status.DEAD
     res = resolve(cs, rounds, initiative=init, options={"pc_zero_hp": "unconscious"})
     assert res.combatants["ann"].status == Status.UNCONSCIOUS
-    rounds[0]["turns"][0]["nominates"] = "orc"
-    assert refused(cs, rounds, initiative=init).field == "rounds[0].turns[0].nominates"
+    rounds[0]["turns"].insert(1, t("orc", action="attack", target="ann"))
+    assert refused(cs, rounds, initiative=init).field == "rounds[0].turns[1].actor"
 
 
 # --- Movement ------------------------------------------------------------------------------------

@@ -1,0 +1,176 @@
+"""popcorn at the table: a 3-round fight driven as a DM drives it, on a real campaign file.
+
+Kill a creature a later turn had nominated (popcorn.pass.fallen-nominee), pass a turn after it
+was taken, wait, ready, a readied action set off, a saved turn changed; Ctrl+Z after each step;
+no id on screen; and the fight resolves as the CLI resolves the same encounter as a scenario.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from core.cli import resolve_scenario
+from core.encounter import scenario_document
+from core.scenario import parse_scenario
+from desktop.encounter.popcorn_board import PopcornBoard
+from desktop.encounter.workspace import EncounterWorkspace
+from desktop.main_window import MainWindow
+from tests.desktop.table.conftest import button
+from tests.desktop.table.popcorn_helpers import (
+    PopcornWatch,
+    drop_on,
+    items,
+    key_on_card,
+    lane,
+    lane_names,
+    pick,
+    type_die,
+    undo_redo,
+)
+
+BRANNOC, YSOLDE, ORC1, ORC2 = "Brannoc the Bold", "Sister Ysolde", "Orc 1", "Orc 2"
+
+
+def _start(window: MainWindow) -> EncounterWorkspace:
+    dialog = window.encounter_actions.ask_new_encounter()
+    assert dialog is not None
+    dialog.set_system("popcorn")
+    for row in range(dialog.fighters.rowCount()):  # two of the party fight
+        item = dialog.fighters.item(row, 0)
+        if item.text() not in (BRANNOC, YSOLDE):
+            item.setCheckState(Qt.CheckState.Unchecked)
+    dialog.set_count("Orc", 2)
+    dialog.accept()
+    ws = window.encounter_actions.current()
+    assert ws is not None and isinstance(ws.board, PopcornBoard)
+    return ws
+
+
+def _record(ws: EncounterWorkspace, actor: str, hit: bool, damage: int = 0) -> None:
+    """Selects the actor's last attack in the resolution list and clicks Hit or Miss."""
+    labels = {c.id: c.label for c in ws.controller.state.combatants.values()}
+    steps = [s for s in ws.controller.resolution.steps
+             if labels[s.actor] == actor and s.event in ("attacks", "hits", "misses")]
+    ws.select_step(steps[-1].seq)
+    ws.outcome.damage.setValue(damage)
+    (ws.outcome.hit_button if hit else ws.outcome.miss_button).click()
+    assert ws.outcome.error.text() == ""
+
+
+def _take(board: PopcornBoard, actor: str, action: str, **fields: str) -> None:
+    """Drops the actor's card on an action lane, fills the turn by names, saves with Enter."""
+    assert drop_on(board, lane(board, f"{action} ["), actor)
+    for name, text in fields.items():
+        widget = getattr(board.editor, name)
+        if hasattr(widget, "findText"):
+            pick(widget, text)
+        else:
+            widget.setText(text)
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
+    assert board.editor.isHidden(), board.message.text()
+
+
+def test_a_three_round_popcorn_fight_at_the_table(table: MainWindow) -> None:
+    ids = PopcornWatch(table)
+    ws = _start(table)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    ids.check()
+
+    # 1. Roll Initiative: dice typed from the table; 18 against 18, the players win the tie.
+    for name, d20 in ((BRANNOC, 17), (YSOLDE, 9), (ORC1, 18), (ORC2, 4)):
+        type_die(ws, f"initiative {name}", d20)
+    totals = board.initiative_label.text()  # Brannoc's DEX adds 1 (the sample campaign)
+    assert f"{BRANNOC} <b>18</b>" in totals and f"{ORC1} <b>18</b>" in totals
+    assert f"tie at 18: {BRANNOC} opens (players win ties)" in totals
+    undo_redo(ws)
+    ids.check()
+    assert BRANNOC in board.active_label.text()
+
+    # Round 1. Brannoc swings at Orc 1 (outcome not known yet) and names Ysolde.
+    _take(board, BRANNOC, "attack", target=ORC1, nominates=YSOLDE)
+    undo_redo(ws)
+    ids.check()
+    # Ysolde names Orc 1 before Brannoc's blow is known; her list offers names only,
+    # never herself, and not Brannoc (he has acted this round).
+    assert drop_on(board, lane(board, "other ["), YSOLDE)
+    offered = items(board.editor.nominates)
+    assert YSOLDE not in offered and ORC1 in offered
+    pick(board.editor.nominates, ORC1)
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
+    assert board.editor.isHidden(), board.message.text()
+    ids.check()
+    # Now the blow lands: Orc 1 dies. Recorded, not refused; the nomination falls back.
+    _record(ws, BRANNOC, True, 9)
+    assert board.message.text() == ""
+    fell = [s for s in ws.controller.resolution.steps
+            if "popcorn.pass.fallen-nominee" in s.because]
+    assert fell and fell[0].detail["nominee_fell"] == "dead"
+    assert f"{ORC1} fell before acting" in board.active_label.text()
+    assert ORC1 not in lane_names(board.status_lanes["not-acted"])
+    undo_redo(ws)
+    ids.check()
+
+    # Orc 2 acts, saved without a nominee; the miss is recorded; then the pass.
+    _take(board, ORC2, "attack", target=BRANNOC)
+    _record(ws, ORC2, False)
+    key_on_card(board, BRANNOC, "N")  # the last of the round names who opens round 2
+    turns = ws.controller.state.rounds[-1]["turns"]
+    assert turns[-1].get("nominates") and board.message.text() == ""
+    undo_redo(ws)
+    ids.check()
+    # 4. End of Round: Orc 2 checks morale with the table's 2d6 (it holds).
+    type_die(ws, f"morale {ORC2} (round 1)", 5, "morale orc-2 (round 1)")
+    undo_redo(ws)
+
+    # Round 2: Brannoc waits (names Ysolde); Ysolde readies against Orc 2 (names Orc 2);
+    # Orc 2 moves, which sets off Ysolde's readied attack; Orc 2 names Brannoc, who acts.
+    button(board, "New Round").click()
+    undo_redo(ws)
+    _take(board, BRANNOC, "wait", nominates=YSOLDE)
+    assert BRANNOC in lane_names(board.status_lanes["waiting"])
+    undo_redo(ws)
+    _take(board, YSOLDE, "attack", target=ORC2, nominates=ORC2)
+    ids.check()
+    # The readied variant: change the saved turn (double-click) to ready it instead.
+    row = lane(board, "attack [").model.index(0, 0)
+    lane(board, "attack [").view.setCurrentIndex(row)
+    lane(board, "attack [").view.doubleClicked.emit(row)
+    assert not board.editor.isHidden()
+    board.editor.ready.setText("Orc 2 moves")
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
+    assert board.editor.isHidden(), board.message.text()
+    assert YSOLDE in lane_names(board.status_lanes["readied"])
+    undo_redo(ws)
+    ids.check()
+    _take(board, ORC2, "move", triggers=YSOLDE, nominates=BRANNOC)
+    assert YSOLDE not in lane_names(board.status_lanes["readied"])
+    assert YSOLDE in lane_names(board.status_lanes["acted"])
+    undo_redo(ws)
+    ids.check()
+    _take(board, BRANNOC, "attack", target=ORC2, nominates=ORC2)
+    _record(ws, BRANNOC, False)
+    undo_redo(ws)
+    ids.check()
+
+    type_die(ws, f"morale {ORC2} (round 2)", 6, "morale orc-2 (round 2)")
+
+    # Round 3: Orc 2 hits Ysolde and names her; she strikes it down.
+    button(board, "New Round").click()
+    _take(board, ORC2, "attack", target=YSOLDE, nominates=YSOLDE)
+    _record(ws, ORC2, True, 2)
+    undo_redo(ws)
+    _take(board, YSOLDE, "attack", target=ORC2)
+    _record(ws, YSOLDE, True, 12)
+    undo_redo(ws)
+    ids.check()
+
+    # The GUI's steps are the CLI's resolution of the same encounter written as a scenario.
+    document = scenario_document(ws.controller.state)
+    cli = resolve_scenario(parse_scenario(document)).to_json()["steps"]
+    assert ws.controller.resolution.to_json()["steps"] == cli
+    events = [(s["event"], s["because"]) for s in cli]
+    assert any(e == "readied-triggers" for e, _ in events)
+    assert any(e == "waits" for e, _ in events)
+    assert ws.controller.resolution.combatants["orc-1"].status == "dead"
