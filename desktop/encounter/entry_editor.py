@@ -215,7 +215,7 @@ class EntryEditor(QGroupBox):
                 if widget.isEditable() and typed and typed != widget.itemText(
                         widget.currentIndex()):
                     data = typed  # a weapon typed in, not picked
-                if data is not None:
+                if data not in (None, ""):  # the "—" item: nothing chosen
                     entry[name] = [data] if name == "triggers" else data
             elif isinstance(widget, QCheckBox):
                 if widget.isChecked():
