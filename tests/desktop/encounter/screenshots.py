@@ -1,8 +1,8 @@
 """Takes a screenshot of the main window with each system's board mid-encounter.
 
-Run under Xvfb (not collected by pytest):
-  QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1440x900x24" \
-      .venv/bin/python -m tests.desktop.encounter.screenshots OUT_DIR
+Run under Xvfb (not collected by pytest), at the screen's size (default 1280x720):
+  QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x720x24" \
+      .venv/bin/python -m tests.desktop.encounter.screenshots OUT_DIR [1280x720]
 """
 
 from __future__ import annotations
@@ -136,7 +136,9 @@ def main() -> None:
     store = Store.open(f"sqlite:///{folder / 'shots.sqlite'}")
     ensure_sample_campaign(store)
     window = MainWindow(store, QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat))
-    window.resize(1440, 900)
+    width, height = (int(n) for n in (sys.argv[2] if len(sys.argv) > 2 else "1280x720")
+                     .split("x"))
+    window.resize(width, height)
     window.show()
     for name, build in (("side-d6", side_d6), ("addict", addict), ("popcorn", popcorn),
                         ("popcorn-morale", popcorn_morale), ("time-units", time_units)):
