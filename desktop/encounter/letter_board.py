@@ -107,6 +107,8 @@ class LetterBoard(BoardBase):
         self.take_back_button.clicked.connect(self.take_back_selected)
         self.round_label = QLabel()
         self.round_label.setObjectName("roundLabel")
+        self.round_label.setWordWrap(True)  # "Round 1 — surprise segments: …" wraps, never cut
+        self.round_label.setMinimumWidth(120)
         self.dice_label = QLabel()
         self.dice_label.setObjectName("diceState")
         self.dice_label.setWordWrap(True)
