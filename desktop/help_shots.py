@@ -34,7 +34,7 @@ PARTY = ("Brannoc the Bold", "Sister Ysolde")
 CALLOUTS = {
     "addict": ("Next Phase", "Take Back", "Check Surprise", "Opening", "In Round", "Hit",
                "Miss"),
-    "side-d6": ("Next Phase", "Take Back", "Check Surprise", "New Round", "Hit", "Miss"),
+    "side-d6": ("Next Phase", "Take Back", "Check Surprise", "Start Round 1", "Hit", "Miss"),
     "popcorn": ("Next Phase", "Roll", "New Round", "Hit", "Miss", "Fails Save"),
     "time-units": ("Encounter Dice", "Advance to Next Action", "Take Back", "Hit", "Miss"),
 }
@@ -110,21 +110,23 @@ def make_shots(folder: Path) -> list[Path]:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     folder.mkdir(parents=True, exist_ok=True)
     saved = []
-    with tempfile.TemporaryDirectory() as tmp:
-        store = Store.open(f"sqlite:///{Path(tmp) / 'campaign.sqlite'}")
-        ensure_sample_campaign(store)
-        settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(store, settings)
-        window.resize(1280, 720)
-        window.show()
-        for system_id, names in CALLOUTS.items():
+    for system_id, names in CALLOUTS.items():
+        # A fresh sample campaign each: the same PCs in a second open fight would stop on the
+        # "already in another open encounter" question.
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store.open(f"sqlite:///{Path(tmp) / 'campaign.sqlite'}")
+            ensure_sample_campaign(store)
+            settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
+            window = MainWindow(store, settings)
+            window.resize(1280, 720)
+            window.show()
             _start(window, system_id)
             app.processEvents()
             path = folder / f"{system_id}.png"
             annotate(window, names).save(str(path), "PNG", 60)
             saved.append(path)
-        window.close()
-        store.close()
+            window.close()
+            store.close()
     return saved
 
 
