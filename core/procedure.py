@@ -102,6 +102,8 @@ def _popcorn(state: EncounterState, needed: Sequence[tuple[Any, ...]],
     acted = {t.get("actor") for t in turns if not t.get("waits")}
     if fighting and all(cid in acted for cid in fighting):
         return "end-of-round"
-    if turns and not turns[-1].get("nominates") and not turns[-1].get("waits"):
-        return "pass-action"
+    if turns and not turns[-1].get("waits"):
+        nominee = turns[-1].get("nominates")
+        if not nominee or (isinstance(nominee, str) and nominee not in fighting):
+            return "pass-action"  # nobody named yet, or the one named fell before acting
     return "take-action"

@@ -89,6 +89,15 @@ def test_popcorn_rolls_then_acts_passes_and_ends_the_round() -> None:
     assert phase(log) == "end-of-round"
 
 
+def test_popcorn_asks_to_pass_again_when_the_nominee_fell() -> None:
+    log = setup("popcorn", combatants=[PARTY, ORC, {**ORC, "id": "orc-2", "name": "Orc 2"}])
+    log.append(set_field("initiative", {"brannoc": 15, "orc-1": 9, "orc-2": 5}))
+    log.append(start_round(1))
+    log.append(add_entry("turns", {"actor": "brannoc", "action": "attack", "target": "orc-1",
+                                   "hit": True, "damage": 9, "nominates": "orc-1"}))
+    assert phase(log) == "pass-action"  # Orc 1 died of the blow: Brannoc names another
+
+
 def test_time_units_encounter_dice_then_declarations_then_the_clock() -> None:
     log = setup("time-units")
     assert phase(log) == "encounter"
