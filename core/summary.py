@@ -16,7 +16,15 @@ from core.rules import find_system
 from core.rules.base import parse_options
 from core.scenario import Declaration, Scenario, TimedAction, Turn
 from core.summary_text import Names, declaration_parts, plain, plural, step_text
-from core.words import HouseRule, house_rules, option_label, purpose_words, step_sentence, step_why
+from core.words import (
+    HouseRule,
+    house_rules,
+    option_label,
+    option_meanings,
+    purpose_words,
+    step_sentence,
+    step_why,
+)
 
 SEGMENT_SYSTEMS = frozenset({"addict", "side-d6"})
 ATTACK_EVENTS = frozenset({StepEvent.HITS, StepEvent.MISSES, StepEvent.ATTACKS})
@@ -215,10 +223,7 @@ def _options(scenario: Scenario) -> tuple[OptionRow, ...]:
     system = find_system(scenario.system)
     chosen = parse_options(system.options_type, scenario.options)
     defaults = system.options_type()
-    meanings: dict[str, str] = {}
-    for rule in system.rules.values():
-        if rule.option and rule.option not in meanings:
-            meanings[rule.option] = rule.summary
+    meanings = option_meanings(system)
     rows = []
     for f in fields(chosen):
         value, default = getattr(chosen, f.name), getattr(defaults, f.name)

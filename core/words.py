@@ -294,14 +294,20 @@ class HouseRule:
         return f"{self.label}: {self.value} (the source: {self.default})"
 
 
-def house_rules(system: Any, options: Mapping[str, Any]) -> tuple[HouseRule, ...]:
-    """Lists the options of ``options`` that differ from ``system``'s defaults, in words."""
-    chosen = parse_options(system.options_type, options)
-    defaults = system.options_type()
+def option_meanings(system: Any) -> dict[str, str]:
+    """Gets, by option key, the summary of the first rule each option changes."""
     meanings: dict[str, str] = {}
     for rule in system.rules.values():
         if rule.option and rule.option not in meanings:
             meanings[rule.option] = rule.summary
+    return meanings
+
+
+def house_rules(system: Any, options: Mapping[str, Any]) -> tuple[HouseRule, ...]:
+    """Lists the options of ``options`` that differ from ``system``'s defaults, in words."""
+    chosen = parse_options(system.options_type, options)
+    defaults = system.options_type()
+    meanings = option_meanings(system)
     rows = []
     for f in fields(chosen):
         value, default = getattr(chosen, f.name), getattr(defaults, f.name)

@@ -214,12 +214,13 @@ class ApplyResultsCommand(RosterCommand):
         self.details = list(details)
         self._first = True
 
+    def _write(self, values: Sequence[RosterEntry], summary: str) -> list[RosterEntry]:
+        return self.ctx.store.apply_results(self.ctx.campaign_id, values, summary, self.details)
+
     def _apply(self, values: Sequence[RosterEntry], summary: str) -> int | None:
         # The first write checks the versions loaded when the results were proposed.
         versioned = list(values) if self._first else [self.ctx.current(v) for v in values]
-        saved = self.ctx.store.apply_results(
-            self.ctx.campaign_id, versioned, summary, self.details
-        )
+        saved = self._write(versioned, summary)
         self._first = False
         for entry in saved:
             self.ctx.wrote(entry)
@@ -435,35 +436,8 @@ class RemoveRecordsCommand(RosterCommand):
         self.ctx.on_template_changed(None)
 
 
-class SaveEntriesCommand(RosterCommand):
+class SaveEntriesCommand(ApplyResultsCommand):
     """Saves several entries at once with a session-log line (a rest); undo saves them back."""
 
-    def __init__(
-        self,
-        ctx: RosterContext,
-        before: Sequence[RosterEntry],
-        after: Sequence[RosterEntry],
-        text: str,
-        details: Sequence[str],
-    ) -> None:
-        super().__init__(ctx, text)
-        self.before = list(before)
-        self.after = list(after)
-        self.details = list(details)
-        self._first = True
-
-    def _save(self, values: Sequence[RosterEntry], summary: str) -> int | None:
-        versioned = list(values) if self._first else [self.ctx.current(v) for v in values]
-        saved = self.ctx.store.save_entries(
-            self.ctx.campaign_id, versioned, summary, self.details
-        )
-        self._first = False
-        for entry in saved:
-            self.ctx.wrote(entry)
-        return None
-
-    def redo(self) -> None:
-        self._run(lambda: self._save(self.after, self.text()))
-
-    def undo(self) -> None:
-        self._run(lambda: self._save(self.before, f"Undone: {self.text()}"))
+    def _write(self, values: Sequence[RosterEntry], summary: str) -> list[RosterEntry]:
+        return self.ctx.store.save_entries(self.ctx.campaign_id, values, summary, self.details)
