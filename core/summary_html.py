@@ -229,7 +229,8 @@ def _appendix(summary: Summary) -> str:
     out.append("<h3>Dice</h3>")
     out.append(_rolls(rolls) if rolls else "<p>No dice in these rounds.</p>")
     out.append("<h3>Rules that placed each step</h3>")
-    out.append('<p class="small">Rule ids as listed in the rules catalogue (docs/rules.md).</p>')
+    out.append('<p class="small">Rule ids as Combat Desk&#8217;s rule catalogue lists them, '
+               'each with its source and heading.</p>')
     out.append(
         _table(
             ["Round", "#", "When", "Who", "Rules"],
