@@ -6,14 +6,14 @@ lead to (the ScenarioError's own words), and every die comes from the system's r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from core.dice import DiceError, Roller, manual_roll
 from core.encounter import change_roll, morale_dice, resolve_state, roll_command, rolls_needed
-from core.log import Command, EncounterState, EventKind, LogError, replay
+from core.log import Command, EncounterState, Event, EventKind, LogError, replay
 from core.model import Resolution
 from core.rules import UnknownSystemError
 from core.rules.base import RollRequest
@@ -121,6 +121,25 @@ class EncounterController(QObject):
         """Rolls a die the engine asks for with the app's seeded roller."""
         rolled = self.roller.roll(request.expression, request.purpose)
         return self.run(roll_command(self.state, request, rolled), check=False)
+
+    def roll_all(self, requests: Sequence[RollRequest]) -> bool:
+        """Rolls every die in ``requests`` with the app's dice as one command (one Ctrl+Z)."""
+        if not requests:
+            return False
+        state = self.state
+        events: list[Event] = []
+        for request in requests:
+            rolled = self.roller.roll(request.expression, request.purpose)
+            command = roll_command(state, request, rolled)
+            try:
+                state = replay([command], state)
+            except LogError as exc:
+                self.refused.emit(str(exc))
+                return False
+            events.extend(command.events)
+        count = len(requests)
+        name = f"Roll {count} pending {'die' if count == 1 else 'dice'}"
+        return self.run(Command(name, tuple(events)), check=False)
 
     def type_roll(self, request: RollRequest, text: str) -> str | None:
         """Records a total typed in from physical dice; returns the refusal (nothing changed)."""

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from core.dice_words import morale_die_needed, morale_words
 from core.log import EncounterState
 from core.model import Step
 
@@ -57,7 +58,10 @@ class EntryRef:
 def entry_for_step(state: EncounterState, step: Step) -> EntryRef | str:
     """Gets where a step's outcome is recorded, or the reason it cannot be recorded."""
     if step.event == "morale-check":
-        return "a morale check is a 2d6: give it in 'Dice needed' or 'Dice made'"
+        if morale_die_needed(state, step):
+            return "morale check: its die is still needed; give it in 'Dice needed'"
+        return (f"morale check, {morale_words(step)}; a 2d6 is changed in 'Dice made', "
+                "not here")
     round_number: int | None = None
     if state.actions:
         which, entries = "actions", list(state.actions)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -13,15 +17,20 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
-from core.encounter import enter_phase, set_field, set_round_field
+from core.dice_words import labels_of, roll_label, where_words
+from core.encounter import set_field, set_round_field
+from core.log import EncounterState
+from core.procedure import current_phase
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.roll_row import RollRow
+from desktop.plain_text import plain
 from desktop.resolution.step_text import rule_in_words
 
 AUTO_MARK = "[auto]"
@@ -29,6 +38,12 @@ MANUAL_MARK = "[typed]"
 REPLACED_MARK = "(replaced)"
 ROLL_INDEX = Qt.ItemDataRole.UserRole + 1
 """Gets a 'Dice made' row's index in the encounter's rolls."""
+NOW_MARK = "▶ "
+"""Marks the phase the engine waits for in the procedure list."""
+
+
+def _request_key(request: RollRequest) -> tuple[object, ...]:
+    return (tuple(request.where), request.expression, request.purpose)
 
 
 class ProcedureStepper(QWidget):
@@ -49,10 +64,19 @@ class ProcedureStepper(QWidget):
                                       for r in phase.rule_ids))
         self.phase_list.itemActivated.connect(
             lambda item: self.go_to_phase(self.phase_list.row(item)))
+        self.phase_list.itemClicked.connect(
+            lambda item: self.go_to_phase(self.phase_list.row(item)))
+        self.now_label = QLabel()
+        self.now_label.setObjectName("phaseNow")
+        self.now_label.setWordWrap(True)
         self.next_button = QPushButton("&Next Phase")
-        self.next_button.setToolTip("Move the stepper to the next phase (Ctrl+])")
+        self.next_button.setToolTip("Read the next phase of the procedure (Ctrl+]). Only the "
+                                    "view moves: play itself decides the phase, so nothing is "
+                                    "added to Undo")
         self.next_button.setShortcut("Ctrl+]")
         self.next_button.clicked.connect(self.next_phase)
+        self._viewed: tuple[EncounterState, int] | None = None
+        """A phase the DM paged to by hand, and the state it was chosen in."""
         extra = QHBoxLayout()
         extra.addWidget(self.next_button)
         self.surprise_button: QPushButton | None = None
@@ -98,10 +122,32 @@ class ProcedureStepper(QWidget):
             self.morale_row = morale_row
 
         self.needed_box = QGroupBox("Dice needed")
-        self.needed_layout = QVBoxLayout(self.needed_box)
+        needed_outer = QVBoxLayout(self.needed_box)
+        needed_outer.setContentsMargins(4, 4, 4, 4)
+        self.roll_all_button = QPushButton("Roll &All Pending")
+        self.roll_all_button.setObjectName("rollAllPending")
+        self.roll_all_button.setToolTip("Roll every die listed here with the app's dice, as "
+                                        "one step (one Ctrl+Z takes them all back)")
+        self.roll_all_button.clicked.connect(self.roll_all_pending)
+        needed_outer.addWidget(self.roll_all_button)
         self.nothing_needed = QLabel("The engine needs no dice now.")
-        self.needed_layout.addWidget(self.nothing_needed)
+        needed_outer.addWidget(self.nothing_needed)
+        # Many dice scroll; each keeps its natural height (no 8-px fields at 1280×720).
+        self.needed_scroll = QScrollArea()
+        self.needed_scroll.setObjectName("diceNeededScroll")
+        self.needed_scroll.setWidgetResizable(True)
+        self.needed_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.needed_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.needed_inner = QWidget()
+        self.needed_layout = QVBoxLayout(self.needed_inner)
+        self.needed_layout.setContentsMargins(0, 0, 4, 0)
+        self.needed_layout.addStretch(1)
+        self.needed_scroll.setWidget(self.needed_inner)
+        self.needed_scroll.setMinimumHeight(60)
+        needed_outer.addWidget(self.needed_scroll, 1)
         self.rows: list[RollRow] = []
+        self._focus_index: int | None = None
+        """After a typed die is taken, the position of the die that gets the focus."""
 
         self.made_model = QStandardItemModel(self)
         self.made_view = QListView()
@@ -136,64 +182,95 @@ class ProcedureStepper(QWidget):
         system_label = QLabel(f"<b>{self.system.title}</b>")
         system_label.setWordWrap(True)
         phases_layout.addWidget(system_label)
-        phases_layout.addWidget(self.phase_list)
+        phases_layout.addWidget(self.now_label)
+        self.phase_list.setMinimumHeight(60)
+        self.phase_list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        phases_layout.addWidget(self.phase_list, 1)
         phases_layout.addLayout(extra)
         if self.morale_who is not None:
             phases_layout.addLayout(self.morale_row)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(phases_box, 3)
-        layout.addWidget(self.needed_box)
+        layout.addWidget(self.needed_box, 3)
         layout.addWidget(made_box, 2)
         self._shown: list[RollRequest] = []
 
     # --- phases ---------------------------------------------------------------------------------
 
-    def current_index(self) -> int:
-        """Gets the index of the phase the encounter is in (the first one at the start)."""
-        phase = self.controller.state.phase
+    def engine_phase_index(self) -> int:
+        """Gets the index of the phase the engine waits for, read from the encounter's state."""
+        controller = self.controller
+        resolution = None if controller.error else controller.resolution
+        phase = current_phase(controller.state, resolution)
         return next((i for i, p in enumerate(self.phases) if p.id == phase), 0)
+
+    def current_index(self) -> int:
+        """Gets the index of the phase shown: the engine's, unless the DM paged to another
+        since the last change."""
+        if self._viewed is not None and self._viewed[0] is self.controller.state:
+            return self._viewed[1]
+        self._viewed = None
+        return self.engine_phase_index()
 
     def current_phase(self) -> Phase:
         return self.phases[self.current_index()]
 
     def go_to_phase(self, index: int) -> None:
-        phase = self.phases[index % len(self.phases)]
-        if phase.id != self.controller.state.phase:
-            self.controller.run(enter_phase(phase.id, phase.title), check=False)
+        """Shows another phase to read (no command: the next change of play follows the
+        engine again)."""
+        index %= len(self.phases)
+        engine = self.engine_phase_index()
+        self._viewed = None if index == engine else (self.controller.state, index)
+        self._show_phases()
 
     def next_phase(self) -> None:
-        """Moves to the next phase (after the last, back to the first)."""
+        """Shows the next phase (after the last, the first); nothing goes on the undo stack."""
         self.go_to_phase(self.current_index() + 1)
+
+    def _show_phases(self) -> None:
+        engine = self.engine_phase_index()
+        shown = self.current_index()
+        for row, phase in enumerate(self.phases):
+            item = self.phase_list.item(row)
+            now = row == engine
+            item.setText(f"{NOW_MARK}{phase.title}" if now else phase.title)
+            font = item.font()
+            font.setBold(now)
+            item.setFont(font)
+            item.setBackground(QBrush(QColor("#fff3c4")) if now else QBrush())
+        self.phase_list.setCurrentRow(shown)
+        self.phase_list.scrollToItem(self.phase_list.item(shown))
+        title = self.phases[engine].title
+        text = f"Now: <b>{escape(title)}</b>"
+        if shown != engine:
+            text += (f"<br><i>Reading {escape(self.phases[shown].title)}; play stays at the "
+                     "marked phase.</i>")
+        self.now_label.setText(text)
 
     # --- dice -----------------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        self.phase_list.setCurrentRow(self.current_index())
+        self._show_phases()
         needed = self.controller.rolls_needed()
         if needed != self._shown:
-            for row in self.rows:
-                row.setParent(None)
-                row.deleteLater()
-            self.rows = []
-            for request in needed:
-                row = RollRow(request)
-                row.roll_requested.connect(self.controller.roll)
-                row.typed.connect(self._on_typed)
-                self.needed_layout.addWidget(row)
-                row.show()
-                self.rows.append(row)
+            self._rebuild_rows(needed)
             self._shown = needed
         self.nothing_needed.setVisible(not needed)
+        self.needed_scroll.setVisible(bool(needed))
+        self.roll_all_button.setEnabled(bool(needed))
+        self.roll_all_button.setText(f"Roll &All Pending ({len(needed)})" if needed
+                                     else "Roll &All Pending")
         self._refresh_morale_who()
         kept = self.selected_roll()
         self.made_model.clear()
         state = self.controller.state
+        labels = labels_of(state)
         for index in reversed(range(len(state.rolls))):
             roll = state.rolls[index]
             mark = MANUAL_MARK if roll.manual else AUTO_MARK
             replaced = index in state.replaced_rolls
-            text = f"{mark} {roll.purpose}: {roll.total}"
+            text = f"{mark} {roll_label(roll.purpose, labels)} = {roll.total}"
             item = QStandardItem(f"{text} {REPLACED_MARK}" if replaced else text)
             item.setData(index, ROLL_INDEX)
             if replaced:
@@ -203,7 +280,8 @@ class ProcedureStepper(QWidget):
                 item.setFont(font)
             elif roll.manual:
                 item.setForeground(QColor("#1f6f43"))
-            faces = f" faces {list(roll.dice)}" if roll.dice else ""
+            faces = (" (faces " + " + ".join(str(d) for d in roll.dice) + ")"
+                     if len(roll.dice) > 1 else "")
             how = "typed in from the table" if roll.manual else "rolled by the app"
             later = "; a later roll replaced it" if replaced else ""
             item.setToolTip(f"{roll.expression}{faces} — {how}{later}")
@@ -215,15 +293,56 @@ class ProcedureStepper(QWidget):
         self.reroll_button.setEnabled(can_change)
         self.type_over.setEnabled(can_change)
 
+    def _rebuild_rows(self, needed: list[RollRequest]) -> None:
+        """Shows one row per die needed, keeping the rows (and anything typed) still asked."""
+        state = self.controller.state
+        labels = labels_of(state)
+        old = {_request_key(r.request): r for r in self.rows}
+        rows: list[RollRow] = []
+        for request in needed:
+            row = old.pop(_request_key(request), None)
+            if row is None:
+                row = RollRow(request, roll_label(request.purpose, labels),
+                              where_words(request.where, state))
+                row.roll_requested.connect(self.controller.roll)
+                row.typed.connect(self._on_typed)
+            rows.append(row)
+        for row in old.values():
+            self.needed_layout.removeWidget(row)
+            row.setParent(None)
+            row.deleteLater()
+        for row in self.rows:
+            self.needed_layout.removeWidget(row)
+        for position, row in enumerate(rows):
+            self.needed_layout.insertWidget(position, row)
+            row.show()
+        self.rows = rows
+        if self._focus_index is not None and rows:
+            target = rows[min(self._focus_index, len(rows) - 1)]
+            target.field.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.needed_scroll.ensureWidgetVisible(target)
+
+    def roll_all_pending(self) -> bool:
+        """Rolls every die the engine asks for now, as one undoable command."""
+        return self.controller.roll_all(list(self._shown))
+
     def row_for(self, purpose: str) -> RollRow | None:
         """Gets the row of a needed die by its purpose (``initiative party``)."""
         return next((r for r in self.rows if r.request.purpose == purpose), None)
 
     def _on_typed(self, request: RollRequest, text: str) -> None:
-        error = self.controller.type_roll(request, text)
+        position = next((i for i, r in enumerate(self.rows) if r.request == request), None)
+        # The rows are rebuilt while the die is saved; the die after it then takes the focus.
+        self._focus_index = position
+        try:
+            error = self.controller.type_roll(request, text)
+        finally:
+            self._focus_index = None
         row = self.row_for(request.purpose)
         if row is not None and error is not None:
-            row.show_error(error)
+            row.show_error(plain(error))
+            row.field.setFocus(Qt.FocusReason.OtherFocusReason)
+            row.field.selectAll()
 
     # --- changing a roll made -------------------------------------------------------------------
 
@@ -259,19 +378,26 @@ class ProcedureStepper(QWidget):
         if self.morale_who is None:
             return
         state = self.controller.state
-        names = list(dict.fromkeys(c.side for c in state.combatants.values()))
-        names += [c.id for c in state.combatants.values()]
-        if [self.morale_who.itemText(i) for i in range(self.morale_who.count())] != names:
-            current = self.morale_who.currentText()
+        # Sides first (their names are the DM's own), then every combatant by name.
+        sides = dict.fromkeys(c.side for c in state.combatants.values())
+        choices = [(side, side) for side in sides]
+        choices += [(c.label, c.id) for c in state.combatants.values()]
+        shown = [(self.morale_who.itemText(i), self.morale_who.itemData(i))
+                 for i in range(self.morale_who.count())]
+        if shown != choices:
+            current = self.morale_who.currentData()
             self.morale_who.clear()
-            self.morale_who.addItems(names)
-            if current in names:
-                self.morale_who.setCurrentText(current)
+            for text, who in choices:
+                self.morale_who.addItem(text, who)
+            index = self.morale_who.findData(current)
+            if index >= 0:
+                self.morale_who.setCurrentIndex(index)
 
     def ask_morale(self, opening: bool, who: str | None = None) -> bool:
         """Asks for a morale check of a side or combatant (its die then shows as needed)."""
         if who is None:
-            who = self.morale_who.currentText() if self.morale_who is not None else ""
+            data = self.morale_who.currentData() if self.morale_who is not None else None
+            who = str(data) if data is not None else ""
         if not who:
             self._show_change("Choose who checks morale.")
             return False
@@ -283,12 +409,13 @@ class ProcedureStepper(QWidget):
             current = state.rounds[-1].get("morale") or {} if state.rounds else {}
             command = set_round_field("morale", {**current, who: None})
         if who in current:
-            self._show_change(f"{who} already checks morale there; change its die in "
+            name = labels_of(state).get(who, who)
+            self._show_change(f"{name} already checks morale there; change its die in "
                               "'Dice made'.")
             return False
         return self.controller.run(command)
 
     def _show_change(self, error: str | None) -> None:
-        self.change_error.setText(error or "")
+        self.change_error.setText(plain(error or ""))
         if error is None:
             self.type_over.clear()

@@ -10,6 +10,7 @@ from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from core.dice import Roller
+from core.dice_words import pending_morale_steps
 from core.model import Step
 from core.session import EncounterSession
 from desktop.encounter.board_base import BoardBase
@@ -116,6 +117,8 @@ class EncounterWorkspace(QWidget):
         self.stepper.refresh()
         self.board.refresh()
         self.sync.set_resolution(self.controller.resolution, combatants)
+        self.steps_model.set_pending_morale(pending_morale_steps(
+            state, None if self.controller.error else self.controller.resolution))
         self.status_model.set_state(state, self.controller.resolution)
         self.outcome.set_step(self._selected_step())
         error = self.controller.error

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from functools import cache
 from html import escape
 
+from core.dice_words import morale_words
 from core.model import Step
 from core.rules import UnknownSystemError, find_system
 
@@ -37,6 +38,8 @@ def step_sentence(step: Step, labels: Mapping[str, str]) -> str:
     damage = step.detail.get("damage")
     if damage:
         text += f", {damage} damage"
+    if step.event == "morale-check":
+        text += f": {morale_words(step)}"
     return text
 
 

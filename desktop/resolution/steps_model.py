@@ -8,7 +8,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from core.model import Combatant, Resolution, Step
+from core.dice_words import morale_row_text
+from core.model import Combatant, Resolution, Step, StepEvent
 from desktop.resolution.step_text import short_rule_ids, step_tooltip, step_when
 
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -27,6 +28,7 @@ class StepsModel(QAbstractTableModel):
         self._steps: tuple[Step, ...] = ()
         self._row_of: dict[int, int] = {}
         self._labels: Mapping[str, str] = {}
+        self._pending_morale: frozenset[int] = frozenset()
 
     def set_resolution(
         self, resolution: Resolution | None, combatants: Sequence[Combatant] | None = None
@@ -39,6 +41,13 @@ class StepsModel(QAbstractTableModel):
         if combatants is not None:
             self._labels = {c.id: c.label for c in combatants}
         self.endResetModel()
+
+    def set_pending_morale(self, seqs: frozenset[int]) -> None:
+        """Marks the morale checks whose die the DM has not given yet (their rows say so)."""
+        if seqs != self._pending_morale:
+            self._pending_morale = seqs
+            if self._steps:
+                self.dataChanged.emit(self.index(0, 3), self.index(len(self._steps) - 1, 3))
 
     def row_of_seq(self, seq: int) -> int | None:
         """Gets the row showing step ``seq``."""
@@ -83,6 +92,8 @@ class StepsModel(QAbstractTableModel):
         if column == 2:
             return label(step.actor, step.actor)
         if column == 3:
+            if step.event is StepEvent.MORALE_CHECK:
+                return morale_row_text(step, step.seq in self._pending_morale)
             return str(step.event)
         if column == 4:
             return label(step.target, step.target) if step.target else ""

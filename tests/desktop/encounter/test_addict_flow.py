@@ -127,7 +127,7 @@ def test_opening_morale_and_an_earlier_rounds_initiative_die_can_be_changed(star
     type_die(ws, "initiative kobolds", "1")
     stepper = ws.stepper
     first_party = next(stepper.made_model.item(r) for r in range(stepper.made_model.rowCount())
-                       if stepper.made_model.item(r).text().endswith("initiative party: 2"))
+                       if stepper.made_model.item(r).text().endswith("Initiative: party = 2"))
     stepper.made_view.setCurrentIndex(first_party.index())
     stepper.type_over.setText("9")  # a d6 of 9: refused, nothing changed
     QTest.keyClick(stepper.type_over, Qt.Key.Key_Return)

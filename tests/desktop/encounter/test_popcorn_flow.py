@@ -109,7 +109,7 @@ def test_end_of_round_morale_rolled_and_typed_in_the_stepper_resolves_as_the_cli
     row.roll_button.click()  # the app's dice…
     rolled = ws.controller.state.rounds[0]["morale"]["hobgoblin"]
     assert 2 <= rolled <= 12 and not ws.controller.state.rolls[-1].manual
-    _type_over(ws, "morale hobgoblin", "5")  # …then the table's die instead
+    _type_over(ws, "Morale: hobgoblin", "5")  # …then the table's die instead
     assert ws.controller.state.rounds[0]["morale"] == {"goblin-2": 9, "hobgoblin": 5}
     assert not [r for r in ws.stepper.rows if r.request.purpose.startswith("morale")]
     assert gui_steps(ws) == cli_steps(document)
