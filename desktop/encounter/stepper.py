@@ -143,9 +143,10 @@ class ProcedureStepper(QWidget):
         self.needed_layout.setContentsMargins(0, 0, 4, 0)
         self.needed_layout.addStretch(1)
         self.needed_scroll.setWidget(self.needed_inner)
-        self.needed_scroll.setMinimumHeight(60)
+        self.needed_scroll.setMinimumHeight(90)
         needed_outer.addWidget(self.needed_scroll, 1)
         self.rows: list[RollRow] = []
+        self._headers: list[QLabel] = []
         self._focus_index: int | None = None
         """After a typed die is taken, the position of the die that gets the focus."""
 
@@ -170,6 +171,8 @@ class ProcedureStepper(QWidget):
         self.change_error.setStyleSheet("color: #c0392b;")
         made_box = QGroupBox("Dice made")
         made_layout = QVBoxLayout(made_box)
+        made_layout.setContentsMargins(4, 4, 4, 4)
+        self.made_view.setMinimumHeight(2 * self.made_view.fontMetrics().height() + 8)
         made_layout.addWidget(self.made_view)
         change = QHBoxLayout()
         change.addWidget(self.reroll_button)
@@ -179,21 +182,36 @@ class ProcedureStepper(QWidget):
 
         phases_box = QGroupBox("Procedure")
         phases_layout = QVBoxLayout(phases_box)
-        system_label = QLabel(f"<b>{self.system.title}</b>")
-        system_label.setWordWrap(True)
-        phases_layout.addWidget(system_label)
+        phases_layout.setContentsMargins(4, 4, 4, 4)
+        # The system's name is the group's tooltip: the height goes to the dice at 1280×720.
+        phases_box.setToolTip(self.system.title)
+        self.now_label.setToolTip(self.system.title)
         phases_layout.addWidget(self.now_label)
-        self.phase_list.setMinimumHeight(60)
+        row = self.phase_list.sizeHintForRow(0) if self.phases else 16
+        frame = 2 * self.phase_list.frameWidth() + 2
+        self.phase_list.setMinimumHeight(min(len(self.phases), 4) * row + frame)
+        self.phase_list.setMaximumHeight(min(len(self.phases), 6) * row + frame)
         self.phase_list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        phases_layout.addWidget(self.phase_list, 1)
+        phases_layout.addWidget(self.phase_list)
         phases_layout.addLayout(extra)
         if self.morale_who is not None:
             phases_layout.addLayout(self.morale_row)
-        layout = QVBoxLayout(self)
+        # Everything scrolls as one when the window is very short, so nothing ever overlaps.
+        content = QWidget()
+        layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(phases_box, 3)
-        layout.addWidget(self.needed_box, 3)
+        layout.addWidget(phases_box, 2)
+        layout.addWidget(self.needed_box, 4)
         layout.addWidget(made_box, 2)
+        outer = QScrollArea()
+        outer.setObjectName("stepperScroll")
+        outer.setWidgetResizable(True)
+        outer.setFrameShape(QFrame.Shape.NoFrame)
+        outer.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.setWidget(content)
+        own = QVBoxLayout(self)
+        own.setContentsMargins(0, 0, 0, 0)
+        own.addWidget(outer)
         self._shown: list[RollRequest] = []
 
     # --- phases ---------------------------------------------------------------------------------
@@ -294,7 +312,11 @@ class ProcedureStepper(QWidget):
         self.type_over.setEnabled(can_change)
 
     def _rebuild_rows(self, needed: list[RollRequest]) -> None:
-        """Shows one row per die needed, keeping the rows (and anything typed) still asked."""
+        """Shows one row per die needed, keeping the rows (and anything typed) still asked.
+
+        A run of dice of one kind (``Initiative (1d20)``) gets the kind once, above it; each
+        row then names only whose die it is.
+        """
         state = self.controller.state
         labels = labels_of(state)
         old = {_request_key(r.request): r for r in self.rows}
@@ -303,7 +325,7 @@ class ProcedureStepper(QWidget):
             row = old.pop(_request_key(request), None)
             if row is None:
                 row = RollRow(request, roll_label(request.purpose, labels),
-                              where_words(request.where, state))
+                              where_words(request.where, state), short=True)
                 row.roll_requested.connect(self.controller.roll)
                 row.typed.connect(self._on_typed)
             rows.append(row)
@@ -313,8 +335,24 @@ class ProcedureStepper(QWidget):
             row.deleteLater()
         for row in self.rows:
             self.needed_layout.removeWidget(row)
-        for position, row in enumerate(rows):
+        for header in self._headers:
+            self.needed_layout.removeWidget(header)
+            header.setParent(None)
+            header.deleteLater()
+        self._headers = []
+        position, previous = 0, None
+        for row in rows:
+            kind, _, who = row.text.partition(": ")
+            heading = (kind, row.request.expression)
+            if who and heading != previous:
+                header = QLabel(f"<b>{escape(kind)}</b> ({escape(row.request.expression)})")
+                header.setObjectName("diceKind")
+                self._headers.append(header)
+                self.needed_layout.insertWidget(position, header)
+                position += 1
+            previous = heading if who else None
             self.needed_layout.insertWidget(position, row)
+            position += 1
             row.show()
         self.rows = rows
         if self._focus_index is not None and rows:
