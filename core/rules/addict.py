@@ -30,6 +30,7 @@ from core.model import (
     Combatant,
     CombatantResult,
     Hit,
+    Kind,
     Resolution,
     Roll,
     Spell,
@@ -48,6 +49,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Conditions, care_rule_ids, care_rules, healed, read_care
 from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError
 
 SRC = "addict-procedure.md"
@@ -127,6 +129,8 @@ class Options:
     """Phase 1: a scenario without ``reaction`` is read as "the DM's notes decided"."""
     morale_dice: str = "2d6"
     """Dice rolled for a morale check the scenario names without a roll (pass: roll ≤ morale)."""
+    monsters_die_at_zero: bool = False
+    """Phase 9 bleeds "any combatants"; many tables kill monsters at 0 hp instead."""
 
 
 # --- rule catalogue ----------------------------------------------------------------------------
@@ -246,7 +250,12 @@ RULES = rule_table(
          "The DM sums up the round (the resolution list is that summary)."),
     Rule("addict.recovery", REV, "Phase 11: Reset or recovery",
          "Unresolved combat returns to declarations; a resolved one gives a turn of recovery."),
+    Rule("addict.death.monsters-at-zero", REV, "Phase 9: Bleeding",
+         "Option (the source bleeds any combatant): a monster dies at 0 hp or less, while "
+         "characters fall unconscious and bleed.", "monsters_die_at_zero"),
+    *care_rules("addict", REV, "Phase 8: Action resolution"),
 )
+R_HEAL, R_CONDITION, R_CANNOT_ACT = care_rule_ids("addict")
 
 PHASES: tuple[Phase, ...] = (
     Phase("addict.phase-1", "Phase 1: Reaction check",
@@ -397,6 +406,14 @@ class _Engine:
         self.set_by_actor: dict[str, list[tuple[Declaration, _Item]]] = {}
         self.round_start_hp: dict[int, dict[str, int | None]] = {}
         self.open_group = False
+        # Healing and conditions (core.rules.care): read up front so a bad field is refused.
+        self.conditions = Conditions()
+        self.care = {d.path: read_care(d.raw, d.path, d.actor, d.target, self.by_id.keys())
+                     for spec in scenario.rounds for d in spec.declarations}
+        self.blocked: set[str] = set()
+        self.staunched: set[str] = set()
+        """Healed above 0 hp this round: no bleeding at its end (Phase 11: "staunched")."""
+        self.now: Key = (0, 0, 0, 0, 0, 0)
         for c in scenario.combatants:
             self.update_status(c.id, [])
 
@@ -409,7 +426,10 @@ class _Engine:
     def settle(self, path: str, outcome: str) -> None:
         """Records how a declaration ended (the first decisive outcome wins)."""
         if path:
+            first = path not in self.ledger
             self.ledger.setdefault(path, outcome)
+            if first and outcome == "resolved":
+                self.apply_care(path)
 
     def roll(self, expression: str, purpose: str) -> Roll:
         """Rolls a missing die and records it."""
@@ -445,12 +465,16 @@ class _Engine:
 
     # ---- damage and deaths ----
 
+    def dies_at_zero(self, cid: str) -> bool:
+        """Tells whether the monsters-at-zero option makes ``cid`` die at 0 hp."""
+        return self.opts.monsters_die_at_zero and self.by_id[cid].kind is Kind.MONSTER
+
     def update_status(self, cid: str, fallen: list[str]) -> None:
         """Sets unconscious/dead from hp (Phase 9 thresholds)."""
         hp = self.hp[cid]
         if hp is None or self.status[cid] in (Status.DEAD, Status.FLED):
             return
-        if hp <= self.opts.death_at:
+        if hp <= (0 if self.dies_at_zero(cid) else self.opts.death_at):
             self.status[cid] = Status.DEAD
             fallen.append(cid)
         elif hp <= self.opts.unconscious_at:
@@ -480,8 +504,69 @@ class _Engine:
     def announce_deaths(self, key: Key, fallen: Iterable[str]) -> None:
         """Gives each newly dead combatant a ``dies`` step of its own."""
         for cid in fallen:
-            self.emit(key, cid, StepEvent.DIES, ["addict.death.dead"], new_group=True,
+            rule = "addict.death.monsters-at-zero" if self.dies_at_zero(cid) else \
+                "addict.death.dead"
+            self.emit(key, cid, StepEvent.DIES, [rule], new_group=True,
                       detail={"hp": self.hp[cid]})
+
+    # ---- healing and conditions (core.rules.care) ----
+
+    def apply_care(self, path: str) -> None:
+        """Heals and starts or ends conditions once a declaration has resolved."""
+        care = self.care.get(path)
+        if not care:
+            return
+        key = self.now
+        actor = next((d.actor for spec in self.sc.rounds for d in spec.declarations
+                      if d.path == path), "")
+        if care.heal:
+            cid = care.heal_target
+            before = self.hp[cid]
+            if self.status[cid] is not Status.DEAD:
+                self.hp[cid] = healed(before, self.by_id[cid].max_hp, care.heal)
+            after = self.hp[cid]
+            gained = (after or 0) - (before or 0)
+            if (self.status[cid] is Status.UNCONSCIOUS and after is not None
+                    and after > self.opts.unconscious_at):
+                self.status[cid] = Status.ACTIVE
+            if after is not None and after > 0:
+                self.staunched.add(cid)
+            self.emit(key, actor, StepEvent.HEALS, [R_HEAL], target=cid,
+                      detail={"healed": gained, "hp": after})
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self.emit(key, change.target, StepEvent.CONDITION_ENDS, [R_CONDITION],
+                              detail={"condition": change.name, "by": actor})
+                continue
+            # Rounds are numbered from 1: it lasts this round and ``rounds`` more.
+            until = None if change.rounds is None else key[0] + 1 + change.rounds
+            self.conditions.start(change.target, change.name, until)
+            detail: dict[str, Any] = {"condition": change.name, "by": actor}
+            if change.rounds is not None:
+                detail["rounds"] = change.rounds
+            self.emit(key, change.target, StepEvent.CONDITION_STARTS, [R_CONDITION],
+                      detail=detail)
+
+    def expire_conditions(self, r_index: int) -> None:
+        """Ends the conditions whose time runs out at the end of round ``r_index``."""
+        key: Key = (r_index, _END_SEGMENT, 0, 0, 0, 1)
+        for n, (cid, name) in enumerate(self.conditions.due(r_index + 1)):
+            self.emit(key, cid, StepEvent.CONDITION_ENDS, [R_CONDITION], new_group=n == 0,
+                      detail={"condition": name})
+
+    def cannot_act(self, it: _Item) -> bool:
+        """Drops an item whose actor a condition keeps from acting (once a step per entry)."""
+        why = self.conditions.blocking(it.actor)
+        if why is None or it.kind == "morale" or not self.active(it.actor):
+            return False
+        it.done = True
+        if it.path not in self.blocked:
+            self.blocked.add(it.path)
+            self.emit(self.now, it.actor, StepEvent.CANNOT_ACT, [R_CANNOT_ACT], it.letter,
+                      it.target, {"condition": why}, new_group=True)
+        self.settle(it.path, "cancelled")
+        return True
 
     # ---- main loop ----
 
@@ -499,6 +584,7 @@ class _Engine:
         self.phase_4_opening_morale()
         for r_index, spec in enumerate(self.sc.rounds):
             self.round_start_hp[r_index] = dict(self.hp)
+            self.staunched = set()
             if spec.surprise:
                 if r_index != 0:
                     raise ScenarioError(f"{spec.path}.surprise",
@@ -512,6 +598,7 @@ class _Engine:
             self.process(r_index)
             if not spec.surprise:
                 self.phase_9_bleeding(r_index)
+            self.expire_conditions(r_index)
         last = len(self.sc.rounds)
         if self.carry:
             dice = {side: 0 for side in self.sc.sides}
@@ -1194,8 +1281,9 @@ class _Engine:
     def resolve_group(self, key: Key, group: list[_Item]) -> None:
         """Resolves items sharing one moment: all fully resolve (Simultaneous resolution)."""
         live: list[_Item] = []
+        self.now = key
         for it in group:
-            if it.done:
+            if it.done or self.cannot_act(it):
                 continue
             if it.kind == "morale":
                 live.append(it)
@@ -1409,7 +1497,7 @@ class _Engine:
             if hp is None or self.status[cid] in (Status.DEAD, Status.FLED):
                 continue
             limit = 0 if self.opts.bleed_from_zero else -1
-            if hp > limit:
+            if hp > limit or cid in self.staunched:
                 continue
             current = self.hp[cid]
             assert current is not None

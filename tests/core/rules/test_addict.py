@@ -530,6 +530,109 @@ def test_unknown_option_refused() -> None:
         run(melee(4, 2, options={"nope": 1}))
 
 
+# --- healing, conditions and death per kind (core.rules.care) --------------------------------
+
+
+def test_heal_raises_hp_up_to_the_maximum_and_wakes_the_fallen() -> None:
+    """addict.care.heal, addict.bleeding.lose-one: Cure light wounds on a fighter at -3 of 10:
+    up to 10, never above; the fighter is back on its feet and, healed above 0, does not
+    bleed at the end of the round (the bleeding is staunched)."""
+    cleric = {"id": "c", "side": "party", "hp": 6,
+              "spells": [{"name": "cure light wounds", "casting_time": 5}]}
+    hurt = {**FIGHTER, "hp": -3, "max_hp": 10}
+    rounds = [{"initiative": {"party": 5, "monsters": 2}, "declarations": [
+        {"actor": "c", "action": "D", "spell": "cure light wounds", "target": "f",
+         "heal": 8}]}]
+    res = run(scenario([hurt, cleric, ORC], rounds))
+    heal = step(res, "c", "heals")
+    assert heal.target == "f" and heal.detail == {"healed": 8, "hp": 5}
+    assert heal.because == ("addict.care.heal",) and heal.segment == 5  # when the spell is cast
+    assert res.combatants["f"].hp == 5 and str(res.combatants["f"].status) == "active"
+    rounds[0]["declarations"][0]["heal"] = 20
+    assert run(scenario([hurt, cleric, ORC], rounds)).combatants["f"].hp == 10
+
+
+def test_a_disrupted_heal_heals_nothing() -> None:
+    """addict.care.heal, addict.spell.lost-on-damage: a cure lost to a blow heals no one."""
+    cleric = {"id": "c", "side": "party", "hp": 6,
+              "spells": [{"name": "cure light wounds", "casting_time": 5}]}
+    rounds = [{"initiative": {"party": 2, "monsters": 5}, "declarations": [
+        {"actor": "c", "action": "D", "spell": "cure light wounds", "target": "c", "heal": 8},
+        {"actor": "o", "action": "G", "target": "c", "hit": True, "damage": 2}]}]
+    quick = {**ORC, "weapons": [{"name": "knife", "speed_factor": 2}]}  # strikes first
+    res = run(scenario([{**cleric, "max_hp": 9}, quick], rounds))
+    assert step(res, "c", "spell-disrupted")
+    assert not [s for s in res.steps if str(s.event) == "heals"]
+    assert res.combatants["c"].hp == 4
+
+
+def test_an_asleep_creature_cannot_act_until_its_condition_ends() -> None:
+    """addict.care.condition, addict.care.cannot-act: Sleep (1 segment) puts the orc to sleep
+    for the rest of round 1 and 1 more round; its blow in round 2 does not happen; in round 3
+    it acts again."""
+    sleep = {"actor": "m", "action": "D", "spell": "sleep", "target": "o",
+             "conditions": [{"name": "asleep", "rounds": 1}]}
+    blow = {"actor": "o", "action": "G", "target": "m", "hit": True, "damage": 1}
+    rounds = [{"initiative": {"party": 5, "monsters": 2}, "declarations": [sleep, dict(blow)]},
+              {"initiative": {"party": 1, "monsters": 6}, "declarations": [dict(blow)]},
+              {"initiative": {"party": 1, "monsters": 6}, "declarations": [dict(blow)]}]
+    res = run(scenario([MAGE, ORC], rounds))
+    started = step(res, "o", "condition-starts")
+    assert started.detail == {"condition": "asleep", "by": "m", "rounds": 1}
+    assert started.because == ("addict.care.condition",)
+    blocked = [s for s in res.steps if str(s.event) == "cannot-act"]
+    assert [(s.round, s.detail["condition"]) for s in blocked] == [(1, "asleep"), (2, "asleep")]
+    assert blocked[0].because == ("addict.care.cannot-act",)
+    ended = step(res, "o", "condition-ends")
+    assert ended.round == 2 and ended.detail == {"condition": "asleep"}
+    assert [s.round for s in res.steps if s.actor == "o" and str(s.event) == "hits"] == [3]
+    assert res.combatants["m"].hp == 4
+
+
+def test_a_condition_without_rounds_lasts_until_an_entry_ends_it() -> None:
+    """addict.care.condition: held until the fighter frees the orc with ends: true."""
+    hold = {"actor": "m", "action": "D", "spell": "sleep", "target": "o",
+            "conditions": [{"name": "held"}]}
+    free = {"actor": "f", "action": "B", "conditions": [{"name": "held", "target": "o",
+                                                          "ends": True}]}
+    blow = {"actor": "o", "action": "G", "target": "f"}
+    rounds = [{"initiative": {"party": 5, "monsters": 2}, "declarations": [hold]},
+              {"initiative": {"party": 1, "monsters": 6}, "declarations": [dict(blow)]},
+              {"initiative": {"party": 6, "monsters": 1}, "declarations": [free, dict(blow)]}]
+    res = run(scenario([MAGE, FIGHTER, ORC], rounds))
+    assert [(s.round, str(s.event)) for s in res.steps if s.actor == "o"] == [
+        (1, "condition-starts"), (2, "cannot-act"), (3, "condition-ends"), (3, "attacks")]
+    with pytest.raises(ScenarioError, match=r"declarations\[0\]\.conditions\[0\]\.target"):
+        bad = {**hold, "conditions": [{"name": "held", "target": "nobody"}]}
+        run(scenario([MAGE, ORC], [{"initiative": {"party": 5, "monsters": 2},
+                                     "declarations": [bad]}]))
+    with pytest.raises(ScenarioError, match=r"declarations\[0\]\.heal"):
+        run(scenario([MAGE, ORC], [{"initiative": {"party": 5, "monsters": 2},
+                                     "declarations": [{**hold, "heal": -2}]}]))
+
+
+def test_monsters_may_die_at_zero_while_characters_bleed() -> None:
+    """addict.death.monsters-at-zero, addict.death.unconscious: by default the orc at -2 is
+    unconscious and bleeds like anyone (the source: "any combatants"); with the option it dies
+    at once while the fighter at -2 still falls unconscious and bleeds."""
+    fighter = {**FIGHTER, "hp": 2}
+    orc = {**ORC, "hp": 2, "kind": "monster"}
+    second = {**ORC, "id": "o2", "kind": "monster"}
+    rounds = [{"initiative": {"party": 5, "monsters": 2}, "declarations": [
+        {"actor": "f", "action": "G", "target": "o", "hit": True, "damage": 4},
+        {"actor": "o2", "action": "G", "target": "f", "hit": True, "damage": 4}]},
+        {"initiative": {"party": 5, "monsters": 2}}]
+    res = run(scenario([fighter, orc, second], rounds))
+    assert (str(res.combatants["f"].status), str(res.combatants["o"].status)) == (
+        "unconscious", "unconscious")
+    assert sorted(s.actor for s in res.steps if str(s.event) == "bleeds") == ["f", "o"]
+    res = run(scenario([fighter, orc, second], rounds, options={"monsters_die_at_zero": True}))
+    assert (str(res.combatants["f"].status), str(res.combatants["o"].status)) == (
+        "unconscious", "dead")
+    assert step(res, "o", "dies").because == ("addict.death.monsters-at-zero",)
+    assert [s.actor for s in res.steps if str(s.event) == "bleeds"] == ["f"]
+
+
 def test_every_rule_is_tested() -> None:
     """Every rule id of the catalogue is cited by at least one test docstring here."""
     module = sys.modules[__name__]
