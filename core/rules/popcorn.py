@@ -39,6 +39,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Care, Conditions, care_rule_ids, care_rules, healed, read_care
 from core.scenario import (
     Outcome,
     RoundSpec,
@@ -202,7 +203,9 @@ RULES = rule_table(
     _rule("surprise.lose-round", "Combat Order - Popcorn Initiative",
           "Source silent: in a surprise round surprised creatures take no turn (OSE).",
           "surprised_lose_round"),
+    *care_rules("popcorn", SOURCE, "2. Take Action"),
 )
+R_HEAL, R_CONDITION, R_CANNOT_ACT = care_rule_ids("popcorn")
 
 PHASES = (
     Phase("roll-initiative", "Roll Initiative",
@@ -347,6 +350,9 @@ class _Engine:
         self.held_slow: list[tuple[_Act, list[_Reaction]]] = []
         self.casting: _Act | None = None
         self.disrupted = False
+        # Healing and conditions (core.rules.care): read with each action's fields.
+        self.conditions = Conditions()
+        self.care_of: dict[str, Care] = {}
 
     # --- output helpers ------------------------------------------------------------------------
 
@@ -507,6 +513,7 @@ class _Engine:
             if not isinstance(value, bool):
                 raise ScenarioError(_join(path, key), f"expected true or false, got {value!r}")
         self.check_attack_limits(data, path, actor, kind, outcome)
+        self.care_of[path] = read_care(data, path, actor, target, self.by_id.keys())
         return _Act(path, actor, kind, target, weapon, spell, outcome, natural, effect, move,
                     immune, fails_save)
 
@@ -614,8 +621,38 @@ class _Engine:
             return 1, [R_MIN_DAMAGE]
         return hit.damage, []
 
+    def apply_care(self, act: _Act) -> None:
+        """Heals and starts or ends conditions once an action has taken effect."""
+        care = self.care_of.get(act.path)
+        if not care:
+            return
+        if care.heal:
+            cid = care.heal_target
+            before = self.hp.get(cid)
+            if self.status[cid] is not Status.DEAD:
+                self.hp[cid] = healed(before, self.by_id[cid].max_hp, care.heal)
+            after = self.hp.get(cid)
+            if self.status[cid] is Status.UNCONSCIOUS and after is not None and after > 0:
+                self.status[cid] = Status.ACTIVE
+            self.emit(act.actor, StepEvent.HEALS, [R_HEAL], target=cid, same_group=True,
+                      healed=(after or 0) - (before or 0), hp=after, turn=act.path)
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self.emit(change.target, StepEvent.CONDITION_ENDS, [R_CONDITION],
+                              same_group=True, condition=change.name, by=act.actor)
+                continue
+            until = None if change.rounds is None else self.round_no + change.rounds
+            self.conditions.start(change.target, change.name, until)
+            self.emit(change.target, StepEvent.CONDITION_STARTS, [R_CONDITION],
+                      same_group=True, condition=change.name, by=act.actor,
+                      rounds=change.rounds)
+            if self.conditions.blocking(change.target) is not None:
+                self.remove(change.target)  # it takes no turn while the condition lasts
+
     def start_effect(self, act: _Act, because: Sequence[str]) -> None:
         """Starts the effect an action names (Effect Durations)."""
+        self.apply_care(act)
         if act.effect is None:
             return
         target = act.effect.target or act.target or act.actor
@@ -858,6 +895,11 @@ class _Engine:
         for cid in surprised:
             self.emit(cid, StepEvent.SURPRISED, [R_SURPRISE])
         lost = set(surprised)
+        for c in self.scenario.combatants:  # asleep, held…: no turn this round
+            why = self.conditions.blocking(c.id)
+            if why is not None and self.active(c.id) and c.id not in lost:
+                self.emit(c.id, StepEvent.CANNOT_ACT, [R_CANNOT_ACT], condition=why)
+                lost.add(c.id)
         self.to_act = {c.id for c in self.scenario.combatants
                        if self.active(c.id) and c.id not in lost}
         self.waiting = set()
@@ -874,6 +916,9 @@ class _Engine:
             cid, path = turn.actor, turn.path
             if not self.active(cid):
                 raise ScenarioError(f"{path}.actor", f"{cid} is {self.status[cid]} and cannot act")
+            held = self.conditions.blocking(cid)
+            if held is not None:
+                raise ScenarioError(f"{path}.actor", f"{cid} is {held} and cannot act")
             if cid in lost:
                 raise ScenarioError(f"{path}.actor", f"{cid} is surprised and loses this round")
             if cid in acted:
@@ -898,6 +943,9 @@ class _Engine:
                 if not self.active(nominee):
                     raise ScenarioError(npath, f"{nominee} is {self.status[nominee]} and cannot "
                                         "be nominated")
+                held = self.conditions.blocking(nominee)
+                if held is not None and not round_over:
+                    raise ScenarioError(npath, f"{nominee} is {held} and cannot be nominated")
                 if round_over:
                     self.emit(cid, StepEvent.NOMINATES, [R_LAST, R_NOMINATE, *self.lapse(nominee,
                                                                                      npath)],
@@ -1047,6 +1095,9 @@ class _Engine:
         self.effects_on = {}
         for e in kept:
             self.effects_on.setdefault(e.target, []).append(e)
+        for n, (cid, name) in enumerate(self.conditions.due(self.round_no)):
+            self.emit(cid, StepEvent.CONDITION_ENDS, [R_CONDITION], same_group=n > 0,
+                      condition=name)
 
     # --- the whole combat ----------------------------------------------------------------------
 

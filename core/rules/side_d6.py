@@ -32,6 +32,7 @@ from core.model import (
     StepEvent,
     frozen_mapping,
 )
+from core.model import Kind as CombatantKind
 from core.rules.abilities import adnd_dex_reaction
 from core.rules.base import (
     Phase,
@@ -42,6 +43,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Conditions, care_rule_ids, care_rules, healed, read_care
 from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError
 
 SOURCE = "side-d6-segment-initiative.md"
@@ -121,6 +123,8 @@ class Options:
     multi_side: MultiSide = MultiSide.TARGET_SIDE
     missile_bonus: bool = True
     hp_rule: HpRule = HpRule.DEAD_AT_ZERO
+    monsters_die_at_zero: bool = False
+    """With adnd-minus-ten: monsters die at 0 hp while characters fall unconscious."""
 
 
 # --- rule catalogue ---------------------------------------------------------------------------
@@ -157,6 +161,8 @@ R_SPELL_SPOILED = "side-d6.spell.disrupted-by-damage"
 R_BUSY = "side-d6.spell.busy-while-casting"
 R_ACTIONS = "side-d6.action.kinds"
 R_DEATH = "side-d6.hp.death"
+R_MONSTERS_AT_ZERO = "side-d6.hp.monsters-at-zero"
+R_HEAL, R_CONDITION, R_CANNOT_ACT = care_rule_ids("side-d6")
 
 RULES = rule_table(
     Rule(R_SURPRISE_DIE, SOURCE, H_SURPRISE,
@@ -220,6 +226,10 @@ RULES = rule_table(
          "letters A–H and P, mapped to the same kinds."),
     Rule(R_DEATH, SOURCE, H_COMBAT,
          "The source is silent on hit points: by default 0 or less is dead.", "hp_rule"),
+    Rule(R_MONSTERS_AT_ZERO, SOURCE, H_COMBAT,
+         "Option with 0 to -9 unconscious: monsters die at 0 hp or less all the same.",
+         "monsters_die_at_zero"),
+    *care_rules("side-d6", SOURCE, H_INIT),
 )
 
 PHASES = (
@@ -760,6 +770,14 @@ class _Engine:
         self.steps: list[Step] = []
         self.group = 0
         self.heap: list[_Action] = []
+        # Healing and conditions (core.rules.care), read up front so a bad field is refused.
+        self.conditions = Conditions()
+        self.care = {d.path: read_care(d.raw, d.path, d.actor, d.target, self.by_id.keys())
+                     for rnd in scenario.rounds for d in rnd.declarations}
+        self.cared: set[str] = set()
+        self.blocked: set[str] = set()
+        self.round_no = 0
+        self.last_round = len(scenario.rounds)
 
     # -- steps --
 
@@ -799,8 +817,13 @@ class _Engine:
 
     # -- damage --
 
-    def _threshold_status(self, hp: int) -> Status:
-        if self.options.hp_rule is HpRule.ADND_MINUS_TEN:
+    def _dies_at_zero(self, cid: str) -> bool:
+        return (self.options.monsters_die_at_zero
+                and self.by_id[cid].kind is CombatantKind.MONSTER)
+
+    def _threshold_status(self, hp: int, cid: str = "") -> Status:
+        if self.options.hp_rule is HpRule.ADND_MINUS_TEN and not (
+                cid and self._dies_at_zero(cid)):
             if hp <= -10:
                 return Status.DEAD
             return Status.UNCONSCIOUS if hp <= 0 else Status.ACTIVE
@@ -821,7 +844,7 @@ class _Engine:
             hp = self.state.hp.get(target)
             if hp is None or self.state.status[target] is not Status.ACTIVE:
                 continue
-            new = self._threshold_status(hp)
+            new = self._threshold_status(hp, target)
             if new is not Status.ACTIVE:
                 self.state.status[target] = new
                 if new is Status.DEAD:
@@ -832,7 +855,10 @@ class _Engine:
             self.group += 1
             group = self.group
         for target in deaths:
-            self._step(t, target, StepEvent.DIES, because_death, group=group,
+            why = because_death
+            if self._dies_at_zero(target) and self.options.hp_rule is HpRule.ADND_MINUS_TEN:
+                why = (R_MONSTERS_AT_ZERO, *because_death[1:])
+            self._step(t, target, StepEvent.DIES, why, group=group,
                        hp=self.state.hp[target])
         spoiled = [c for c in dict.fromkeys(damaged) if c in self.state.casting]
         group = None
@@ -925,6 +951,8 @@ class _Engine:
     def _usable(self, a: _Action) -> bool:
         """Tells whether an action can still happen; records why not in the ledger."""
         actor = a.actor.id
+        if self._cannot_act(a):
+            return False
         if a.effect_of is not None:
             return self.state.casting.get(actor) is a.effect_of
         if a.routine > 1 and self.state.ledger.get(a.decl.path) != "resolved":
@@ -942,6 +970,77 @@ class _Engine:
             return False
         return True
 
+    # -- healing and conditions (core.rules.care) --
+
+    def _cannot_act(self, a: _Action) -> bool:
+        """Drops an action whose actor a condition keeps from acting (one step per entry)."""
+        actor = a.actor.id
+        why = self.conditions.blocking(actor)
+        if why is None or self.state.status[actor] is not Status.ACTIVE:
+            return False
+        if self.state.casting.get(actor) is a.effect_of and a.effect_of is not None:
+            self.state.casting.pop(actor, None)  # the spell being cast is lost with it
+        self.state.ledger.setdefault(a.decl.path, "cancelled")
+        if a.decl.path not in self.blocked:
+            self.blocked.add(a.decl.path)
+            self._step(a.t, actor, StepEvent.CANNOT_ACT, (R_CANNOT_ACT,), action=a,
+                       target=a.decl.target, condition=why)
+        return True
+
+    def _care(self, a: _Action, group: int | None) -> None:
+        """Heals and starts or ends conditions once an action has taken effect."""
+        path = a.decl.path
+        if a.routine != 1 or path in self.cared or (a.kind is Kind.SPELL
+                                                    and a.effect_of is None):
+            return
+        self.cared.add(path)
+        care = self.care.get(path)
+        if not care or self.state.ledger.get(path) != "resolved":
+            return
+        actor = a.actor.id
+        if care.heal:
+            cid = care.heal_target
+            before = self.state.hp.get(cid)
+            if self.state.status[cid] is not Status.DEAD:
+                self.state.hp[cid] = healed(before, self.by_id[cid].max_hp, care.heal)
+            after = self.state.hp.get(cid)
+            if (self.state.status[cid] is Status.UNCONSCIOUS and after is not None
+                    and after > 0):
+                self.state.status[cid] = Status.ACTIVE
+            self._step(a.t, actor, StepEvent.HEALS, (R_HEAL,), target=cid, group=group,
+                       healed=(after or 0) - (before or 0), hp=after)
+        number = self.clock.at(a.t)[0] or 1
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self._step(a.t, change.target, StepEvent.CONDITION_ENDS, (R_CONDITION,),
+                               group=group, condition=change.name, by=actor)
+                continue
+            until = None if change.rounds is None else number + change.rounds
+            self.conditions.start(change.target, change.name, until)
+            extra: dict[str, Any] = {"condition": change.name, "by": actor}
+            if change.rounds is not None:
+                extra["rounds"] = change.rounds
+            self._step(a.t, change.target, StepEvent.CONDITION_STARTS, (R_CONDITION,),
+                       group=group, **extra)
+
+    def _round_end(self, number: int) -> int:
+        """Gets the continuous time of the last segment of round ``number`` (1-based)."""
+        if number < self.clock.first_normal_round:
+            return max(self.clock.surprise_segments, 1)
+        return self.clock.time(number - self.clock.first_normal_round, SEGMENTS_PER_ROUND)
+
+    def _expire(self, before: int) -> None:
+        """Ends the conditions whose time ran out at the end of a round before ``before``."""
+        for number in range(max(self.round_no, 1), before):
+            ended = self.conditions.due(number)
+            if ended:
+                self.group += 1
+            for cid, name in ended:
+                self._step(self._round_end(number), cid, StepEvent.CONDITION_ENDS,
+                           (R_CONDITION,), group=self.group, condition=name)
+        self.round_no = max(self.round_no, before)
+
     def run(self, actions: Sequence[_Action]) -> None:
         """Plays every action bucket by bucket (same segment, same place in it)."""
         self.heap = list(actions)
@@ -951,7 +1050,11 @@ class _Engine:
             bucket = [first]
             while self.heap and self.heap[0].t == first.t and self.heap[0].sub == first.sub:
                 bucket.append(heapq.heappop(self.heap))
+            if self.conditions.on:
+                self._expire(self.clock.at(first.t)[0] or 1)
             self._bucket(bucket)
+        if self.conditions.on:
+            self._expire(self.last_round + 1)
 
     def _bucket(self, bucket: list[_Action]) -> None:
         live = [a for a in bucket if self._usable(a)]
@@ -968,6 +1071,7 @@ class _Engine:
             for a in live:
                 a.because = (R_TIE, *a.because) if a.effect_of is None else a.because
                 self._perform(a, group, damaged, fleeing)
+                self._care(a, group)
             self._consequences(t, damaged, simultaneous=True)
             self._flee(fleeing)
             return
@@ -977,6 +1081,7 @@ class _Engine:
             damaged = []
             fleeing = []
             self._perform(a, None, damaged, fleeing)
+            self._care(a, None)
             self._consequences(t, damaged, simultaneous=False)
             self._flee(fleeing)
 

@@ -31,6 +31,7 @@ from core.model import (
     StepEvent,
     frozen_mapping,
 )
+from core.model import Kind as CombatantKind
 from core.rules.abilities import bx_initiative_modifier
 from core.rules.base import (
     Phase,
@@ -41,6 +42,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Conditions, care_rule_ids, care_rules, healed, read_care
 from core.scenario import Scenario, ScenarioError, TimedAction, read_effect, read_int
 
 SOURCE = "time-unit-combat.md"
@@ -121,6 +123,8 @@ class Options:
     """An effect ending on a TU ends before anyone acts on that TU (lasts exactly 10 TU/round)."""
     death_threshold: int = 0
     """Dead at this hp or less; between 0 and it, unconscious (source silent; Labyrinth Lord: 0)."""
+    monsters_die_at_zero: bool = False
+    """With a death threshold below 0: monsters still die at 0 hp or less."""
 
 
 # --- rule catalogue -----------------------------------------------------------------------------
@@ -195,7 +199,12 @@ RULES: Mapping[str, Rule] = rule_table(
     _rule("death.no-further-actions", _SEQ,
           "A dead or unconscious combatant's pending and later actions are dropped.",
           "death_threshold"),
+    _rule("death.monsters-at-zero", _SEQ,
+          "Option with a death threshold below 0: monsters die at 0 hp or less all the same.",
+          "monsters_die_at_zero"),
+    *care_rules(ID, SOURCE, _SEQ),
 )
+R_HEAL, R_CONDITION, R_CANNOT_ACT = care_rule_ids(ID)
 
 PHASES: tuple[Phase, ...] = (
     Phase("encounter", "Encounter: d6 per side, 2d6 reaction",
@@ -551,6 +560,14 @@ class _Clock:
         self.counter = 0
         self.prio = self._priorities()
         self.last_tu = -1
+        # Healing and conditions (core.rules.care), read up front so a bad field is refused.
+        self.conditions = Conditions()
+        self.care = [read_care(a.raw, a.path, a.actor, a.target, ids) for a in scenario.actions]
+        self.blocked: set[int] = set()
+        self.idle: set[str] = set()
+        """Actors whose action a condition stopped: they go on when it ends."""
+        self.dropped: dict[str, list[int]] = {}
+        """Plans dropped when their actor fell (taken up again if a heal gets it up)."""
         for plans in self.queue.values():
             if plans and self.plans[plans[0]].change_at is not None:
                 plan = self.plans[plans[0]]
@@ -679,19 +696,108 @@ class _Clock:
             plan = self.plans[index]
             if plan.fate is None:
                 plan.fate = Fate.CANCELLED
+                if not plan.started:
+                    self.dropped.setdefault(cid, []).append(index)
         self.next_pos[cid] = len(self.queue[cid])
 
     # -- running --
 
     def run(self) -> None:
         """Pops the clock batch by batch: each batch is one TU and one kind."""
-        while self.heap:
-            key = self.heap[0][0]
-            batch: list[_Entry] = []
-            while self.heap and self.heap[0][0][:2] == key[:2]:
-                batch.append(heapq.heappop(self.heap)[2])
-            for part in self._split(batch):
-                self._run_batch(part)
+        while True:
+            while self.heap:
+                key = self.heap[0][0]
+                if self.conditions.on:
+                    self._expire(key[0])
+                    if self.heap[0][0] != key:
+                        continue  # a creature woke and acts before this batch
+                batch: list[_Entry] = []
+                while self.heap and self.heap[0][0][:2] == key[:2]:
+                    batch.append(heapq.heappop(self.heap)[2])
+                for part in self._split(batch):
+                    self._run_batch(part)
+            # Conditions still timed run out after the last action; the woken act then.
+            ends = [u for names in self.conditions.on.values() for u in names.values()
+                    if u is not None]
+            if not ends:
+                return
+            self._expire(max(ends))
+
+    # -- healing and conditions (core.rules.care) --
+
+    def _expire(self, tu: int) -> None:
+        """Ends the conditions timed out by ``tu``; idle actors go on from the TU it ended."""
+        for cid, name, until in sorted(
+                (cid, name, until) for cid, names in self.conditions.on.items()
+                for name, until in names.items() if until is not None and until <= tu):
+            self.conditions.end(cid, name)
+            self.out.add(cid, StepEvent.CONDITION_ENDS, until, self.out.new_group(),
+                         [R_CONDITION], condition=name)
+            self._wake(cid, until)
+
+    def _wake(self, cid: str, tu: int) -> None:
+        """Schedules the next action of an actor a condition had stopped, once none is left."""
+        if cid in self.idle and self.conditions.blocking(cid) is None:
+            self.idle.discard(cid)
+            if self.status[cid] is Status.ACTIVE:
+                self.schedule(cid, tu, (R_CONDITION,))
+
+    def _cannot_act(self, e: _Entry, group: int) -> bool:
+        """Drops an entry whose actor a condition keeps from acting (one step per action)."""
+        why = self.conditions.blocking(e.actor)
+        if why is None or e.ev not in (Ev.ACT, Ev.BEGIN):
+            return False
+        plan = self.plans[e.plan]
+        if plan.fate is None:
+            plan.fate = Fate.CANCELLED
+        self.casting.pop(e.actor, None)
+        self._advance_past(plan)
+        self.idle.add(e.actor)
+        if plan.index not in self.blocked:
+            self.blocked.add(plan.index)
+            self.out.add(e.actor, StepEvent.CANNOT_ACT, e.tu, group, [R_CANNOT_ACT],
+                         action=plan.action.action, target=plan.action.target, condition=why,
+                         declaration=plan.action.path)
+        return True
+
+    def _care(self, plan: _Plan, tu: int, group: int) -> None:
+        """Heals and starts or ends conditions once an action is complete."""
+        care = self.care[plan.index]
+        if not care:
+            return
+        actor = plan.action.actor
+        if care.heal:
+            cid = care.heal_target
+            before = self.hp[cid]
+            if self.status[cid] is not Status.DEAD:
+                self.hp[cid] = healed(before, self.combatants[cid].max_hp, care.heal)
+            after = self.hp[cid]
+            self.out.add(actor, StepEvent.HEALS, tu, group, [R_HEAL], target=cid,
+                         healed=(after or 0) - (before or 0), hp=after,
+                         declaration=plan.action.path)
+            if self.status[cid] is Status.UNCONSCIOUS and after is not None and after > 0:
+                self.status[cid] = Status.ACTIVE
+                self._revive(cid, tu)
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self.out.add(change.target, StepEvent.CONDITION_ENDS, tu, group,
+                                 [R_CONDITION], condition=change.name, by=actor)
+                    self._wake(change.target, tu)
+                continue
+            until = None if change.rounds is None else tu + change.rounds * self.options.round_tu
+            self.conditions.start(change.target, change.name, until)
+            self.out.add(change.target, StepEvent.CONDITION_STARTS, tu, group, [R_CONDITION],
+                         condition=change.name, by=actor, rounds=change.rounds)
+
+    def _revive(self, cid: str, tu: int) -> None:
+        """Takes up the actions a fallen creature lost, now that a heal has got it up."""
+        lost = self.dropped.pop(cid, [])
+        for index in lost:
+            self.plans[index].fate = None
+        if lost:
+            self.next_pos[cid] = self.queue[cid].index(lost[0])
+            self.schedule(cid, tu, (R_HEAL,))
 
     def _split(self, batch: list[_Entry]) -> list[list[_Entry]]:
         """Splits a same-TU same-kind batch when the encounter winner goes first (option)."""
@@ -734,6 +840,8 @@ class _Clock:
         struck: list[tuple[str, str]] = []
         completed: list[_Plan] = []
         for e in live:
+            if self.conditions.on and self._cannot_act(e, group):
+                continue
             if e.ev is Ev.EXPIRE:
                 assert e.effect is not None
                 self.out.add(e.actor, StepEvent.EFFECT_EXPIRES, tu, group,
@@ -799,6 +907,8 @@ class _Clock:
             self.out.add(a.actor, event, e.tu, group, because, action=a.action,
                          target=a.target, **common)
         last = plan.done_steps == len(plan.times)
+        if last:
+            self._care(plan, e.tu, group)
         first_counts = self.options.next_from is NextFrom.FIRST_ATTACK and e.attack == 0
         if last or first_counts:
             completed.append(plan)
@@ -851,10 +961,15 @@ class _Clock:
         hp = self.hp[cid]
         if hp is None or hp > 0 or self.status[cid] is not Status.ACTIVE:
             return
-        if hp <= self.options.death_threshold:
+        monster = (self.options.monsters_die_at_zero
+                   and self.combatants[cid].kind is CombatantKind.MONSTER)
+        if hp <= self.options.death_threshold or monster:
             self.status[cid] = Status.DEAD
-            self.out.add(cid, StepEvent.DIES, tu, self.out.new_group(),
-                         [_r("death.no-further-actions")], hp=hp, by=attacker)
+            why = [_r("death.no-further-actions")]
+            if monster and hp > self.options.death_threshold:
+                why.insert(0, _r("death.monsters-at-zero"))
+            self.out.add(cid, StepEvent.DIES, tu, self.out.new_group(), why, hp=hp,
+                         by=attacker)
         else:
             self.status[cid] = Status.UNCONSCIOUS
         self._drop_rest(cid)

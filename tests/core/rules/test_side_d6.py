@@ -371,6 +371,49 @@ def test_hp_rule_options() -> None:
     assert all(str(s.event) != "dies" for s in res.steps)
 
 
+def test_monsters_may_die_at_zero_under_adnd_minus_ten() -> None:
+    """side-d6.hp.monsters-at-zero: with adnd-minus-ten the option kills a monster at 0 while
+    a character at -1 only falls unconscious."""
+    orc = {**M, "kind": "monster"}
+    rounds = [{"initiative": {"party": 5, "monsters": 1}, "declarations": [
+        {"actor": "fighter", "action": "attack", "target": "orc", "hit": True, "damage": 6},
+        {"actor": "orc", "action": "attack", "target": "fighter"}]}]
+    options = {"hp_rule": "adnd-minus-ten", "monsters_die_at_zero": True}
+    res = run([P, orc], rounds, options=options)
+    assert res.combatants["orc"].status is Status.DEAD
+    assert only(res, "orc", "dies").because[0] == "side-d6.hp.monsters-at-zero"
+    hurt = [{"initiative": {"party": 1, "monsters": 5}, "declarations": [
+        {"actor": "orc", "action": "attack", "target": "fighter", "hit": True, "damage": 11}]}]
+    assert run([P, orc], hurt, options=options).combatants["fighter"].status is \
+        Status.UNCONSCIOUS
+
+
+def test_heal_and_sleep_in_segments() -> None:
+    """side-d6.care.heal, side-d6.care.condition, side-d6.care.cannot-act: a potion heals the
+    fighter up to its maximum in its segment; the mage's sleep (2 segments) lands on the orc,
+    which then does not act for the rest of the round and one more; in round 3 it attacks."""
+    fighter = {**P, "hp": 3, "max_hp": 10}
+    rounds = [{"initiative": {"party": 6, "monsters": 1}, "declarations": [
+        {"actor": "fighter", "action": "other", "heal": 4},
+        {"actor": "mage", "action": "spell", "spell": "sleep", "target": "orc",
+         "conditions": [{"name": "asleep", "rounds": 1}]},
+        {"actor": "orc", "action": "attack", "target": "fighter"}]},
+        {"initiative": {"party": 1, "monsters": 6}, "declarations": [
+            {"actor": "orc", "action": "attack", "target": "fighter"}]},
+        {"initiative": {"party": 1, "monsters": 6}, "declarations": [
+            {"actor": "orc", "action": "attack", "target": "fighter"}]}]
+    res = run([fighter, MAGE, M], rounds)
+    heal = only(res, "fighter", "heals")
+    assert heal.target == "fighter" and heal.detail["healed"] == 4 and heal.detail["hp"] == 7
+    start = only(res, "orc", "condition-starts")
+    assert (start.round, start.segment) == (1, 3) and start.detail["condition"] == "asleep"
+    assert [(s.round, str(s.event)) for s in res.steps if s.actor == "orc"] == [
+        (1, "condition-starts"), (1, "cannot-act"), (2, "cannot-act"), (2, "condition-ends"),
+        (3, "attacks")]
+    fighter["hp"] = 9
+    assert run([fighter, MAGE, M], rounds).combatants["fighter"].hp == 10  # never above max
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 

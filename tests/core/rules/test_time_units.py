@@ -415,6 +415,64 @@ def test_death_threshold_option_makes_unconscious() -> None:
     assert res.combatants["b"].status is Status.UNCONSCIOUS
 
 
+def test_monsters_may_die_at_zero_below_a_negative_threshold() -> None:
+    """time-units.death.monsters-at-zero: with a -10 threshold a monster at 0 still dies,
+    while a character there falls unconscious."""
+    pair = [{**PAIR[0], "hp": 4}, {**PAIR[1], "kind": "monster"}]
+    options = {"death_threshold": -10, "monsters_die_at_zero": True}
+    res = resolve(doc(pair, [
+        {"actor": "a", "action": "melee", "target": "b", "roll": 1, "damage": 12},
+        {"actor": "b", "action": "melee", "target": "a", "roll": 5}], options=options))
+    dies = first(res, "b", "dies")
+    assert dies.because[0] == "time-units.death.monsters-at-zero"
+    res = resolve(doc(pair, [
+        {"actor": "b", "action": "melee", "target": "a", "roll": 1, "damage": 6}],
+        options=options))
+    assert res.combatants["a"].status is Status.UNCONSCIOUS
+
+
+def test_heal_gets_the_fallen_up_and_its_later_actions_go_on() -> None:
+    """time-units.care.heal: a heal never passes max hp; one that gets an unconscious
+    creature above 0 lets its later declared actions go on from the TU of the heal."""
+    pair = [PAIR[0], {**PAIR[1], "max_hp": 10}]
+    res = resolve(doc(pair, [
+        {"actor": "a", "action": "melee", "target": "b", "roll": 1, "damage": 12},
+        {"actor": "b", "action": "melee", "target": "a", "roll": 5},
+        {"actor": "a", "action": "other", "target": "b", "roll": 1, "heal": 30},
+        {"actor": "b", "action": "melee", "target": "a", "roll": 2}],
+        options={"death_threshold": -10}))
+    heal = first(res, "a", "heals")
+    assert (heal.tu, heal.target, heal.detail["healed"], heal.detail["hp"]) == (12, "b", 12, 10)
+    assert acts(res)[-1] == (19, "b", "attacks")  # 12 + d10 2 + 5
+    assert res.combatants["b"].status is Status.ACTIVE
+
+
+def test_conditions_start_when_the_action_is_complete_and_end_after_their_rounds() -> None:
+    """time-units.care.condition: sleep at TU 7 for 1 round lasts to TU 17 (10 TU a round)."""
+    mage = {"id": "a", "side": "party", "hp": 5, "spells": [{"name": "sleep", "level": 1}]}
+    res = resolve(doc([mage, PAIR[1]], [
+        {"actor": "a", "action": "spell", "spell": "sleep", "target": "b", "roll": 1,
+         "conditions": [{"name": "asleep", "rounds": 1}]}]))
+    start = first(res, "b", "condition-starts")
+    assert (start.tu, start.detail["condition"], start.detail["by"]) == (7, "asleep", "a")
+    assert first(res, "b", "condition-ends").tu == 17
+
+
+def test_an_asleep_creature_loses_its_action_and_goes_on_when_it_wakes() -> None:
+    """time-units.care.cannot-act: the orc's blow due at TU 10 does not happen while it sleeps;
+    its next action counts from TU 17, when the sleep ends."""
+    mage = {"id": "a", "side": "party", "hp": 5, "spells": [{"name": "sleep", "level": 1}]}
+    res = resolve(doc([mage, PAIR[1]], [
+        {"actor": "a", "action": "spell", "spell": "sleep", "target": "b", "roll": 1,
+         "conditions": [{"name": "asleep", "rounds": 1}]},
+        {"actor": "b", "action": "melee", "target": "a", "roll": 5},
+        {"actor": "b", "action": "melee", "target": "a", "roll": 3}]))
+    assert [a for a in acts(res) if a[1] == "b"] == [
+        (7, "b", "condition-starts"), (10, "b", "cannot-act"), (17, "b", "condition-ends"),
+        (25, "b", "attacks")]
+    assert first(res, "b", "cannot-act").detail["condition"] == "asleep"
+
+
 # --- errors ---------------------------------------------------------------------------------------
 
 def test_bad_values_are_refused_with_the_field() -> None:
