@@ -126,6 +126,11 @@ class Conditions:
         """Gets the first running condition that keeps ``cid`` from acting."""
         return next((n for n in self.on.get(cid, {}) if n in INCAPACITATING), None)
 
+    def lasts_beyond(self, cid: str, now: int) -> bool:
+        """Tells whether a condition keeping ``cid`` from acting runs on after ``now``."""
+        return any(name in INCAPACITATING and (until is None or until > now)
+                   for name, until in self.on.get(cid, {}).items())
+
     def due(self, now: int) -> list[tuple[str, str]]:
         """Ends and lists (creature, condition) of every condition ending at ``now`` or before."""
         out = [(cid, name) for cid, names in self.on.items()

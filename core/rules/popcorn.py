@@ -944,7 +944,8 @@ class _Engine:
                     raise ScenarioError(npath, f"{nominee} is {self.status[nominee]} and cannot "
                                         "be nominated")
                 held = self.conditions.blocking(nominee)
-                if held is not None and not round_over:
+                if held is not None and (not round_over or self.conditions.lasts_beyond(
+                        nominee, self.round_no)):
                     raise ScenarioError(npath, f"{nominee} is {held} and cannot be nominated")
                 if round_over:
                     self.emit(cid, StepEvent.NOMINATES, [R_LAST, R_NOMINATE, *self.lapse(nominee,

@@ -115,6 +115,10 @@ def test_popcorn_an_asleep_creature_takes_no_turn_until_the_sleep_ends() -> None
     with pytest.raises(ScenarioError, match=r"rounds\[1\]\.turns\[0\]\.nominates: orc is "
                                             r"asleep and cannot be nominated"):
         resolve(three, nominated)
+    forever = {**sleep, "conditions": [{"name": "asleep"}], "nominates": "orc"}
+    with pytest.raises(ScenarioError, match=r"rounds\[0\]\.turns\[0\]\.nominates: orc is "
+                                            r"asleep and cannot be nominated"):
+        resolve(people, [{"turns": [forever]}])  # it would still sleep next round
     with pytest.raises(ScenarioError, match=r"rounds\[1\]\.turns\[0\]\.actor: orc is asleep"):
-        resolve(people, [{"turns": [{**sleep, "nominates": "orc"}]},
+        resolve(people, [{"turns": [sleep]},
                          {"turns": [{"actor": "orc", "action": "other"}]}])
