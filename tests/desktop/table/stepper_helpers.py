@@ -66,3 +66,27 @@ def stepper_leaks(workspace: EncounterWorkspace) -> list[str]:
     from tests.desktop.table.conftest import LEAKS, visible_texts
     return [f"{where}: {text!r}" for where, text in visible_texts(workspace.stepper)
             if LEAKS.search(text)]
+
+
+def declare(board, cid: str, lane: str, **values: object) -> None:  # type: ignore[no-untyped-def]
+    """Drops a card on a lane and fills the editor, choosing targets by name, id or item data
+    (whichever the editor offers), then Enter."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QComboBox
+
+    from tests.desktop.encounter.conftest import drop_card
+    assert drop_card(board, board.lanes[lane].model, cid)
+    state = board.controller.state
+    for name, value in values.items():
+        widget = getattr(board.editor, name)
+        if isinstance(widget, QComboBox) and isinstance(value, str):
+            label = state.combatants[value].label if value in state.combatants else value
+            index = next((i for i in range(widget.count())
+                          if widget.itemData(i) == value
+                          or widget.itemText(i) in (value, label)), -1)
+            assert index >= 0, (name, value, [widget.itemText(i) for i in range(widget.count())])
+            widget.setCurrentIndex(index)
+        else:
+            board.editor.set_value(name, value)
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)

@@ -176,3 +176,73 @@ def test_the_options_do_not_change_under_the_wheel_and_refuse_bad_values(
     death.setValue(-10)
     button(dialog, "OK").click()
     assert not dialog.isVisible()
+
+
+def test_heal_and_a_condition_recorded_on_a_step_and_taken_back(table: MainWindow) -> None:
+    """addict.care.heal, addict.care.condition, addict.care.cannot-act: Sister Ysolde's Cure
+    light wounds heals Brannoc after the orc's blow; her Hold person next round holds the orc,
+    whose blow then does not happen; Ctrl+Z takes each back."""
+    from desktop.encounter.care_controls import CareControls
+    from tests.desktop.table.stepper_helpers import declare
+
+    ws = new_encounter(table, "addict", orcs=1, fighters=2)
+    care = CareControls(ws.controller)
+    ws.outcome.layout().addWidget(care)  # as the outcome panel embeds it
+    people = {c.label: c.id for c in ws.controller.state.combatants.values()}
+    brannoc, ysolde, orc = people["Brannoc the Bold"], people["Sister Ysolde"], people["Orc 1"]
+    board = ws.board
+    declare(board, orc, "G", target=brannoc)
+    declare(board, ysolde, "D", spell="Cure light wounds", target=brannoc)
+    stepper = ws.stepper
+    stepper.rows[0].field.setText("2")  # party
+    QTest.keyClick(stepper.rows[0].field, Qt.Key.Key_Return)
+    stepper.rows[0].field.setText("5")  # monsters win: the orc strikes first
+    QTest.keyClick(stepper.rows[0].field, Qt.Key.Key_Return)
+    resolution = ws.controller.resolution
+    assert resolution is not None
+    blow = next(s for s in resolution.steps if s.actor == orc)
+    ws.select_step(blow.seq)
+    ws.outcome.damage.setValue(5)
+    ws.outcome.hit_button.click()
+    cure = next(s for s in ws.controller.resolution.steps
+                if s.actor == ysolde and str(s.event) == "spell-takes-effect")
+    ws.select_step(cure.seq)
+    care.set_step(cure)
+    care.heal.setValue(8)
+    count = ws.controller.stack.count()
+    care.heal_button.click()
+    assert care.error.text() == ""
+    assert ws.controller.stack.count() == count + 1
+    heal = next(s for s in ws.controller.resolution.steps if str(s.event) == "heals")
+    assert heal.target == brannoc and heal.detail == {"healed": 5, "hp": 24}  # never above max
+    ws.controller.stack.undo()
+    assert not [s for s in ws.controller.resolution.steps if str(s.event) == "heals"]
+    ws.controller.stack.redo()
+
+    board.start_next_round()
+    declare(board, ysolde, "D", spell="Hold person", target=orc)
+    declare(board, orc, "G", target=ysolde)
+    button(stepper, "Roll All Pending (2)").click()
+    hold = next(s for s in ws.controller.resolution.steps
+                if s.actor == ysolde and s.round == 2 and str(s.event) == "spell-takes-effect")
+    ws.select_step(hold.seq)
+    care.set_step(hold)
+    care.condition.setCurrentText("held")
+    assert care.on.currentText() == "Orc 1"  # the spell's target, by name
+    care.rounds.setValue(2)
+    care.start_button.click()
+    steps = ws.controller.resolution.steps
+    started = next(s for s in steps if str(s.event) == "condition-starts")
+    assert started.actor == orc and started.detail["condition"] == "held"
+    entry = ws.controller.state.rounds[1]["declarations"][0]
+    assert entry["conditions"] == [{"name": "held", "rounds": 2}]
+    board.start_next_round()  # round 3: the held orc's blow does not happen
+    declare(board, orc, "G", target=ysolde)
+    button(stepper, "Roll All Pending (2)").click()
+    held = [s for s in ws.controller.resolution.steps if str(s.event) == "cannot-act"]
+    assert [(s.actor, s.round, s.detail["condition"]) for s in held] == [(orc, 3, "held")]
+    for _ in range(3):  # the dice, the declaration, the round
+        ws.controller.stack.undo()
+    ws.controller.stack.undo()  # one Ctrl+Z: the condition is off again
+    assert "conditions" not in ws.controller.state.rounds[1]["declarations"][0]
+    assert not stepper_leaks(ws)
