@@ -60,8 +60,8 @@ class ProcedureStepper(QWidget):
         for phase in self.phases:
             self.phase_list.addItem(phase.title)
             item = self.phase_list.item(self.phase_list.count() - 1)
-            item.setToolTip("\n".join(f"• {rule_in_words(self.system.id, r)}"
-                                      for r in phase.rule_ids))
+            item.setToolTip("\n".join([phase.title, *(f"• {rule_in_words(self.system.id, r)}"
+                                                      for r in phase.rule_ids)]))
         self.phase_list.itemActivated.connect(
             lambda item: self.go_to_phase(self.phase_list.row(item)))
         self.phase_list.itemClicked.connect(
@@ -110,15 +110,18 @@ class ProcedureStepper(QWidget):
             in_round.setToolTip("A morale check of the chosen side or combatant this round, "
                                 "made at that side's turn")
             in_round.clicked.connect(lambda: self.ask_morale(opening=False))
+            # Who checks, then when: two short lines that fit the stepper's narrowest width.
+            self.morale_who.setToolTip("Morale check: the side or combatant that checks")
+            self.morale_who.setPlaceholderText("Morale check: who")
+            self.morale_who.setMinimumContentsLength(8)
+            self.morale_who.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             morale_row = QVBoxLayout()
-            who_row = QHBoxLayout()
-            who_row.addWidget(QLabel("Morale check:"))
-            who_row.addWidget(self.morale_who, 1)
-            buttons_row = QHBoxLayout()
-            buttons_row.addWidget(opening)
-            buttons_row.addWidget(in_round)
-            morale_row.addLayout(who_row)
-            morale_row.addLayout(buttons_row)
+            morale_row.addWidget(self.morale_who)
+            when_row = QHBoxLayout()
+            when_row.addWidget(opening)
+            when_row.addWidget(in_round)
+            morale_row.addLayout(when_row)
             self.morale_row = morale_row
 
         self.needed_box = QGroupBox("Dice needed")
@@ -143,7 +146,7 @@ class ProcedureStepper(QWidget):
         self.needed_layout.setContentsMargins(0, 0, 4, 0)
         self.needed_layout.addStretch(1)
         self.needed_scroll.setWidget(self.needed_inner)
-        self.needed_scroll.setMinimumHeight(90)
+        self.needed_scroll.setMinimumHeight(72)
         needed_outer.addWidget(self.needed_scroll, 1)
         self.rows: list[RollRow] = []
         self._headers: list[QLabel] = []
@@ -189,9 +192,11 @@ class ProcedureStepper(QWidget):
         phases_layout.addWidget(self.now_label)
         row = self.phase_list.sizeHintForRow(0) if self.phases else 16
         frame = 2 * self.phase_list.frameWidth() + 2
-        self.phase_list.setMinimumHeight(min(len(self.phases), 4) * row + frame)
+        self.phase_list.setMinimumHeight(min(len(self.phases), 3) * row + frame)
         self.phase_list.setMaximumHeight(min(len(self.phases), 6) * row + frame)
         self.phase_list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.phase_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.phase_list.setTextElideMode(Qt.TextElideMode.ElideRight)
         phases_layout.addWidget(self.phase_list)
         phases_layout.addLayout(extra)
         if self.morale_who is not None:
@@ -199,6 +204,7 @@ class ProcedureStepper(QWidget):
         # Everything scrolls as one when the window is very short, so nothing ever overlaps.
         content = QWidget()
         layout = QVBoxLayout(content)
+        self._content = layout
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(phases_box, 2)
         layout.addWidget(self.needed_box, 4)
@@ -276,6 +282,8 @@ class ProcedureStepper(QWidget):
             self._shown = needed
         self.nothing_needed.setVisible(not needed)
         self.needed_scroll.setVisible(bool(needed))
+        # The dice take the room while any is needed; otherwise 'Dice made' has it.
+        self._content.setStretchFactor(self.needed_box, 4 if needed else 0)
         self.roll_all_button.setEnabled(bool(needed))
         self.roll_all_button.setText(f"Roll &All Pending ({len(needed)})" if needed
                                      else "Roll &All Pending")

@@ -68,6 +68,8 @@ def test_the_stepper_follows_play_and_paging_is_no_undo_step(table: MainWindow) 
     assert _marked(ws) == "Phase 8: Action resolution"
     button(stepper, "Next Phase").click()  # read Phase 9 while resolving
     assert stepper.current_phase().title == "Phase 9: Bleeding"
+    QApplication.processEvents()
+    table.grab().save("/work/wt/shots/stepper-addict-reading-phase-9.png")
     board.start_next_round()
     assert _marked(ws) == "Phase 6: Action declarations"  # round 2: not Phase 11 or 9
     assert stepper.current_phase().title == "Phase 6: Action declarations"
@@ -232,6 +234,10 @@ def test_heal_and_a_condition_recorded_on_a_step_and_taken_back(table: MainWindo
     care.rounds.setValue(2)
     care.start_button.click()
     steps = ws.controller.resolution.steps
+    QApplication.processEvents()
+    table.grab().save("/work/wt/shots/stepper-care-controls.png")
+    care.resize(380, care.sizeHint().height())
+    care.grab().save("/work/wt/shots/stepper-care-controls-close.png")
     started = next(s for s in steps if str(s.event) == "condition-starts")
     assert started.actor == orc and started.detail["condition"] == "held"
     entry = ws.controller.state.rounds[1]["declarations"][0]
