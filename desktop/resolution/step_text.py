@@ -30,7 +30,7 @@ def step_sentence(step: Step, labels: Mapping[str, str]) -> str:
     """Gets ``Halvaine begins casting sleep → orc-1 (3 damage)`` from a step."""
     actor = labels.get(step.actor, step.actor)
     text = f"{actor} {str(step.event).replace('-', ' ')}"
-    what = step.detail.get("spell") or step.detail.get("weapon")
+    what = step.detail.get("spell") or step.detail.get("weapon") or step.detail.get("condition")
     if what:
         text += f" ({what})"
     if step.target:
@@ -38,6 +38,9 @@ def step_sentence(step: Step, labels: Mapping[str, str]) -> str:
     damage = step.detail.get("damage")
     if damage:
         text += f", {damage} damage"
+    healed = step.detail.get("healed")
+    if healed:
+        text += f", {healed} hp healed"
     if step.event == "morale-check":
         text += f": {morale_words(step)}"
     return text
