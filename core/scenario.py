@@ -7,7 +7,7 @@ uses (a d6 of 7, an unknown nomination) and raises :class:`ScenarioError` naming
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -235,6 +235,43 @@ def _weapon(value: Any, path: str) -> Weapon:
         slow=read_bool(data, "slow", path),
         rate_of_fire=read_int(data, "rate_of_fire", path),
     )
+
+
+_FACT_KEYS = ("speed_factor", "length", "missile", "slow", "rate_of_fire")
+
+
+def _weapon_facts(data: Mapping[str, Any], path: str) -> Mapping[str, Any] | None:
+    """Reads an entry's optional ``weapon_facts``: facts for the named weapon in this action
+    only (the desktop writes them when the DM picks a weapon from the weapon table)."""
+    if data.get("weapon_facts") is None:
+        return None
+    facts = read_object(data, "weapon_facts", path)
+    where = _join(path, "weapon_facts")
+    unknown = sorted(k for k in facts if k not in _FACT_KEYS)
+    if unknown:
+        raise ScenarioError(_join(where, unknown[0]),
+                            f"unknown weapon fact (one of {', '.join(_FACT_KEYS)})")
+    _weapon({"name": "checked", **facts}, where)  # the same checks as a carried weapon's
+    return facts
+
+
+def declared_weapon(actor: Combatant, data: Mapping[str, Any], path: str) -> Weapon | None:
+    """Gets the weapon a declaration, turn or action uses: the one it names (the first one
+    when it names none), with any ``weapon_facts`` it gives laid over the combatant's own.
+
+    With ``weapon_facts`` an entry may name a weapon the combatant does not carry; without
+    them an unknown name gives None, as :meth:`Combatant.weapon` does.
+    """
+    name = data.get("weapon") if isinstance(data.get("weapon"), str) else None
+    own = actor.weapon(name)
+    facts = _weapon_facts(data, path)
+    if facts is None:
+        return own
+    base = own if own is not None else Weapon(name=name or "")
+    if not base.name:
+        raise ScenarioError(_join(path, "weapon_facts"), "the facts need a weapon name")
+    given = _weapon({"name": base.name, **facts}, _join(path, "weapon_facts"))
+    return replace(base, **{key: getattr(given, key) for key in facts})
 
 
 def _spell(value: Any, path: str) -> Spell:
@@ -488,6 +525,7 @@ def _declaration(value: Any, path: str, ids: frozenset[str]) -> Declaration:
     action = read_str(data, "action", path)
     if not action:
         raise ScenarioError(f"{path}.action", "missing")
+    _weapon_facts(data, path)
     return Declaration(
         path=path,
         actor=_actor(data, path, ids),
@@ -508,6 +546,7 @@ def _turn(value: Any, path: str, ids: frozenset[str]) -> Turn:
     nominates = read_str(data, "nominates", path)
     if nominates is not None and nominates not in ids:
         raise ScenarioError(f"{path}.nominates", f"unknown combatant {nominates!r}")
+    _weapon_facts(data, path)
     return Turn(
         path=path,
         actor=_actor(data, path, ids),
@@ -548,6 +587,7 @@ def _action(value: Any, path: str, ids: frozenset[str]) -> TimedAction:
     attacks = read_int(data, "attacks", path)
     if attacks is not None and attacks < 1:
         raise ScenarioError(f"{path}.attacks", f"must be at least 1, got {attacks}")
+    _weapon_facts(data, path)
     return TimedAction(
         path=path,
         actor=_actor(data, path, ids),

@@ -50,7 +50,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
-from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError
+from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError, declared_weapon
 
 SRC = "addict-procedure.md"
 REV = "addict-procedure-2024-03-revision.md"
@@ -952,10 +952,11 @@ class _Engine:
 
     def weapon(self, decl: Declaration, actor: Combatant) -> Weapon | None:
         """Gets the declared weapon (or the first one), refusing unknown names."""
-        if decl.weapon is not None and actor.weapons and actor.weapon(decl.weapon) is None:
+        if (decl.weapon is not None and actor.weapons and actor.weapon(decl.weapon) is None
+                and decl.raw.get("weapon_facts") is None):  # facts given: a table weapon
             raise ScenarioError(f"{decl.path}.weapon",
                                 f"{decl.actor!r} has no weapon {decl.weapon!r}")
-        return actor.weapon(decl.weapon)
+        return declared_weapon(actor, decl.raw, decl.path)
 
     def d_items(self, decl: Declaration, actor: Combatant, base: Key, item: Any,
                 surprise: bool) -> list[_Item]:

@@ -46,6 +46,7 @@ from core.scenario import (
     Scenario,
     ScenarioError,
     Turn,
+    declared_weapon,
     read_effect,
     read_outcome,
 )
@@ -511,8 +512,9 @@ class _Engine:
         if weapon_name is not None and not isinstance(weapon_name, str):
             raise ScenarioError(_join(path, "weapon"),
                                 f"expected a weapon name, got {weapon_name!r}")
-        weapon = c.weapon(weapon_name) if weapon_name or base is None else base.weapon
-        if weapon_name and weapon is None and c.weapons:
+        weapon = declared_weapon(c, data, path) if weapon_name or base is None else base.weapon
+        if weapon_name and c.weapon(weapon_name) is None and c.weapons and data.get(
+                "weapon_facts") is None:  # with facts: a weapon picked from the table
             raise ScenarioError(_join(path, "weapon"), f"{actor} has no weapon {weapon_name!r}")
         spell = data.get("spell", base.spell if base else None)
         if spell is not None and not isinstance(spell, str):

@@ -43,7 +43,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
-from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError
+from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError, declared_weapon
 
 SOURCE = "side-d6-segment-initiative.md"
 SEGMENTS_PER_ROUND = 10
@@ -549,7 +549,7 @@ def _check_declaration(decl: Declaration, kind: Kind, options: Options) -> bool:
 def _missile_in_hand(decl: Declaration, kind: Kind, actor: Combatant) -> bool:
     if kind is Kind.MISSILE:
         return True
-    weapon = actor.weapon(decl.weapon) if decl.weapon else None
+    weapon = declared_weapon(actor, decl.raw, decl.path) if decl.weapon else None
     return kind is Kind.MELEE and weapon is not None and weapon.missile
 
 

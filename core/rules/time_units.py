@@ -42,7 +42,14 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
-from core.scenario import Scenario, ScenarioError, TimedAction, read_effect, read_int
+from core.scenario import (
+    Scenario,
+    ScenarioError,
+    TimedAction,
+    declared_weapon,
+    read_effect,
+    read_int,
+)
 
 SOURCE = "time-unit-combat.md"
 ID = "time-units"
@@ -471,7 +478,7 @@ def _plan(index: int, action: TimedAction, actor: Combatant, ids: frozenset[str]
     if kind is None:
         raise ScenarioError(f"{path}.action",
                             f"unknown action {action.action!r} (one of {', '.join(_KIND_NAMES)})")
-    weapon = actor.weapon(action.raw.get("weapon")) if isinstance(
+    weapon = declared_weapon(actor, action.raw, path) if isinstance(
         action.raw.get("weapon"), str) else None
     if name == "attack" and weapon is not None and weapon.missile:
         kind = Kind.MISSILE
