@@ -376,3 +376,72 @@ def _no_shared_systems(lists: Iterable[WeaponList]) -> None:
                     f"lists.{wl.id}.systems", f"{system!r} already uses the {owner[system]} list"
                 )
             owner[system] = wl.id
+
+
+# --- a declared weapon ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaredWeapon:
+    """What a declaration form writes for a weapon choice, and what it tells the DM."""
+
+    name: str | None
+    """The ``weapon`` to write (None: leave it out, the engine takes the first weapon)."""
+    facts: Mapping[str, Any]
+    """The ``weapon_facts`` to write (empty: leave them out)."""
+    words: str
+    """The weapon's facts in words, saying which came from the table."""
+
+
+def _fact_values(weapon: Weapon) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in ("speed_factor", "length", "rate_of_fire"):
+        if getattr(weapon, key) is not None:
+            out[key] = getattr(weapon, key)
+    for key in ("missile", "slow"):
+        if getattr(weapon, key):
+            out[key] = True
+    return out
+
+
+def declare_weapon(
+    carried: Sequence[Weapon], name: str | None, table: WeaponTable | None, system_id: str | None
+) -> DeclaredWeapon:
+    """Works out the weapon a declaration uses when the DM picks or types ``name`` (None: the
+    default, the first carried weapon).
+
+    A carried weapon keeps every fact it has; the numbers it lacks come from the system's
+    list. A weapon the combatant does not carry takes all its facts from the list.
+    """
+    named = name.strip() if name and name.strip() else None
+    own = (
+        next((w for w in carried if fold(w.name) == fold(named)), None)
+        if named
+        else (carried[0] if carried else None)
+    )
+    wl = table.list_for(system_id) if table is not None else None
+    found = wl.find(named or (own.name if own else None)) if wl is not None else None
+    book = f"the {wl.title} weapon table" if wl is not None else "the weapon table"
+    if own is None and named is None:
+        return DeclaredWeapon(None, {}, "no weapon: a natural attack (claw, bite)")
+    if own is None:
+        assert named is not None
+        if found is None:
+            return DeclaredWeapon(named, {}, f"{named}: not carried, and not in {book}")
+        facts = _fact_values(found.as_weapon())
+        words = facts_words(found) or "no facts recorded"
+        return DeclaredWeapon(found.name, facts, f"{found.name} ({book}): {words}")
+    assert own is not None
+    shown = own
+    filled: dict[str, Any] = {}
+    if found is not None:
+        shown = fill_missing(own, found.as_weapon())
+        filled = {k: v for k, v in _fact_values(shown).items() if getattr(own, k) is None}
+    words = f"{own.name}: {facts_words(shown) or 'no facts recorded'}"
+    if filled:
+        taken = " and ".join(k.replace("_", " ") for k in filled)
+        words += f" ({taken} from {book})"
+    if found is not None and found.slow and not own.slow:
+        words += f"; {book} marks it slow, this combatant's entry does not"
+    # the carried weapon's own spelling: the engine matches names exactly
+    return DeclaredWeapon(own.name if filled or named else None, filled, words)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
+    QCompleter,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -17,6 +21,13 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import Spell, Weapon
+from core.resources import load_weapon_table
+from core.weapons import WeaponTable, WeaponTableError, facts_words
+
+FROM_TABLE = Qt.ItemDataRole.UserRole + 1
+"""Marks a weapon cell the weapon table filled (not typed): a new name may refill it."""
+_FACT_COLUMNS = ((1, "speed_factor"), (2, "length"), (3, "missile"), (4, "slow"),
+                 (5, "rate_of_fire"))  # fmt: skip
 
 
 class TableError(ValueError):
@@ -122,18 +133,173 @@ class _RowsEditor(QWidget):
         self.changed.emit()
 
 
+def weapon_table() -> tuple[WeaponTable | None, str]:
+    """Gets the weapon table, or None and the reason it could not be read."""
+    try:
+        return load_weapon_table(), ""
+    except WeaponTableError as exc:
+        return None, f"The weapon table could not be read ({exc}); type the numbers in."
+
+
+class _NameDelegate(QStyledItemDelegate):
+    """Edits a weapon's name with the weapon table's names offered as you type."""
+
+    def __init__(self, names: Sequence[str], parent: QWidget) -> None:
+        super().__init__(parent)
+        self._names = list(names)
+
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> QWidget:  # fmt: skip
+        editor = super().createEditor(parent, option, index)
+        if isinstance(editor, QLineEdit):
+            editor.setObjectName("weaponNameEdit")
+            completer = QCompleter(self._names, editor)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
+            editor.setCompleter(completer)
+        return editor
+
+
 class WeaponsEditor(_RowsEditor):
-    """Name, speed factor, length, missile, slow, rate of fire."""
+    """Name, speed factor, length, missile, slow, rate of fire.
+
+    Naming a weapon the weapon table knows fills its facts; a value the DM typed stays (only
+    blank cells and cells the table itself filled are refilled).
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         headers = ("Weapon", "Speed", "Length ft", "Missile", "Slow", "Rate of fire")
         super().__init__("weapons", headers, checks=(3, 4), parent=parent)
+        self.system_id: str | None = None
+        self.table_problem = QLabel()
+        self.table_problem.setObjectName("weaponTableProblem")
+        self.table_problem.setWordWrap(True)
+        self.weapon_table, problem = weapon_table()
+        self.table_problem.setText(problem)
+        self.table_problem.setVisible(bool(problem))
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.addWidget(self.table_problem)
+        self._filling = False
+        self._delegate = _NameDelegate(self._names(), self.table)
+        self.table.setItemDelegateForColumn(0, self._delegate)
+        header = self.table.horizontalHeaderItem(0)
+        if header is not None:
+            header.setToolTip(
+                "A weapon from the weapon table fills its speed factor, length, "
+                "missile, slow and rate of fire; what you type stays"
+            )
+        self.table.itemChanged.connect(self._on_item_changed)
+
+    def set_system(self, system_id: str | None) -> None:
+        """Offers and fills from one system's list (None: every list, facts joined)."""
+        self.system_id = system_id
+        self._delegate._names = self._names()
+
+    def _names(self) -> list[str]:
+        return list(self.weapon_table.names(self.system_id)) if self.weapon_table else []
+
+    def _facts(self, name: str) -> Weapon | None:
+        if self.weapon_table is None:
+            return None
+        return self.weapon_table.facts(name, self.system_id)
 
     def set_weapons(self, weapons: Sequence[Weapon]) -> None:
-        """Shows ``weapons``."""
+        """Shows ``weapons``; cells holding exactly the table's value count as filled by it."""
+        self._filling = True
         self._set_rows(
             [(w.name, w.speed_factor, w.length, w.missile, w.slow, w.rate_of_fire) for w in weapons]
         )
+        for row, weapon in enumerate(weapons):
+            facts = self._facts(weapon.name)
+            for col, key in _FACT_COLUMNS:
+                item = self.table.item(row, col)
+                value = getattr(weapon, key)
+                if (
+                    item is not None
+                    and facts is not None
+                    and value == getattr(facts, key)
+                    and (value not in (None, False))
+                ):
+                    item.setData(FROM_TABLE, True)
+            self._show_name_tip(row, facts)
+        self._filling = False
+
+    def _on_item_changed(self, item: QTableWidgetItem) -> None:
+        if self._filling:
+            return
+        if item.column() == 0:
+            self.fill_row(item.row())
+        elif item.data(FROM_TABLE):
+            # the DM changed a value the table filled: from now on it is theirs
+            self.table.blockSignals(True)
+            item.setData(FROM_TABLE, None)
+            item.setToolTip("")
+            self.table.blockSignals(False)
+
+    def fill_row(self, row: int) -> None:
+        """Fills row ``row``'s blank and table-filled cells from the table entry its name has."""
+        facts = self._facts(self._text(row, 0).strip())
+        self._filling = True
+        self.table.blockSignals(True)
+        try:
+            for col, key in _FACT_COLUMNS:
+                item = self.table.item(row, col)
+                if item is None:
+                    continue
+                typed = (
+                    self._checked(row, col) if col in self._checks else bool(item.text().strip())
+                )
+                if typed and not item.data(FROM_TABLE):
+                    continue  # the DM's value wins
+                value = getattr(facts, key) if facts is not None else None
+                if col in self._checks:
+                    item.setCheckState(Qt.CheckState.Checked if value else Qt.CheckState.Unchecked)
+                else:
+                    item.setText(
+                        ""
+                        if value is None
+                        else f"{value:g}"
+                        if isinstance(value, float)
+                        else str(value)
+                    )
+                filled = value not in (None, False)
+                item.setData(FROM_TABLE, True if filled else None)
+                item.setToolTip(
+                    "From the weapon table; type over it to change it" if filled else ""
+                )
+            self._show_name_tip(row, facts)
+        finally:
+            self.table.blockSignals(False)
+            self._filling = False
+        self.changed.emit()
+
+    def _show_name_tip(self, row: int, facts: Weapon | None) -> None:
+        item = self.table.item(row, 0)
+        if item is None or self.weapon_table is None:
+            return
+        found = self.weapon_table.find_all(item.text()) if facts is not None else ()
+        lines = [
+            f"{wl.title}: {facts_words(w) or 'no facts'}"
+            for w in found
+            for wl in self.weapon_table.lists
+            if wl.id == w.list_id
+        ]
+        rate = next(
+            (
+                w.rate_of_fire
+                for w in found
+                if w.rate_of_fire is not None and w.whole_rate_of_fire is None
+            ),
+            None,
+        )
+        if rate is not None:
+            lines.append(
+                f"Rate of fire {rate} a round: leave the cell blank or type a whole number"
+            )
+        item.setToolTip("\n".join(lines))
 
     def _blank(self) -> Sequence[object]:
         return ("New weapon", None, None, False, False, None)
