@@ -25,7 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.model import Combatant
+from core.model import Combatant, Weapon
+from core.weapons import DeclaredWeapon, declare_weapon, fold
+from desktop.roster.tables import weapon_table
 
 NONE = "—"
 
@@ -56,6 +58,16 @@ class EntryEditor(QGroupBox):
         self.area.setPlaceholderText("area of a spell, e.g. the doorway")
         self.weapon = QComboBox()
         self.weapon.setEditable(True)
+        # The weapon table's facts for the chosen weapon (issue 13); see declare_weapon.
+        self.system_id = system_id
+        self.weapon_table, _problem = weapon_table()
+        self.weapon_facts = QLabel()
+        self.weapon_facts.setObjectName("weaponFacts")
+        self.weapon_facts.setWordWrap(True)
+        self._carried: tuple[Weapon, ...] = ()
+        self._given: tuple[Any, Any] = (None, None)  # weapon and weapon_facts being edited
+        self.weapon.currentIndexChanged.connect(self._show_weapon_facts)
+        self.weapon.editTextChanged.connect(self._show_weapon_facts)
         self.spell = QComboBox()
         self.charge = QCheckBox("charge")
         self.prepared = QLineEdit()
@@ -109,6 +121,8 @@ class EntryEditor(QGroupBox):
                   "effect_duration": "Lasts"}
         for name in self.fields:
             form.addRow(labels[name], getattr(self, name))
+            if name == "weapon":
+                form.addRow("", self.weapon_facts)
         buttons = QHBoxLayout()
         buttons.addWidget(self.submit_button)
         buttons.addWidget(cancel)
@@ -165,6 +179,16 @@ class EntryEditor(QGroupBox):
                             else "none (natural attack)", None)
         for w in actor.weapons:
             self.weapon.addItem(w.name, w.name)
+        self._carried = actor.weapons
+        self._given = ((values or {}).get("weapon"), (values or {}).get("weapon_facts"))
+        if self.weapon_table is not None:  # then the system's weapon list, what it lacks
+            carried = {fold(w.name) for w in actor.weapons}
+            listed = self.weapon_table.list_for(self.system_id)
+            names = [n for n in listed.names() if fold(n) not in carried] if listed else []
+            if names:
+                self.weapon.insertSeparator(self.weapon.count())
+            for n in sorted(names, key=str.casefold):
+                self.weapon.addItem(n, n)
         self.spell.clear()
         self.spell.addItem(NONE, None)
         for sp in actor.spells:
@@ -179,6 +203,7 @@ class EntryEditor(QGroupBox):
         for name, value in (values or {}).items():
             if name in self.fields and value is not None:
                 self.set_value(name, value[0] if isinstance(value, list) and value else value)
+        self._show_weapon_facts()
         self.show()
         self.target.setFocus()
 
@@ -225,11 +250,34 @@ class EntryEditor(QGroupBox):
                     entry[name] = widget.value()
             elif widget.text().strip():
                 entry[name] = widget.text().strip()
+        if "weapon" in self.fields:
+            self._declare_weapon(entry)
         if "effect_name" in self.fields and self.effect_name.text().strip():
             entry["effect"] = {"name": self.effect_name.text().strip(),
                                "duration": self.effect_duration.value(),
                                "target": entry.get("target") or self.actor}
         return entry
+
+    def declared_weapon(self) -> DeclaredWeapon:
+        """Gets the weapon as chosen: what to write and its facts in words."""
+        data = self.weapon.currentData()
+        typed = self.weapon.currentText().strip()
+        if typed and typed != self.weapon.itemText(self.weapon.currentIndex()):
+            data = typed  # typed in, not picked
+        return declare_weapon(self._carried, data, self.weapon_table, self.system_id)
+
+    def _declare_weapon(self, entry: dict[str, Any]) -> None:
+        chosen = self.declared_weapon()
+        given_weapon, given_facts = self._given
+        if given_facts is not None and chosen.name == given_weapon:
+            entry["weapon_facts"] = given_facts  # facts already in the entry win
+        elif chosen.facts:
+            entry["weapon_facts"] = dict(chosen.facts)
+        if chosen.name is not None:
+            entry["weapon"] = chosen.name
+
+    def _show_weapon_facts(self, *_args: object) -> None:
+        self.weapon_facts.setText(self.declared_weapon().words)
 
     def submit(self) -> None:
         if not self.isHidden():  # open, even while the window itself is not shown
