@@ -19,6 +19,7 @@ from core.model import Weapon
 from core.resources import load_weapon_table, resource
 from core.weapons import (
     WeaponTableError,
+    declare_weapon,
     facts_words,
     feet,
     fill_missing,
@@ -278,3 +279,49 @@ def test_the_loader_names_the_file(tmp_path: Path) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(_document()), encoding="utf-8")
     assert load_weapon_table(good).find("longsword") is not None
+
+
+# --- a declared weapon --------------------------------------------------------------------------
+
+CARRIED = (
+    Weapon("Long sword"),
+    Weapon("Spear", speed_factor=6, length=9.0),
+    Weapon("Two-handed sword"),
+)
+
+
+def test_declaring_the_default_weapon_names_it_when_the_table_fills_it() -> None:
+    chosen = declare_weapon(CARRIED, None, load_weapon_table(), "addict")
+    assert (chosen.name, dict(chosen.facts)) == ("Long sword", {"speed_factor": 5, "length": 3.5})
+    assert "from the AD&D 1st edition weapon table" in chosen.words
+    bare = declare_weapon((), None, load_weapon_table(), "addict")
+    assert (bare.name, dict(bare.facts)) == (None, {}) and "natural attack" in bare.words
+
+
+def test_declaring_a_carried_weapon_keeps_its_facts() -> None:
+    chosen = declare_weapon(CARRIED, "spear", load_weapon_table(), "addict")
+    # the entry's own spelling (the engine matches names exactly), nothing filled: both known
+    assert (chosen.name, dict(chosen.facts)) == ("Spear", {})
+    assert chosen.words == "Spear: speed factor 6, 9 ft"
+
+
+def test_declaring_a_weapon_only_the_table_has() -> None:
+    chosen = declare_weapon(CARRIED, "thrown dagger", load_weapon_table(), "side-d6")
+    assert (chosen.name, dict(chosen.facts)) == (
+        "Thrown dagger",
+        {"rate_of_fire": 2, "missile": True},
+    )
+    unknown = declare_weapon(CARRIED, "Vorpal spoon", load_weapon_table(), "addict")
+    assert (unknown.name, dict(unknown.facts)) == ("Vorpal spoon", {})
+    assert "not in the AD&D 1st edition weapon table" in unknown.words
+
+
+def test_a_carried_weapon_the_table_calls_slow_is_only_pointed_out() -> None:
+    chosen = declare_weapon(CARRIED, "Two-handed sword", load_weapon_table(), "popcorn")
+    assert dict(chosen.facts) == {}  # the flag the DM left clear is not changed
+    assert "marks it slow, this combatant's entry does not" in chosen.words
+
+
+def test_declaring_without_a_table() -> None:
+    chosen = declare_weapon(CARRIED, "Long sword", None, "addict")
+    assert (chosen.name, dict(chosen.facts)) == ("Long sword", {})
