@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from core.dice import Roller
 from core.encounter import commands_for_scenario, resolve_state
 from core.log import EncounterLog
-from core.resources import resource
+from core.resources import load_weapon_table, resource
 from core.rules import SYSTEM_MODULES, find_system
 from core.scenario import parse_scenario
 from core.store import Store
@@ -94,12 +94,22 @@ def summary_pdf_check(folder: Path) -> str:
     return f"round summary rendered to PDF ({len(data) // 1024} KiB)"
 
 
+def _check_weapons(_folder: Path) -> str:
+    """The weapon table ships and reads (a frozen build that left it out fails here)."""
+    table = load_weapon_table()
+    found = table.find("long sword", "addict")
+    if found is None or found.speed_factor != 5:
+        raise SelfTestFailure(f"the weapon table gives {found!r} for a long sword")
+    return ", ".join(f"{wl.title} {len(wl.weapons)} weapons" for wl in table.lists)
+
+
 def run_self_test(out: TextIO, extra_checks: list[tuple[str, Callable[[Path], str]]]) -> int:
     """Runs every check, printing one line each; returns the exit code (0: all passed)."""
     checks: list[tuple[str, Callable[[Path], str]]] = [
         ("store", _check_store),
         ("engine", _check_encounters),
         *extra_checks,
+        ("weapons", _check_weapons),
     ]
     with tempfile.TemporaryDirectory(prefix="combatdesk-selftest-") as tmp:
         folder = Path(tmp)
