@@ -102,6 +102,21 @@ OSE_FLAGS: dict[str, tuple[bool, bool]] = {
 }
 
 
+# OSE damage dice as the weapons table gives them.
+OSE_DAMAGE: dict[str, str] = {
+    "battle axe": "1d8",
+    "club": "1d4",
+    "crossbow": "1d6",
+    "dagger": "1d4",
+    "hand axe": "1d6",
+    "javelin": "1d4",
+    "polearm": "1d10",
+    "sword": "1d8",
+    "two-handed sword": "1d10",
+    "staff": "1d4",
+}
+
+
 def _raw_entries(list_id: str) -> dict[str, dict[str, Any]]:
     """Reads the resource file itself (no loader), keyed by folded name and alias."""
     document = json.loads(Path(RESOURCE).read_text(encoding="utf-8"))
@@ -144,6 +159,11 @@ def test_ose_slow_and_two_handed_match_the_weapons_table(name: str) -> None:
     slow, two_handed = OSE_FLAGS[name]
     qualities = set(entry["qualities"])
     assert ("slow" in qualities, "two-handed" in qualities) == (slow, two_handed)
+
+
+@pytest.mark.parametrize("name", sorted(OSE_DAMAGE))
+def test_ose_damage_matches_the_weapons_table(name: str) -> None:
+    assert _raw_entries("ose")[fold(name)]["damage"] == OSE_DAMAGE[name]
 
 
 def test_every_list_names_its_book_and_its_systems() -> None:
