@@ -249,8 +249,9 @@ def _weapon_facts(data: Mapping[str, Any], path: str) -> Mapping[str, Any] | Non
     where = _join(path, "weapon_facts")
     unknown = sorted(k for k in facts if k not in _FACT_KEYS)
     if unknown:
-        raise ScenarioError(_join(where, unknown[0]),
-                            f"unknown weapon fact (one of {', '.join(_FACT_KEYS)})")
+        raise ScenarioError(
+            _join(where, unknown[0]), f"unknown weapon fact (one of {', '.join(_FACT_KEYS)})"
+        )
     _weapon({"name": "checked", **facts}, where)  # the same checks as a carried weapon's
     return facts
 
