@@ -201,10 +201,17 @@ def feet(value: float | None) -> str:
 def facts_words(weapon: Weapon | TableWeapon) -> str:
     """Gets a weapon's facts in words: ``speed factor 5, 3½ ft``; empty when it has none."""
     parts: list[str] = []
+    sf_range = weapon.speed_factor_range if isinstance(weapon, TableWeapon) else None
+    length_range = weapon.length_range if isinstance(weapon, TableWeapon) else None
     if weapon.speed_factor is not None:
         parts.append(f"speed factor {weapon.speed_factor}")
+        if sf_range is not None:  # the book's range; the value is its middle
+            parts[-1] += f" (the book: {sf_range[0]}–{sf_range[1]})"
     if weapon.length is not None:
         parts.append(feet(weapon.length))
+        if length_range is not None:
+            low, high = (feet(v).removesuffix(" ft") for v in length_range)
+            parts[-1] += f" (the book: {low}–{high} ft)"
     if weapon.rate_of_fire is not None:
         parts.append(f"rate of fire {weapon.rate_of_fire}")
     elif weapon.missile:

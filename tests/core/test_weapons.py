@@ -231,6 +231,9 @@ def test_words() -> None:
     assert facts_words(table.find("long sword", "addict")) == "speed factor 5, 3½ ft"  # type: ignore[arg-type]
     assert facts_words(table.find("heavy crossbow", "addict")) == "rate of fire 1/2"  # type: ignore[arg-type]
     assert facts_words(table.find("polearm", "popcorn")) == "slow, two-handed"  # type: ignore[arg-type]
+    assert facts_words(table.find("spear", "addict")) == (  # type: ignore[arg-type]
+        "speed factor 7 (the book: 6–8), 9 ft (the book: 5–13 ft)"
+    )
 
 
 # --- a malformed file ---------------------------------------------------------------------------
