@@ -449,6 +449,22 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
         text = f"readied action set off by {names(take('triggered_by'))}"
     elif event == StepEvent.EFFECT_EXPIRES:
         text = f"effect {value_words(take('effect'))} ends{on_target}"
+    elif event == StepEvent.CONDITION_STARTS:
+        name, by, rounds = take("condition"), take("by"), take("rounds")
+        text = f"is {value_words(name)}"
+        text += f" by {names(by)}" if by and by != step.actor else ""
+        if isinstance(rounds, int):
+            text += " for the rest of this round" + (
+                f" and {plural(rounds, 'more round')}" if rounds else "")
+        else:
+            text += " until it is ended"
+    elif event == StepEvent.CONDITION_ENDS:
+        name, by = take("condition"), take("by")
+        text = f"is no longer {value_words(name)}"
+        text += f" ({names(by)} ended it)" if by else ""
+    elif event == StepEvent.CANNOT_ACT:
+        text = f"cannot act: {value_words(take('condition'))}"
+        text += f" (its action on {target} does not happen)" if target else ""
     elif event in (StepEvent.MOVES, StepEvent.CHARGES, StepEvent.FLEES):
         text = str(event) + (f" toward {target}" if target else "") + with_weapon
     else:

@@ -50,6 +50,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
 from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError
 
 SRC = "addict-procedure.md"
@@ -270,9 +271,12 @@ RULES = rule_table(
          "bleed_from_zero"),
     Rule("addict.recap", REV, "Phase 10: Recap",
          "The DM sums up the round (the resolution list is that summary)."),
+    *care_rules("addict", REV, "Phase 8: Action resolution"),
     Rule("addict.recovery", REV, "Phase 11: Reset or recovery",
          "Unresolved combat returns to declarations; a resolved one gives a turn of recovery."),
 )
+
+R_CONDITION, R_CANNOT_ACT = care_rule_ids("addict")
 
 PHASES: tuple[Phase, ...] = (
     Phase("addict.phase-1", "Phase 1: Reaction check",
@@ -296,6 +300,7 @@ PHASES: tuple[Phase, ...] = (
            "addict.resolve.simultaneous", "addict.resolve.incapacitated",
            "addict.resolve.delayed-segment", "addict.spell.casting-time",
            "addict.spell.lost-on-damage", "addict.prepare.spell-start-only", "addict.spell.heals",
+           "addict.care.condition", "addict.care.cannot-act",
            "addict.oos.morale-avoid", "addict.oos.multiple-routines",
            "addict.oos.missile-reaction", "addict.oos.d-vs-d", "addict.oos.e-vs-d",
            "addict.oos.g-vs-d", "addict.oos.charge-retaliation", "addict.oos.retaliation-waits",
@@ -429,6 +434,13 @@ class _Engine:
         self.open_group = False
         self.resolving: _Item | None = None
         """The item whose steps are being emitted (their ``source``)."""
+        # Conditions (core.rules.care): read up front so a bad field is refused.
+        self.conditions = Conditions()
+        self.care = {d.path: read_care(d.raw, d.path, d.actor, d.target, self.by_id.keys())
+                     for spec in scenario.rounds for d in spec.declarations}
+        self.actor_of = {d.path: d.actor for spec in scenario.rounds for d in spec.declarations}
+        self.blocked: set[str] = set()
+        self.now: Key = (0, 0, 0, 0, 0, 0)
         for c in scenario.combatants:
             self.update_status(c.id, [])
 
@@ -441,7 +453,10 @@ class _Engine:
     def settle(self, path: str, outcome: str) -> None:
         """Records how a declaration ended (the first decisive outcome wins)."""
         if path:
+            first = path not in self.ledger
             self.ledger.setdefault(path, outcome)
+            if first and outcome == "resolved":
+                self.apply_conditions(path)
 
     def roll(self, expression: str, purpose: str) -> Roll:
         """Rolls a missing die and records it."""
@@ -539,6 +554,50 @@ class _Engine:
                     else "addict.death.dead")
             self.emit(key, cid, StepEvent.DIES, [rule], new_group=True, detail={"hp": hp})
 
+    # ---- conditions (core.rules.care) ----
+
+    def apply_conditions(self, path: str) -> None:
+        """Starts or ends the conditions a declaration names once it has resolved."""
+        care = self.care.get(path)
+        if not care:
+            return
+        key = self.now
+        actor = self.actor_of.get(path, "")
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self.emit(key, change.target, StepEvent.CONDITION_ENDS, [R_CONDITION],
+                              detail={"condition": change.name, "by": actor})
+                continue
+            # Rounds are numbered from 1: it lasts this round and ``rounds`` more.
+            until = None if change.rounds is None else key[0] + 1 + change.rounds
+            self.conditions.start(change.target, change.name, until)
+            detail: dict[str, Any] = {"condition": change.name, "by": actor}
+            if change.rounds is not None:
+                detail["rounds"] = change.rounds
+            self.emit(key, change.target, StepEvent.CONDITION_STARTS, [R_CONDITION],
+                      detail=detail)
+
+    def expire_conditions(self, r_index: int) -> None:
+        """Ends the conditions whose time runs out at the end of round ``r_index``."""
+        key: Key = (r_index, _END_SEGMENT, 0, 0, 0, 1)
+        for n, (cid, name) in enumerate(self.conditions.due(r_index + 1)):
+            self.emit(key, cid, StepEvent.CONDITION_ENDS, [R_CONDITION], new_group=n == 0,
+                      detail={"condition": name})
+
+    def cannot_act(self, it: _Item) -> bool:
+        """Drops an item whose actor a condition keeps from acting (one step per entry)."""
+        why = self.conditions.blocking(it.actor)
+        if why is None or it.kind == "morale" or not self.active(it.actor):
+            return False
+        it.done = True
+        if it.path not in self.blocked:
+            self.blocked.add(it.path)
+            self.emit(self.now, it.actor, StepEvent.CANNOT_ACT, [R_CANNOT_ACT], it.letter,
+                      it.target, {"condition": why}, new_group=True)
+        self.settle(it.path, "cancelled")
+        return True
+
     # ---- main loop ----
 
     def run(self) -> Resolution:
@@ -568,6 +627,7 @@ class _Engine:
             self.process(r_index)
             if not spec.surprise:
                 self.phase_9_bleeding(r_index)
+            self.expire_conditions(r_index)
         last = len(self.sc.rounds)
         if self.carry:
             dice = {side: 0 for side in self.sc.sides}
@@ -1271,8 +1331,9 @@ class _Engine:
     def resolve_group(self, key: Key, group: list[_Item]) -> None:
         """Resolves items sharing one moment: all fully resolve (Simultaneous resolution)."""
         live: list[_Item] = []
+        self.now = key
         for it in group:
-            if it.done:
+            if it.done or self.cannot_act(it):
                 continue
             if it.kind == "morale":
                 live.append(it)

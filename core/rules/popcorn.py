@@ -40,6 +40,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Care, Conditions, care_rule_ids, care_rules, read_care
 from core.scenario import (
     Outcome,
     RoundSpec,
@@ -221,6 +222,7 @@ RULES = rule_table(
     _rule("surprise.lose-round", "Combat Order - Popcorn Initiative",
           "Source silent: in a surprise round surprised creatures take no turn (OSE).",
           "surprised_lose_round"),
+    *care_rules("popcorn", SOURCE, "2. Take Action"),
 )
 
 PHASES = (
@@ -229,6 +231,7 @@ PHASES = (
            "popcorn.initiative.players-win-ties", "popcorn.initiative.reroll-ties")),
     Phase("take-action", "Take Action",
           ("popcorn.turn.take-action", "popcorn.wait.nominate-another", "popcorn.spell.heals",
+           "popcorn.care.condition", "popcorn.care.cannot-act",
            "popcorn.ready.trigger", "popcorn.attack.slow-weapon-last")),
     Phase("pass-action", "Pass the Action",
           ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round",
@@ -265,6 +268,7 @@ R_DISRUPT = "popcorn.spell.disrupted-before-turn-ends"
 R_MORALE = "popcorn.end.morale-check"
 R_DURATION = "popcorn.end.effect-durations"
 R_SURPRISE = "popcorn.surprise.lose-round"
+R_CONDITION, R_CANNOT_ACT = care_rule_ids("popcorn")
 
 ATTACKS = frozenset({"attack", "missile"})
 MOVES = {"move": "move", "withdraw": "fighting-withdrawal", "retreat": "retreat"}
@@ -371,6 +375,9 @@ class _Engine:
         self.nominated_by: tuple[str, str] | None = None
         self.chooser: tuple[str, str] | None = None
         self.disrupted = False
+        # Conditions (core.rules.care): read with each action's fields.
+        self.conditions = Conditions()
+        self.care_of: dict[str, Care] = {}
 
     # --- output helpers ------------------------------------------------------------------------
 
@@ -536,6 +543,7 @@ class _Engine:
             if not isinstance(value, bool):
                 raise ScenarioError(_join(path, key), f"expected true or false, got {value!r}")
         self.check_attack_limits(data, path, actor, kind, outcome)
+        self.care_of[path] = read_care(data, path, actor, target, self.by_id.keys())
         return _Act(path, actor, kind, target, weapon, spell, outcome, natural, effect, move,
                     immune, fails_save)
 
@@ -643,8 +651,28 @@ class _Engine:
             return 1, [R_MIN_DAMAGE]
         return hit.damage, []
 
+    def apply_conditions(self, act: _Act) -> None:
+        """Starts or ends the conditions an action names once it has taken effect."""
+        care = self.care_of.get(act.path)
+        if not care:
+            return
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self.emit(change.target, StepEvent.CONDITION_ENDS, [R_CONDITION],
+                              same_group=True, condition=change.name, by=act.actor)
+                continue
+            until = None if change.rounds is None else self.round_no + change.rounds
+            self.conditions.start(change.target, change.name, until)
+            self.emit(change.target, StepEvent.CONDITION_STARTS, [R_CONDITION],
+                      same_group=True, condition=change.name, by=act.actor,
+                      rounds=change.rounds)
+            if self.conditions.blocking(change.target) is not None:
+                self.remove(change.target)  # it takes no turn while the condition lasts
+
     def start_effect(self, act: _Act, because: Sequence[str]) -> None:
         """Starts the effect an action names (Effect Durations)."""
+        self.apply_conditions(act)
         if act.effect is None:
             return
         target = act.effect.target or act.target or act.actor
@@ -896,6 +924,11 @@ class _Engine:
         for cid in surprised:
             self.emit(cid, StepEvent.SURPRISED, [R_SURPRISE])
         lost = set(surprised)
+        for c in self.scenario.combatants:  # asleep, held…: no turn this round
+            why = self.conditions.blocking(c.id)
+            if why is not None and self.active(c.id) and c.id not in lost:
+                self.emit(c.id, StepEvent.CANNOT_ACT, [R_CANNOT_ACT], condition=why)
+                lost.add(c.id)
         self.to_act = {c.id for c in self.scenario.combatants
                        if self.active(c.id) and c.id not in lost}
         self.waiting = set()
@@ -913,6 +946,9 @@ class _Engine:
             if not self.active(cid):
                 raise ScenarioError(f"{path}.actor",
                                     f"{self.name(cid)} is {self.status[cid]} and cannot act")
+            held = self.conditions.blocking(cid)
+            if held is not None:
+                raise ScenarioError(f"{path}.actor", f"{self.name(cid)} is {held} and cannot act")
             if cid in lost:
                 raise ScenarioError(f"{path}.actor",
                                     f"{self.name(cid)} is surprised and loses this round")
@@ -961,6 +997,11 @@ class _Engine:
                         next_first, next_because, next_why = None, (R_ACTION,), ""
                     self.flush_slow()
                     continue
+                held = self.conditions.blocking(nominee)
+                if held is not None and (not round_over or self.conditions.lasts_beyond(
+                        nominee, self.round_no)):
+                    raise ScenarioError(npath, f"{self.name(nominee)} is {held} and cannot be "
+                                        "nominated")
                 if round_over:
                     self.emit(cid, StepEvent.NOMINATES, [R_LAST, R_NOMINATE, *self.lapse(nominee,
                                                                                      npath)],
@@ -1128,6 +1169,9 @@ class _Engine:
         self.effects_on = {}
         for e in kept:
             self.effects_on.setdefault(e.target, []).append(e)
+        for n, (cid, name) in enumerate(self.conditions.due(self.round_no)):
+            self.emit(cid, StepEvent.CONDITION_ENDS, [R_CONDITION], same_group=n > 0,
+                      condition=name)
 
     # --- the whole combat ----------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
 from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError
 
 SOURCE = "side-d6-segment-initiative.md"
@@ -155,6 +156,7 @@ R_ROUTINE = "side-d6.routine.second-after-other-segment"
 R_SPELL_START = "side-d6.spell.starts-in-initiative-segment"
 R_SPELL_EFFECT = "side-d6.spell.takes-effect-after-casting-time"
 R_HEALS = "side-d6.spell.heals"
+R_CONDITION, R_CANNOT_ACT = care_rule_ids("side-d6")
 R_SPELL_SPOILED = "side-d6.spell.disrupted-by-damage"
 R_BUSY = "side-d6.spell.busy-while-casting"
 R_ACTIONS = "side-d6.action.kinds"
@@ -225,6 +227,7 @@ RULES = rule_table(
          "letters A–H and P, mapped to the same kinds."),
     Rule(R_DEATH, SOURCE, H_COMBAT,
          "The source is silent on hit points: by default 0 or less is dead.", "hp_rule"),
+    *care_rules("side-d6", SOURCE, H_INIT),
 )
 
 PHASES = (
@@ -237,7 +240,8 @@ PHASES = (
           (R_INIT_DIE, R_OTHER_DIE, R_MULTI_SIDE, R_MISSILE)),
     Phase("act", "Play segments 1–10",
           (R_TIE, R_TIE_DAMAGE, R_IMMEDIATE, R_TEN, R_HELD, R_ROUTINE, R_SPELL_START,
-           R_SPELL_EFFECT, R_HEALS, R_SPELL_SPOILED, R_BUSY, R_DEATH)),
+           R_SPELL_EFFECT, R_HEALS, R_SPELL_SPOILED, R_BUSY, R_DEATH, R_CONDITION,
+           R_CANNOT_ACT)),
 )
 
 # --- action kinds -----------------------------------------------------------------------------
@@ -765,6 +769,14 @@ class _Engine:
         self.steps: list[Step] = []
         self.group = 0
         self.heap: list[_Action] = []
+        # Conditions (core.rules.care), read up front so a bad field is refused.
+        self.conditions = Conditions()
+        self.care = {d.path: read_care(d.raw, d.path, d.actor, d.target, self.by_id.keys())
+                     for rnd in scenario.rounds for d in rnd.declarations}
+        self.cared: set[str] = set()
+        self.blocked: set[str] = set()
+        self.round_no = 0
+        self.last_round = len(scenario.rounds)
 
     # -- steps --
 
@@ -939,6 +951,8 @@ class _Engine:
     def _usable(self, a: _Action) -> bool:
         """Tells whether an action can still happen; records why not in the ledger."""
         actor = a.actor.id
+        if self._cannot_act(a):
+            return False
         if a.effect_of is not None:
             return self.state.casting.get(actor) is a.effect_of
         if a.routine > 1 and self.state.ledger.get(a.decl.path) != "resolved":
@@ -956,6 +970,66 @@ class _Engine:
             return False
         return True
 
+    # -- conditions (core.rules.care) --
+
+    def _cannot_act(self, a: _Action) -> bool:
+        """Drops an action whose actor a condition keeps from acting (one step per entry)."""
+        actor = a.actor.id
+        why = self.conditions.blocking(actor)
+        if why is None or self.state.status[actor] is not Status.ACTIVE:
+            return False
+        if self.state.casting.get(actor) is a.effect_of and a.effect_of is not None:
+            self.state.casting.pop(actor, None)  # the spell being cast is lost with it
+        self.state.ledger.setdefault(a.decl.path, "cancelled")
+        if a.decl.path not in self.blocked:
+            self.blocked.add(a.decl.path)
+            self._step(a.t, actor, StepEvent.CANNOT_ACT, (R_CANNOT_ACT,), action=a,
+                       target=a.decl.target, condition=why)
+        return True
+
+    def _conditions(self, a: _Action, group: int | None) -> None:
+        """Starts or ends the conditions an action names once it has taken effect."""
+        path = a.decl.path
+        if a.routine != 1 or path in self.cared or (a.kind is Kind.SPELL
+                                                    and a.effect_of is None):
+            return
+        self.cared.add(path)
+        care = self.care.get(path)
+        if not care or self.state.ledger.get(path) != "resolved":
+            return
+        actor = a.actor.id
+        number = self.clock.at(a.t)[0] or 1
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self._step(a.t, change.target, StepEvent.CONDITION_ENDS, (R_CONDITION,),
+                               group=group, condition=change.name, by=actor)
+                continue
+            until = None if change.rounds is None else number + change.rounds
+            self.conditions.start(change.target, change.name, until)
+            extra: dict[str, Any] = {"condition": change.name, "by": actor}
+            if change.rounds is not None:
+                extra["rounds"] = change.rounds
+            self._step(a.t, change.target, StepEvent.CONDITION_STARTS, (R_CONDITION,),
+                       group=group, **extra)
+
+    def _round_end(self, number: int) -> int:
+        """Gets the continuous time of the last segment of round ``number`` (1-based)."""
+        if number < self.clock.first_normal_round:
+            return max(self.clock.surprise_segments, 1)
+        return self.clock.time(number - self.clock.first_normal_round, SEGMENTS_PER_ROUND)
+
+    def _expire(self, before: int) -> None:
+        """Ends the conditions whose time ran out at the end of a round before ``before``."""
+        for number in range(max(self.round_no, 1), before):
+            ended = self.conditions.due(number)
+            if ended:
+                self.group += 1
+            for cid, name in ended:
+                self._step(self._round_end(number), cid, StepEvent.CONDITION_ENDS,
+                           (R_CONDITION,), group=self.group, condition=name)
+        self.round_no = max(self.round_no, before)
+
     def run(self, actions: Sequence[_Action]) -> None:
         """Plays every action bucket by bucket (same segment, same place in it)."""
         self.heap = list(actions)
@@ -965,7 +1039,11 @@ class _Engine:
             bucket = [first]
             while self.heap and self.heap[0].t == first.t and self.heap[0].sub == first.sub:
                 bucket.append(heapq.heappop(self.heap))
+            if self.conditions.on:
+                self._expire(self.clock.at(first.t)[0] or 1)
             self._bucket(bucket)
+        if self.conditions.on:
+            self._expire(self.last_round + 1)
 
     def _bucket(self, bucket: list[_Action]) -> None:
         live = [a for a in bucket if self._usable(a)]
@@ -982,6 +1060,7 @@ class _Engine:
             for a in live:
                 a.because = (R_TIE, *a.because) if a.effect_of is None else a.because
                 self._perform(a, group, damaged, fleeing)
+                self._conditions(a, group)
             self._consequences(t, damaged, simultaneous=True)
             self._flee(fleeing)
             return
@@ -991,6 +1070,7 @@ class _Engine:
             damaged = []
             fleeing = []
             self._perform(a, None, damaged, fleeing)
+            self._conditions(a, None)
             self._consequences(t, damaged, simultaneous=False)
             self._flee(fleeing)
 

@@ -42,6 +42,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
 from core.scenario import Scenario, ScenarioError, TimedAction, read_effect, read_int
 
 SOURCE = "time-unit-combat.md"
@@ -199,7 +200,9 @@ RULES: Mapping[str, Rule] = rule_table(
     _rule("death.no-further-actions", _SEQ,
           "A dead or unconscious combatant's pending and later actions are dropped.",
           "death_threshold"),
+    *care_rules(ID, SOURCE, _SEQ),
 )
+R_CONDITION, R_CANNOT_ACT = care_rule_ids(ID)
 
 PHASES: tuple[Phase, ...] = (
     Phase("encounter", "Encounter: d6 per side, 2d6 reaction",
@@ -212,7 +215,7 @@ PHASES: tuple[Phase, ...] = (
           (f"{ID}.clock.count-up", f"{ID}.order.missile-spell-melee",
            f"{ID}.order.simultaneous", f"{ID}.spell.disrupted-by-hit",
            f"{ID}.initiative.next-from-completion", f"{ID}.change-mind.new-roll",
-           f"{ID}.duration.rounds-to-tu")),
+           f"{ID}.duration.rounds-to-tu", f"{ID}.care.condition", f"{ID}.care.cannot-act")),
 )
 
 
@@ -555,6 +558,12 @@ class _Clock:
         self.counter = 0
         self.prio = self._priorities()
         self.last_tu = -1
+        # Conditions (core.rules.care), read up front so a bad field is refused.
+        self.conditions = Conditions()
+        self.care = [read_care(a.raw, a.path, a.actor, a.target, ids) for a in scenario.actions]
+        self.blocked: set[int] = set()
+        self.idle: set[str] = set()
+        """Actors whose action a condition stopped: they go on when it ends."""
         for plans in self.queue.values():
             if plans and self.plans[plans[0]].change_at is not None:
                 plan = self.plans[plans[0]]
@@ -689,13 +698,79 @@ class _Clock:
 
     def run(self) -> None:
         """Pops the clock batch by batch: each batch is one TU and one kind."""
-        while self.heap:
-            key = self.heap[0][0]
-            batch: list[_Entry] = []
-            while self.heap and self.heap[0][0][:2] == key[:2]:
-                batch.append(heapq.heappop(self.heap)[2])
-            for part in self._split(batch):
-                self._run_batch(part)
+        while True:
+            while self.heap:
+                key = self.heap[0][0]
+                if self.conditions.on:
+                    self._expire(key[0])
+                    if self.heap[0][0] != key:
+                        continue  # a creature woke and acts before this batch
+                batch: list[_Entry] = []
+                while self.heap and self.heap[0][0][:2] == key[:2]:
+                    batch.append(heapq.heappop(self.heap)[2])
+                for part in self._split(batch):
+                    self._run_batch(part)
+            # Conditions still timed run out after the last action; the woken act then.
+            ends = [u for names in self.conditions.on.values() for u in names.values()
+                    if u is not None]
+            if not ends:
+                return
+            self._expire(max(ends))
+
+    # -- conditions (core.rules.care) --
+
+    def _expire(self, tu: int) -> None:
+        """Ends the conditions timed out by ``tu``; idle actors go on from the TU it ended."""
+        for cid, name, until in sorted(
+                (cid, name, until) for cid, names in self.conditions.on.items()
+                for name, until in names.items() if until is not None and until <= tu):
+            self.conditions.end(cid, name)
+            self.out.add(cid, StepEvent.CONDITION_ENDS, until, self.out.new_group(),
+                         [R_CONDITION], condition=name)
+            self._wake(cid, until)
+
+    def _wake(self, cid: str, tu: int) -> None:
+        """Schedules the next action of an actor a condition had stopped, once none is left."""
+        if cid in self.idle and self.conditions.blocking(cid) is None:
+            self.idle.discard(cid)
+            if self.status[cid] is Status.ACTIVE:
+                self.schedule(cid, tu, (R_CONDITION,))
+
+    def _cannot_act(self, e: _Entry, group: int) -> bool:
+        """Drops an entry whose actor a condition keeps from acting (one step per action)."""
+        why = self.conditions.blocking(e.actor)
+        if why is None or e.ev not in (Ev.ACT, Ev.BEGIN):
+            return False
+        plan = self.plans[e.plan]
+        if plan.fate is None:
+            plan.fate = Fate.CANCELLED
+        self.casting.pop(e.actor, None)
+        self._advance_past(plan)
+        self.idle.add(e.actor)
+        if plan.index not in self.blocked:
+            self.blocked.add(plan.index)
+            self.out.add(e.actor, StepEvent.CANNOT_ACT, e.tu, group, [R_CANNOT_ACT],
+                         action=plan.action.action, target=plan.action.target, condition=why,
+                         declaration=plan.action.path)
+        return True
+
+    def _conditions(self, plan: _Plan, tu: int, group: int) -> None:
+        """Starts or ends the conditions an action names once it has taken effect."""
+        care = self.care[plan.index]
+        if not care:
+            return
+        actor = plan.action.actor
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self.out.add(change.target, StepEvent.CONDITION_ENDS, tu, group,
+                                 [R_CONDITION], condition=change.name, by=actor)
+                    self._wake(change.target, tu)
+                continue
+            until = None if change.rounds is None else tu + change.rounds * self.options.round_tu
+            self.conditions.start(change.target, change.name, until)
+            self.out.add(change.target, StepEvent.CONDITION_STARTS, tu, group, [R_CONDITION],
+                         condition=change.name, by=actor, rounds=change.rounds)
 
     def _split(self, batch: list[_Entry]) -> list[list[_Entry]]:
         """Splits a same-TU same-kind batch when the encounter winner goes first (option)."""
@@ -738,6 +813,8 @@ class _Clock:
         struck: list[tuple[str, str]] = []
         completed: list[_Plan] = []
         for e in live:
+            if self.conditions.on and self._cannot_act(e, group):
+                continue
             if e.ev is Ev.EXPIRE:
                 assert e.effect is not None
                 self.out.add(e.actor, StepEvent.EFFECT_EXPIRES, tu, group,
@@ -812,6 +889,8 @@ class _Clock:
             self.out.add(a.actor, event, e.tu, group, because, action=a.action,
                          target=a.target, **common)
         last = plan.done_steps == len(plan.times)
+        if last:
+            self._conditions(plan, e.tu, group)
         first_counts = self.options.next_from is NextFrom.FIRST_ATTACK and e.attack == 0
         if last or first_counts:
             completed.append(plan)

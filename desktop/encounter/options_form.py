@@ -18,7 +18,7 @@ from core.rules import InitiativeSystem
 from core.words import option_label
 
 
-class _WheelOnlyWhenFocused(QObject):
+class WheelOnlyWhenFocused(QObject):
     """Lets the wheel scroll the form past a spin box or list instead of changing it.
 
     A DM scrolling the options once turned "fixed surprise segments" to −3 by accident; the
@@ -50,7 +50,7 @@ class OptionsForm(QWidget):
         self.system = system
         self.defaults = system.options_type()
         self.editors: dict[str, QWidget] = {}
-        self._wheel_guard = _WheelOnlyWhenFocused(self)
+        self._wheel_guard = WheelOnlyWhenFocused(self)
         form = QFormLayout(self)
         for f in fields(self.defaults):
             default = getattr(self.defaults, f.name)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from core.encounter import replace_entry
 from core.model import Step
 from desktop.encounter.board_base import entry_text
+from desktop.encounter.condition_controls import ConditionControls
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.step_entries import EntryRef, entry_for_step, with_outcome, with_save
 from desktop.plain_text import plain
@@ -95,6 +96,9 @@ class OutcomePanel(QGroupBox):
         layout.addWidget(self.label)
         layout.addLayout(row)
         layout.addWidget(self.another)
+        self.conditions = ConditionControls(controller)
+        self.conditions.refused.connect(lambda text: self._show_error(plain(text)))
+        layout.addWidget(self.conditions)
         layout.addWidget(self.error)
         self.set_step(None)
 
@@ -107,6 +111,7 @@ class OutcomePanel(QGroupBox):
             self.another.setChecked(False)
         self.step = step
         self._show_error("")
+        self.conditions.set_step(step)
         found = entry_for_step(self.controller.state, step) if step is not None else None
         usable = isinstance(found, EntryRef)
         for button in (self.hit_button, self.miss_button, self.clear_button, self.save_button):

@@ -281,7 +281,8 @@ class PopcornBoard(BoardBase):
         """Fills Nominates, Target and Sets off with names (ids stay in the item data).
 
         Nominates leaves out the actor (unless every other creature has acted: the last one
-        may choose itself for the next round) and every creature that is out of the fight.
+        may choose itself for the next round) and every creature that is out of the fight;
+        Target leaves out the actor except for a spell.
         """
         resolved = self.controller.resolution
         alive = [c for c in self.combatants()
@@ -291,8 +292,9 @@ class PopcornBoard(BoardBase):
         current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
         done = {str(t.get("actor")) for t in current if not t.get("waits")}
         last = all(c.id in done or c.id == actor for c in alive)
+        spell = self.editor.action == "spell"  # a cleric may cure herself
         lists = {"nominates": [c for c in alive if c.id != actor or last],
-                 "target": [c for c in alive if c.id != actor],
+                 "target": [c for c in alive if c.id != actor or spell],
                  "triggers": [c for c in alive if c.id != actor]}
         for name, chosen in lists.items():
             combo = getattr(self.editor, name)

@@ -615,6 +615,54 @@ def test_unknown_option_refused() -> None:
         run(melee(4, 2, options={"nope": 1}))
 
 
+# --- conditions (core.rules.care) -------------------------------------------------------------
+
+
+def test_an_asleep_creature_cannot_act_until_its_condition_ends() -> None:
+    """addict.care.condition, addict.care.cannot-act: Sleep (1 segment) puts the orc to sleep
+    for the rest of round 1 and 1 more round; its blow in round 2 does not happen; in round 3
+    it acts again."""
+    sleep = {"actor": "m", "action": "D", "spell": "sleep", "target": "o",
+             "conditions": [{"name": "asleep", "rounds": 1}]}
+    blow = {"actor": "o", "action": "G", "target": "m", "hit": True, "damage": 1}
+    rounds = [{"initiative": {"party": 5, "monsters": 2}, "declarations": [sleep, dict(blow)]},
+              {"initiative": {"party": 1, "monsters": 6}, "declarations": [dict(blow)]},
+              {"initiative": {"party": 1, "monsters": 6}, "declarations": [dict(blow)]}]
+    res = run(scenario([MAGE, ORC], rounds))
+    started = step(res, "o", "condition-starts")
+    assert started.detail == {"condition": "asleep", "by": "m", "rounds": 1}
+    assert started.because == ("addict.care.condition",)
+    blocked = [s for s in res.steps if str(s.event) == "cannot-act"]
+    assert [(s.round, s.detail["condition"]) for s in blocked] == [(1, "asleep"), (2, "asleep")]
+    assert blocked[0].because == ("addict.care.cannot-act",)
+    ended = step(res, "o", "condition-ends")
+    assert ended.round == 2 and ended.detail == {"condition": "asleep"}
+    assert [s.round for s in res.steps if s.actor == "o" and str(s.event) == "hits"] == [3]
+    assert res.combatants["m"].hp == 4
+
+
+def test_a_condition_without_rounds_lasts_until_an_entry_ends_it() -> None:
+    """addict.care.condition: held until the fighter frees the orc with ends: true."""
+    hold = {"actor": "m", "action": "D", "spell": "sleep", "target": "o",
+            "conditions": [{"name": "held"}]}
+    free = {"actor": "f", "action": "B", "conditions": [{"name": "held", "target": "o",
+                                                          "ends": True}]}
+    blow = {"actor": "o", "action": "G", "target": "f"}
+    rounds = [{"initiative": {"party": 5, "monsters": 2}, "declarations": [hold]},
+              {"initiative": {"party": 1, "monsters": 6}, "declarations": [dict(blow)]},
+              {"initiative": {"party": 6, "monsters": 1}, "declarations": [free, dict(blow)]}]
+    res = run(scenario([MAGE, FIGHTER, ORC], rounds))
+    assert [(s.round, str(s.event)) for s in res.steps if s.actor == "o"] == [
+        (1, "condition-starts"), (2, "cannot-act"), (3, "condition-ends"), (3, "attacks")]
+    with pytest.raises(ScenarioError, match=r"declarations\[0\]\.conditions\[0\]\.target"):
+        bad = {**hold, "conditions": [{"name": "held", "target": "nobody"}]}
+        run(scenario([MAGE, ORC], [{"initiative": {"party": 5, "monsters": 2},
+                                     "declarations": [bad]}]))
+    with pytest.raises(ScenarioError, match=r"declarations\[0\]\.heal"):
+        run(scenario([MAGE, ORC], [{"initiative": {"party": 5, "monsters": 2},
+                                     "declarations": [{**hold, "heal": -2}]}]))
+
+
 def test_every_rule_is_tested() -> None:
     """Every rule id of the catalogue is cited by at least one test docstring here."""
     module = sys.modules[__name__]

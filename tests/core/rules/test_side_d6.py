@@ -385,6 +385,32 @@ def test_hp_rule_options() -> None:
     assert all(str(s.event) != "dies" for s in res.steps)
 
 
+def test_sleep_in_segments() -> None:
+    """side-d6.care.condition, side-d6.care.cannot-act: the mage's sleep (2 segments) lands on
+    the orc, which then does not act for the rest of the round and one more; in round 3 it
+    attacks. A bad condition target is refused by its path."""
+    rounds = [{"initiative": {"party": 6, "monsters": 1}, "declarations": [
+        {"actor": "mage", "action": "spell", "spell": "sleep", "target": "orc",
+         "conditions": [{"name": "asleep", "rounds": 1}]},
+        {"actor": "orc", "action": "attack", "target": "fighter"}]},
+        {"initiative": {"party": 1, "monsters": 6}, "declarations": [
+            {"actor": "orc", "action": "attack", "target": "fighter"}]},
+        {"initiative": {"party": 1, "monsters": 6}, "declarations": [
+            {"actor": "orc", "action": "attack", "target": "fighter"}]}]
+    res = run([P, MAGE, M], rounds)
+    start = only(res, "orc", "condition-starts")
+    assert (start.round, start.segment) == (1, 3) and start.detail["condition"] == "asleep"
+    assert start.because == ("side-d6.care.condition",)
+    assert [(s.round, str(s.event)) for s in res.steps if s.actor == "orc"] == [
+        (1, "condition-starts"), (1, "cannot-act"), (2, "cannot-act"), (2, "condition-ends"),
+        (3, "attacks")]
+    blocked = [s for s in res.steps if str(s.event) == "cannot-act"]
+    assert blocked[0].because == ("side-d6.care.cannot-act",)
+    rounds[0]["declarations"][0]["conditions"] = [{"name": "asleep", "target": "nobody"}]
+    with pytest.raises(ScenarioError, match=r"conditions\[0\]\.target"):
+        run([P, MAGE, M], rounds)
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 

@@ -427,6 +427,32 @@ def test_death_threshold_option_makes_unconscious() -> None:
     assert res.combatants["b"].status is Status.UNCONSCIOUS
 
 
+def test_conditions_start_when_the_action_is_complete_and_end_after_their_rounds() -> None:
+    """time-units.care.condition: sleep at TU 7 for 1 round lasts to TU 17 (10 TU a round)."""
+    mage = {"id": "a", "side": "party", "hp": 5, "spells": [{"name": "sleep", "level": 1}]}
+    res = resolve(doc([mage, PAIR[1]], [
+        {"actor": "a", "action": "spell", "spell": "sleep", "target": "b", "roll": 1,
+         "conditions": [{"name": "asleep", "rounds": 1}]}]))
+    start = first(res, "b", "condition-starts")
+    assert (start.tu, start.detail["condition"], start.detail["by"]) == (7, "asleep", "a")
+    assert first(res, "b", "condition-ends").tu == 17
+
+
+def test_an_asleep_creature_loses_its_action_and_goes_on_when_it_wakes() -> None:
+    """time-units.care.cannot-act: the orc's blow due at TU 10 does not happen while it sleeps;
+    its next action counts from TU 17, when the sleep ends."""
+    mage = {"id": "a", "side": "party", "hp": 5, "spells": [{"name": "sleep", "level": 1}]}
+    res = resolve(doc([mage, PAIR[1]], [
+        {"actor": "a", "action": "spell", "spell": "sleep", "target": "b", "roll": 1,
+         "conditions": [{"name": "asleep", "rounds": 1}]},
+        {"actor": "b", "action": "melee", "target": "a", "roll": 5},
+        {"actor": "b", "action": "melee", "target": "a", "roll": 3}]))
+    assert [a for a in acts(res) if a[1] == "b"] == [
+        (7, "b", "condition-starts"), (10, "b", "cannot-act"), (17, "b", "condition-ends"),
+        (25, "b", "attacks")]
+    assert first(res, "b", "cannot-act").detail["condition"] == "asleep"
+
+
 # --- errors ---------------------------------------------------------------------------------------
 
 def test_bad_values_are_refused_with_the_field() -> None:
