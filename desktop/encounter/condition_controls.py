@@ -12,7 +12,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QWidget,
+)
 
 from core.encounter import replace_entry
 from core.model import Status, Step
@@ -84,6 +93,10 @@ class ConditionControls(QWidget):
         self.rounds.setSpecialValueText(UNTIL_ENDED)
         self.rounds.setSuffix(" more rounds")
         self.rounds.setValue(-1)
+        widest = max(self.rounds.fontMetrics().horizontalAdvance(text)
+                     for text in (UNTIL_ENDED, "10 more rounds"))
+        self.rounds.setMinimumWidth(widest + 30)  # room for the arrows: never "til ended"
+        self.rounds.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.rounds.setToolTip("Rounds it lasts after the one it starts in (time units: one "
                                "round's TU each); 'until ended' lasts until an End is recorded")
         for widget in (self.condition, self.on, self.rounds):
@@ -97,18 +110,28 @@ class ConditionControls(QWidget):
         self.end_button.setObjectName("conditionEnd")
         self.end_button.setToolTip("This step's action ends the condition (woken, freed)")
         self.end_button.clicked.connect(lambda: self.record(True))
-        self.clear_button = QPushButton("No conditions")
+        self.clear_button = QPushButton("Remove")
         self.clear_button.setToolTip("Take every condition off this step's declaration")
         self.clear_button.clicked.connect(self.clear)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel("Condition"))
-        row.addWidget(self.condition, 1)
-        row.addWidget(QLabel("on"))
-        row.addWidget(self.on, 1)
-        row.addWidget(self.rounds)
+        # Two rows, each readable at 1280x720: what and on whom, then how long and the buttons.
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(4)
+        grid.addWidget(QLabel("Condition"), 0, 0)
+        grid.addWidget(self.condition, 0, 1)
+        grid.addWidget(QLabel("on"), 0, 2, Qt.AlignmentFlag.AlignRight)
+        grid.addWidget(self.on, 0, 3, 1, 2)
+        grid.addWidget(QLabel("Lasts"), 1, 0)
+        grid.addWidget(self.rounds, 1, 1)
+        buttons = QHBoxLayout()
         for button in (self.start_button, self.end_button, self.clear_button):
-            row.addWidget(button)
+            # As wide as the words: the style's wide default cut "Remove" at 1280x720.
+            button.setFixedWidth(button.fontMetrics().horizontalAdvance(button.text()) + 18)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        grid.addLayout(buttons, 1, 2, 1, 3)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
         self.set_step(None)
 
     def set_step(self, step: Step | None) -> None:
