@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from core import __version__
-from core.store import Store, StoreError, default_database_url
+from core.store import NameTakenError, Store, StoreError, default_database_url
 from core.store.store import make_safe
 
 CLI_COMMANDS = ("simulate", "summary", "rules")
@@ -28,7 +28,10 @@ def ensure_sample_campaign(store: Store) -> None:
     from core.sample import load_sample
 
     name, roster, templates = load_sample()
-    store.create_campaign_with(name, roster, templates)
+    try:
+        store.create_campaign_with(name, roster, templates)
+    except NameTakenError:  # a shared server: another DM's sample, out of this role's sight
+        store.create_campaign_with(f"{name} ({store.who()})", roster, templates)
 
 
 def _saved_url(settings: object) -> str | None:
