@@ -342,12 +342,16 @@ def test_campaigns_from_before_the_upgrade_belong_to_who_upgraded(group: Group) 
             conn.exec_driver_sql(
                 "INSERT INTO campaigns (name, created_at) VALUES ('Greyhawk', now())"
             )
+            conn.exec_driver_sql(f"GRANT SELECT ON alembic_version TO {group.group}")
         engine.dispose()
+        alice_url = old.replace("postgres@", f"{group.roles['alice']}@", 1)
+        with pytest.raises(AccessDeniedError, match="only the database's administrator"):
+            Store.open(alice_url)  # a DM cannot upgrade tables she does not own
         admin = Store.open(old)  # the superuser upgrades: it owns what was there
         acl.setup(admin, group.group)
         (greyhawk,) = admin.campaigns()
         assert [(m.role, m.access) for m in acl.members(admin, greyhawk)] == [("postgres", "owner")]
-        alice = Store.open(old.replace("postgres@", f"{group.roles['alice']}@", 1))
+        alice = Store.open(alice_url)
         assert alice.campaigns() == []
         acl.grant(admin, greyhawk, group.roles["alice"], "owner")  # handed on
         assert alice.access(greyhawk.id) == "owner"
