@@ -73,7 +73,10 @@ def upgrade() -> None:
 
 def _postgresql_access() -> None:
     schema = op.get_bind().exec_driver_sql("SELECT current_schema()").scalar()
-    path = '"' + str(schema).replace('"', '""') + '", pg_catalog'
+    # The catalogue first and pg_temp last: nobody's own objects (a temporary table named
+    # campaigns, an operator in a schema they may write) can stand in for ours in a function
+    # that runs with the tables' owner's rights.
+    path = 'pg_catalog, "' + str(schema).replace('"', '""') + '", pg_temp'
     # Campaigns that existed before belong to whoever runs the upgrade (the administrator
     # hands them on: docs/shared-campaigns.md).
     op.execute("ALTER TABLE campaigns ALTER COLUMN owner SET DEFAULT current_user")
