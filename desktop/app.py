@@ -14,8 +14,9 @@ from core import __version__
 from core.store import NameTakenError, Store, StoreError, default_database_url
 from core.store.store import make_safe
 
-CLI_COMMANDS = ("simulate", "summary", "rules")
-"""Subcommands handed to the scenario command line (``python -m core``) without a window."""
+CLI_COMMANDS = ("simulate", "summary", "rules", "access")
+"""Subcommands handed to the command line (``python -m core``) without a window; ``access``
+lets the standalone program set up shared campaigns too."""
 
 
 HEADLESS_PLATFORMS = ("offscreen", "minimal")
@@ -90,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="combatdesk",
         description="Run old-school combat at the table. Subcommands "
-        f"{', '.join(CLI_COMMANDS)} run the scenario command line instead.",
+        f"{', '.join(CLI_COMMANDS)} run the command line instead.",
     )
     parser.add_argument(
         "--database",

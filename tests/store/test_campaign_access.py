@@ -360,3 +360,20 @@ def test_campaigns_from_before_the_upgrade_belong_to_who_upgraded(group: Group) 
         admin.close()
     finally:
         pg_server.drop_database(old)
+
+
+def test_the_standalone_program_runs_access_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from desktop.app import main as app_main
+
+    url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
+    store = Store.open(url)
+    store.create_campaign("Greyhawk")
+    store.close()
+    assert app_main(["access", "list", "--database", url]) == 0
+    assert capsys.readouterr().out == "Greyhawk\towner\n"  # whoever opens the file owns it
+    assert (
+        app_main(["access", "grant", "Greyhawk", "bob", "--as", "player", "--database", url]) == 2
+    )
+    assert capsys.readouterr().err.startswith("error: This campaign is an SQLite file")
