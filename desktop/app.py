@@ -11,11 +11,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from core import __version__
-from core.store import Store, StoreError, default_database_url
+from core.store import NameTakenError, Store, StoreError, default_database_url
 from core.store.store import make_safe
 
-CLI_COMMANDS = ("simulate", "summary", "rules")
-"""Subcommands handed to the scenario command line (``python -m core``) without a window."""
+CLI_COMMANDS = ("simulate", "summary", "rules", "access")
+"""Subcommands handed to the command line (``python -m core``) without a window; ``access``
+lets the standalone program set up shared campaigns too."""
 
 
 HEADLESS_PLATFORMS = ("offscreen", "minimal")
@@ -28,7 +29,10 @@ def ensure_sample_campaign(store: Store) -> None:
     from core.sample import load_sample
 
     name, roster, templates = load_sample()
-    store.create_campaign_with(name, roster, templates)
+    try:
+        store.create_campaign_with(name, roster, templates)
+    except NameTakenError:  # a shared server: another DM's sample, out of this role's sight
+        store.create_campaign_with(f"{name} ({store.who()})", roster, templates)
 
 
 def _saved_url(settings: object) -> str | None:
@@ -87,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="combatdesk",
         description="Run old-school combat at the table. Subcommands "
-        f"{', '.join(CLI_COMMANDS)} run the scenario command line instead.",
+        f"{', '.join(CLI_COMMANDS)} run the command line instead.",
     )
     parser.add_argument(
         "--database",

@@ -1,12 +1,14 @@
 """Campaign persistence: SQLAlchemy ORM, Alembic migrations, and the :class:`Store` facade."""
 
 from core.store.errors import (
+    AccessDeniedError,
     ConflictError,
     CorruptDatabaseError,
     DatabaseLockedError,
     DiskFullError,
     EncounterEndedError,
     EncounterMovedOnError,
+    NameTakenError,
     NewerDatabaseError,
     NotACampaignDatabaseError,
     NotFoundError,
@@ -16,6 +18,7 @@ from core.store.errors import (
 from core.store.store import AppliedImport, EncounterInfo, Store, default_database_url
 
 __all__ = [
+    "AccessDeniedError",
     "AppliedImport",
     "ConflictError",
     "CorruptDatabaseError",
@@ -24,6 +27,7 @@ __all__ = [
     "EncounterEndedError",
     "EncounterInfo",
     "EncounterMovedOnError",
+    "NameTakenError",
     "NewerDatabaseError",
     "NotACampaignDatabaseError",
     "NotFoundError",

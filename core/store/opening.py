@@ -21,10 +21,11 @@ from core.store.errors import (
     NewerDatabaseError,
     NotACampaignDatabaseError,
     StoreError,
+    access_denied,
 )
 
 APPLICATION_ID = 0x43444B31  # "CDK1" in the SQLite header marks a Combat Desk campaign file.
-KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003")
+KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
 """Every schema revision this version can open, oldest first; the last is the head."""
 HEAD_REVISION = KNOWN_REVISIONS[-1]
 OUR_TABLES = frozenset({"campaigns", "characters", "monster_templates", "encounters"})
@@ -172,6 +173,10 @@ def inspect_connection(conn: Connection, label: str) -> Inspection:
         if "alembic_version" in tables:
             revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except SQLAlchemyError as exc:
+        orig = getattr(exc, "orig", None)
+        denied = access_denied(str(orig or exc), label, getattr(orig, "sqlstate", None))
+        if denied is not None:  # a role the administrator has not yet let in
+            raise denied from None
         raise StoreError(f"{label} cannot be read: {exc.__class__.__name__}: {exc}") from None
     if not tables:
         return Inspection(Verdict.CREATE, None)

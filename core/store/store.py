@@ -10,7 +10,7 @@ import functools
 import random
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -26,6 +26,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
@@ -38,15 +39,18 @@ from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus, Se
 from core.roster_checks import check_template
 from core.roster_merge import ImportChanges
 from core.store.errors import (
+    AccessDeniedError,
     ConflictError,
     CorruptDatabaseError,
     DatabaseLockedError,
     DiskFullError,
     EncounterEndedError,
     EncounterMovedOnError,
+    NameTakenError,
     NotFoundError,
     ReadOnlyDatabaseError,
     StoreError,
+    access_denied,
 )
 from core.store.opening import (
     APPLICATION_ID,
@@ -65,9 +69,20 @@ from core.store.schema import (
     EncounterRow,
     MonsterTemplateRow,
     SessionLogRow,
+    changed_by,
+    os_user,
     utc_now,
 )
 
+WRITERS = ("owner", "co-dm")
+"""Access levels that may change a campaign (a player only reads)."""
+_ACCESS = text("SELECT combatdesk_access(:campaign, current_user)")
+_BYPASSES_ACCESS = text(
+    "SELECT r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'USAGE') "
+    "FROM pg_roles r, pg_class c WHERE r.rolname = current_user "
+    "AND c.oid = 'campaigns'::regclass"
+)
+"""Is the role exempt from row-level security (a superuser, or the owner of the tables)?"""
 UNDO_KIND = "undo"
 APPEND_ATTEMPTS = 8
 """How often an append that collided with another writer's is retried with the next number."""
@@ -93,7 +108,7 @@ _SQLITE_SEQ_OF_COMMAND = (
 )
 _SQLITE_INSERT_EVENT = (
     "INSERT INTO encounter_events (encounter_id, command_seq, event_index, command_name, kind, "
-    "payload, created_at, command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "payload, created_at, command_id, changed_by, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _MOVED_ON = (
     "Another Combat Desk window changed this encounter since yours last saw it, so nothing "
@@ -506,6 +521,46 @@ class Store:
                 f"{self.label} is damaged: some text in it cannot be read. Restore a backup."
             ) from None
 
+    # --- access: PostgreSQL roles and row-level security; an SQLite file is the unit -----------
+
+    def who(self) -> str | None:
+        """Gets who this store writes as: the login role on a server, the computer's user on
+        SQLite (what the audit column ``changed_by`` records)."""
+        if self.file is not None or self._engine.dialect.name == "sqlite":
+            return os_user()
+        with self.unit_of_work() as s:
+            return str(s.execute(text("SELECT session_user")).scalar())
+
+    def access(self, campaign_id: int) -> str | None:
+        """Gets what this store's role may do in a campaign: "owner", "co-dm" (write),
+        "player" (read) or None (not at all). On SQLite whoever opens the file owns it all.
+
+        A role that owns the tables or bypasses row-level security counts as an owner.
+        """
+        if self._engine.dialect.name == "sqlite":
+            return "owner"
+        with self.unit_of_work() as s:
+            if s.execute(_BYPASSES_ACCESS).scalar():
+                return "owner"
+            found = s.execute(_ACCESS, {"campaign": campaign_id}).scalar()
+            return None if found is None else str(found)
+
+    def _require_writer(self, s: Session, campaign_ids: Iterable[int], verb: str) -> None:
+        """Refuses a delete the role may not make, in words.
+
+        Row-level security would skip such rows without a word (a DELETE has no WITH CHECK), and
+        the app would report a conflict or success; inserts and updates raise on their own.
+        """
+        if self._engine.dialect.name == "sqlite" or s.execute(_BYPASSES_ACCESS).scalar():
+            return
+        for campaign in set(campaign_ids):
+            if s.execute(_ACCESS, {"campaign": campaign}).scalar() not in WRITERS:
+                raise AccessDeniedError(
+                    f"{self.label}: your database role may read this campaign but not change "
+                    f"it (you are a player in it); nothing was {verb}. Its owner can make you "
+                    "a co-DM."
+                )
+
     # --- campaigns -----------------------------------------------------------------------------
 
     @_reads
@@ -527,7 +582,7 @@ class Store:
                 s.flush()
                 return Campaign(row.id, row.name, row.created_at)
         except IntegrityError:
-            raise StoreError(f"A campaign named {name!r} already exists.") from None
+            raise self._name_taken(name) from None
 
     def create_campaign_with(
         self, name: str, roster: Sequence[RosterEntry], templates: Sequence[MonsterTemplate]
@@ -545,7 +600,15 @@ class Store:
                 s.add_all(_template_row(campaign.id, t) for t in templates)
                 return Campaign(campaign.id, campaign.name, campaign.created_at)
         except IntegrityError:
-            raise StoreError(f"A campaign named {name.strip()!r} already exists.") from None
+            raise self._name_taken(name.strip()) from None
+
+    def _name_taken(self, name: str) -> NameTakenError:
+        if self.file is not None:
+            return NameTakenError(f"A campaign named {name!r} already exists.")
+        return NameTakenError(
+            f"A campaign named {name!r} already exists on this database (perhaps one you cannot "
+            "see: names are shared by everyone using it). Choose another name."
+        )
 
     # --- roster --------------------------------------------------------------------------------
 
@@ -608,6 +671,7 @@ class Store:
                     raise NotFoundError(missing)
                 if version is not None and row.version != version:
                     raise ConflictError(changed(row), to_value(row))
+                self._require_writer(s, [row.campaign_id], "removed")
                 s.delete(row)
         except ConflictError as exc:
             raise self._with_saved(exc, model, to_value, record_id) from None
@@ -901,6 +965,7 @@ class Store:
         """
         changes = applied.changes
         with self.unit_of_work() as s:
+            self._require_writer(s, [campaign_id], "undone")
             self._check_versions(
                 s, _CHARACTERS_TABLE,
                 [*changes.added_entries, *(after for _, after in changes.updated_entries)],
@@ -941,8 +1006,9 @@ class Store:
     ) -> None:
         """Removes several entries and templates in one transaction, each only if unchanged."""
         with self.unit_of_work() as s:
-            self._check_versions(s, _CHARACTERS_TABLE, entries, "removed")
-            self._check_versions(s, _TEMPLATES_TABLE, templates, "removed")
+            campaigns = self._check_versions(s, _CHARACTERS_TABLE, entries, "removed")
+            campaigns |= self._check_versions(s, _TEMPLATES_TABLE, templates, "removed")
+            self._require_writer(s, campaigns, "removed")
             for table, records in ((_CHARACTERS_TABLE, entries), (_TEMPLATES_TABLE, templates)):
                 for chunk in _chunks([r.id for r in records]):
                     s.execute(delete(table).where(table.c.id.in_(chunk)))
@@ -1008,19 +1074,27 @@ class Store:
     def _check_versions(
         s: Session, table: Any, records: Sequence[RosterEntry | MonsterTemplate],
         verb: str = "undone",
-    ) -> None:
-        """Refuses (ConflictError) if any record is gone or saved since at another version."""
+    ) -> set[int]:
+        """Refuses (ConflictError) if any record is gone or saved since at another version.
+
+        Returns the campaigns the records belong to.
+        """
         wanted = {r.id: r for r in records}
         found: dict[int, int] = {}
+        campaigns: set[int] = set()
         for chunk in _chunks(list(wanted)):
-            rows = s.execute(select(table.c.id, table.c.version).where(table.c.id.in_(chunk)))
-            found.update((row[0], row[1]) for row in rows)
+            rows = s.execute(select(table.c.id, table.c.version, table.c.campaign_id)
+                             .where(table.c.id.in_(chunk)))
+            for row in rows:
+                found[row[0]] = row[1]
+                campaigns.add(row[2])
         stale = [r.name for i, r in wanted.items() if i is None or found.get(i) != r.version]
         if stale:
             more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
             raise ConflictError(
                 f"{', '.join(stale[:3])}{more} changed or went away since; nothing was {verb}."
             )
+        return campaigns
 
     @staticmethod
     def _insert_entries(
@@ -1266,6 +1340,7 @@ class Store:
         """
         payload_out, time_out = self._event_processors()
         now = time_out(utc_now())
+        who = changed_by(None)
         with self._engine.connect() as conn:
             raw = conn.connection.dbapi_connection
             assert isinstance(raw, sqlite3.Connection)
@@ -1291,7 +1366,8 @@ class Store:
                 raw.executemany(
                     _SQLITE_INSERT_EVENT,
                     [
-                        (encounter_id, seq, i, name, kind, payload_out(payload), now, command_id)
+                        (encounter_id, seq, i, name, kind, payload_out(payload), now, command_id,
+                         who, now)
                         for i, (kind, payload) in enumerate(events)
                     ],
                 )
@@ -1433,6 +1509,9 @@ def _operational(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
     orig = exc.orig if isinstance(exc, DBAPIError) else exc
     text = str(orig) if orig is not None else str(exc)
     lowered = text.lower()
+    denied = access_denied(text, label, getattr(orig, "sqlstate", None))
+    if denied is not None:
+        return denied
     if "lock timeout" in lowered:
         return DatabaseLockedError(
             f"{label}: another Combat Desk window or program is holding this record; nothing "
