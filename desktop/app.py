@@ -130,6 +130,7 @@ def export_summary_pdf(out: Path, scenario_path: Path, page: str, round_no: int 
     """Renders a scenario's summary to PDF offscreen; returns the exit code."""
     from core.cli import EXIT_BAD_INPUT, InputError, load_scenario, resolve_scenario
     from core.dice import DiceError
+    from core.limits import printout_problem
     from core.rules import UnknownSystemError
     from core.scenario import ScenarioError
     from core.summary import SummaryError, build_summary
@@ -137,7 +138,12 @@ def export_summary_pdf(out: Path, scenario_path: Path, page: str, round_no: int 
 
     try:
         scenario = load_scenario(scenario_path)
-        html = render_html(build_summary(scenario, resolve_scenario(scenario), round_no))
+        summary = build_summary(scenario, resolve_scenario(scenario), round_no)
+        problem = printout_problem(summary)
+        if problem is not None:
+            print(f"combatdesk: error: {scenario_path}: {problem} (--round N)", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        html = render_html(summary)
     except InputError as exc:
         print(f"combatdesk: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
