@@ -150,6 +150,7 @@ class LetterBoard(BoardBase):
         self.editor_area.setFrameShape(QFrame.Shape.NoFrame)
         self.editor_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.editor_area.setWidget(self.editor)
+        self.editor.hide()  # setWidget shows it: an empty form would offer Declare with no one
         self.editor_area.setMinimumHeight(160)
         # The column keeps the width the form needs: the scroll area does not scroll sideways,
         # so a narrower column would cut the form (its heading names actor and action).
