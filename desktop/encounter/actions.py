@@ -109,7 +109,7 @@ class EncounterActions:
         stack = workspace.controller.stack if workspace is not None else self.window.undo_stack
         self.window.undo_group.setActiveStack(stack)
         # The entry form edits the roster: on an encounter tab its room goes to the board.
-        self.window.editor_dock.setVisible(workspace is None)
+        self.window.show_editor_dock(workspace is None)
         self._update_enabled()
 
     def _update_enabled(self) -> None:
