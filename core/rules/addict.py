@@ -1256,7 +1256,8 @@ class _Engine:
             for it in items:
                 if it.target is None or it.target not in ends:
                     continue
-                if self.caster_lost(it, dice, ends[it.target]):
+                spells = [e for e in ends[it.target] if e.kind == "spell-end"]
+                if spells and self.caster_lost(it, dice, spells):
                     it.because.insert(0, "addict.oos.losing-caster")
                     continue
                 for end in ends[it.target]:
@@ -1429,6 +1430,7 @@ class _Engine:
                     it.because.insert(0, "addict.option.missiles-vs-charge")
                     continue
                 fire = self.fire_segment(it, charge)
+                it.because.insert(0, "addict.oos.e-vs-d")
                 if fire is not None:
                     # Footnote 14: loosed in a chosen segment of the charge, still before the
                     # blows exchanged at contact.
@@ -1436,7 +1438,6 @@ class _Engine:
                     it.because.insert(0, "addict.oos.missile-during-charge")
                 elif it.key > charge.key:
                     it.key = _before(charge.key)
-                it.because.insert(0, "addict.oos.e-vs-d")
 
     def fire_segment(self, it: _Item, charge: _Item) -> int | None:
         """Gets the segment a missile at a charger is loosed in (footnote 14), if chosen."""
