@@ -964,14 +964,14 @@ def test_every_rule_is_tested() -> None:
 
 ACTORS = ["p1", "p2", "p3", "m1", "m2", "m3"]
 COMBATANTS = [
-    {"id": "p1", "side": "party", "hp": 8, "attack_routines": 2,
+    {"id": "p1", "side": "party", "hp": 8, "attack_routines": 2, "movement": 12,
      "weapons": [{"name": "sword", "speed_factor": 5, "length": 3.5}]},
     {"id": "p2", "side": "party", "hp": 5,
      "spells": [{"name": "sleep", "casting_time": 1}, {"name": "slow", "casting_time": 3}]},
     {"id": "p3", "side": "party", "hp": 6, "dex": 17,
      "weapons": [{"name": "bow", "missile": True, "speed_factor": 7}]},
-    {"id": "m1", "side": "monsters", "hp": 7, "weapons": [{"name": "spear", "length": 8,
-                                                            "speed_factor": 6}]},
+    {"id": "m1", "side": "monsters", "hp": 7, "movement": 6,
+     "weapons": [{"name": "spear", "length": 8, "speed_factor": 6}]},
     {"id": "m2", "side": "monsters", "hp": 5,
      "spells": [{"name": "sleep", "casting_time": 1}, {"name": "slow", "casting_time": 3}]},
     {"id": "m3", "side": "monsters", "hp": 9},
@@ -994,6 +994,11 @@ def declarations(draw: st.DrawFn) -> Doc:
             decl["kind"] = draw(st.sampled_from(["device", "turn"]))
     if letter == "E":
         decl["charge"] = draw(st.booleans())
+        way = draw(st.sampled_from(["plain", "segments", "distance"]))
+        if way == "segments":
+            decl["charge_segments"] = draw(st.integers(1, 12))
+        elif way == "distance" and actor in ("p1", "m1"):
+            decl["distance"] = draw(st.integers(0, 300))
     if draw(st.booleans()):
         decl["hits"] = [{"hit": draw(st.booleans()), "damage": draw(st.integers(0, 6))}
                         for _ in range(draw(st.integers(1, 3)))]
@@ -1017,7 +1022,12 @@ def scenarios(draw: st.DrawFn) -> Doc:
             spec["initiative"] = {"party": draw(st.integers(1, 6)),
                                   "monsters": draw(st.integers(1, 6))}
         rounds.append(spec)
-    return scenario(COMBATANTS, rounds, seed=draw(st.integers(0, 10_000)))
+    options = draw(st.fixed_dictionaries({}, optional={
+        "g_vs_d_losing_die": st.booleans(), "tie_extra_blow_gap": st.integers(0, 6),
+        "missiles_vs_charge": st.sampled_from(["first", "initiative"]),
+        "mutual_charges_by_length": st.booleans(),
+        "no_speed_factor_in_ties": st.sampled_from(["with-fastest", "with-opponent"])}))
+    return scenario(COMBATANTS, rounds, seed=draw(st.integers(0, 10_000)), options=options)
 
 
 @settings(max_examples=150, deadline=None)
