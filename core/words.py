@@ -374,6 +374,8 @@ def _detail_words(key: str, value: Any, step: Step, names: Names) -> str:
         return f"area: {value_words(value)}"
     if key == "distance":
         return f"{value_words(value)} ft"
+    if key == "retrieval" and isinstance(value, int):
+        return f"{plural(value, 'segment')} to retrieve it"
     if key == "movement":
         return value_words(value)
     if key in ("by", "triggered_by"):
