@@ -1375,6 +1375,51 @@ def resolve_with_ledger(scenario: Scenario, dice: RollSource) -> LedgerResolutio
     return LedgerResolution(resolution, dict(engine.state.ledger))
 
 
+@dataclass(frozen=True, slots=True)
+class InterruptOffer:
+    """An interrupt the DM may offer: who may strike a fleeing or charging combatant."""
+
+    declaration: str
+    """Path of the flight or charge (``rounds[1].declarations[0]``)."""
+    mover: str
+    kind: str
+    """``fleeing attack`` or ``set against a charge``."""
+    by: tuple[str, ...]
+    choices: tuple[str, ...] = ("hits, with its damage", "misses", "is let pass")
+
+    def words(self, names: Mapping[str, str]) -> str:
+        """Describes the offer with names, e.g. for the declaration form."""
+        who = ", ".join(names.get(b, b) for b in self.by)
+        mover = names.get(self.mover, self.mover)
+        what = ("may strike as it flees" if self.kind == FLEEING_ATTACK
+                else "may strike with a weapon set against its charge")
+        return (f"{mover}: {who} {what} (the interrupt "
+                f"{', '.join(self.choices[:-1])} or {self.choices[-1]}).")
+
+
+def interrupt_offers(scenario: Scenario, round_index: int) -> list[InterruptOffer]:
+    """Lists the interrupts a round's flights and charges allow ("Combat", order of events).
+
+    A flight may be struck by the opponents engaged with the fleer (those it attacks or who
+    attack it this round); a charge by opponents who set a weapon against it. The DM records
+    the chosen outcome in the declaration's ``interrupts``.
+    """
+    rnd = scenario.rounds[round_index]
+    by_id = {c.id: c for c in scenario.combatants}
+    sets = _sets_in(rnd)
+    out: list[InterruptOffer] = []
+    for decl in rnd.declarations:
+        kind = action_kind(decl)
+        if kind not in (Kind.FLEE, Kind.CHARGE):
+            continue
+        who = _interrupt_candidates(decl, kind, by_id[decl.actor], rnd, by_id, sets)
+        if who:
+            out.append(InterruptOffer(decl.path, decl.actor,
+                                      FLEEING_ATTACK if kind is Kind.FLEE
+                                      else SET_AGAINST_CHARGE, who))
+    return out
+
+
 def _alerted_in(document: Mapping[str, Any]) -> frozenset[str]:
     """Gets the sides a scenario document marks as alerted (they roll no surprise)."""
     raw = document.get("alerted")

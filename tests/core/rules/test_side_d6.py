@@ -523,13 +523,12 @@ def test_fleeing_attack_interrupts_the_flight() -> None:
     assert [(s.actor, str(s.event), s.segment) for s in res.steps] == [
         ("fighter", "hits", 2), ("orc", "flees", 2)]
     assert res.steps[0].detail["interrupt"] == "fleeing attack"
-    assert res.steps[1].detail["may_interrupt"] == ("fighter",) or list(
-        res.steps[1].detail["may_interrupt"]) == ["fighter"]
-    assert res.combatants["orc"] == res.combatants["orc"].__class__(3, Status.FLED)
+    assert list(res.steps[1].detail["may_interrupt"]) == ["fighter"]
+    assert (res.combatants["orc"].hp, res.combatants["orc"].status) == (3, Status.FLED)
     res = flee(5)
     assert [str(s.event) for s in res.steps] == ["hits", "dies"]
     assert res.combatants["orc"].status is Status.DEAD
-    with pytest.raises(ScenarioError, match="only a flight .* or a charge"):
+    with pytest.raises(ScenarioError, match=r"only a flight .* or a charge"):
         run([P, M], [{"initiative": {"party": 2, "monsters": 5}, "declarations": [
             {"actor": "orc", "action": "attack", "target": "fighter",
              "interrupts": [{"actor": "fighter", "hit": False}]}]}])
@@ -601,3 +600,22 @@ def test_spell_starts_option_segment_1() -> None:
     res = run([MAGE, M], rounds, options={"spell_starts": "segment-1"})
     assert only(res, "mage", "begins-casting").segment == 1
     assert only(res, "mage", "spell-takes-effect").segment == 3
+
+
+def test_interrupt_offers_name_who_may_strike() -> None:
+    """side-d6.interrupt.fleeing-attack and side-d6.interrupt.set-against-charge: offers."""
+    from core.rules.side_d6 import interrupt_offers
+
+    sc = scenario([P, M, KNIGHT, PIKE], [{"initiative": {"party": 2, "monsters": 5},
+                                          "declarations": [
+        {"actor": "fighter", "action": "attack", "target": "orc"},
+        {"actor": "orc", "action": "flee"},
+        {"actor": "pikeman", "action": "set"},
+        {"actor": "knight", "action": "charge", "target": "pikeman"}]}])
+    offers = interrupt_offers(sc, 0)
+    assert [(o.mover, o.kind, o.by) for o in offers] == [
+        ("orc", "fleeing attack", ("fighter",)),
+        ("knight", "set against a charge", ("pikeman",))]
+    text = offers[0].words({"orc": "Grishnak", "fighter": "Aldo"})
+    assert text.startswith("Grishnak: Aldo may strike as it flees")
+    assert "misses" in text and "orc" not in text
