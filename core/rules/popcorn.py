@@ -213,13 +213,13 @@ RULES = rule_table(
           "A gagged, bound or silenced creature cannot cast spells."),
     _rule("spell.line-of-sight", "Spell Casting",
           "A spell's target must be visible to the caster unless the spell says otherwise "
-          "(turn fields target_visible and sight_needed)."),
+          "(the DM marks an unseen target, and a spell that needs no sight)."),
     _rule("attack.range-modifier", "Range Modifiers",
           "A missile attack gets +1 at short range, nothing at medium, −1 at long range; none "
           "is possible beyond long range. Shown when an attack is declared."),
     _rule("attack.partial-cover", "Targets Behind Cover",
           "Against a target in partial cover the referee may apply −1 to −4 to the attack "
-          "roll (turn field cover_penalty). Shown when an attack is declared."),
+          "roll (the DM may give the penalty). Shown when an attack is declared."),
     _rule("attack.ability-modifier", "Attack Rolls",
           "Strength modifies melee attack rolls and Dexterity missile attack rolls (OSE "
           "−3…+3 table). Shown when an attack is declared."),

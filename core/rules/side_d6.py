@@ -259,7 +259,7 @@ RULES = rule_table(
     Rule(R_CONTACT, SOURCE, H_SURPRISE,
          "Source silent on distances: a charge or close given a distance reaches after "
          "distance ÷ (movement rate ÷ 10) segments, counting its own segment; a charge strikes "
-         "in that segment (field charge_segments gives the count directly)."),
+         "in that segment (or after the number of segments the DM gives)."),
     *care_rules("side-d6", SOURCE, H_INIT),
 )
 
