@@ -700,29 +700,46 @@ def _read_interrupts(decl: Declaration, kind: Kind, actor: Combatant,
     return tuple(out)
 
 
-def _interrupt_candidates(decl: Declaration, kind: Kind, actor: Combatant,
-                          rnd: RoundSpec, by_id: Mapping[str, Combatant],
-                          sets: Mapping[str, Declaration]) -> tuple[str, ...]:
-    """Lists who may interrupt a flight or a charge, for the DM to be offered."""
-    if kind is Kind.CHARGE:
-        return tuple(who for who, d in sets.items()
-                     if by_id[who].side != actor.side and d.target in (None, actor.id))
-    if kind is not Kind.FLEE:
-        return ()
-    near = {d.actor for d in rnd.declarations if d.target == actor.id}
-    near |= {d.target for d in rnd.declarations if d.actor == actor.id and d.target}
-    return tuple(c.id for c in by_id.values()
-                 if c.id in near and c.side != actor.side and c.status is Status.ACTIVE)
+@dataclass(frozen=True, slots=True)
+class _RoundFacts:
+    """Who set a weapon and who is engaged with whom in one round (read once per round)."""
+
+    sets: Mapping[str, Declaration]
+    """Combatant → its set declaration (plain ``set`` or F)."""
+    set_against: Mapping[str | None, tuple[str, ...]]
+    """Target of the set (None: any charger) → who set a weapon against it."""
+    engaged: Mapping[str, tuple[str, ...]]
+    """Combatant → those it attacks or who attack it this round, in declaration order."""
 
 
-def _sets_in(rnd: RoundSpec) -> dict[str, Declaration]:
-    """Gets who declared a weapon set against a charge in a round (plain ``set`` or F)."""
-    out: dict[str, Declaration] = {}
+def _round_facts(rnd: RoundSpec) -> _RoundFacts:
+    sets: dict[str, Declaration] = {}
+    against: dict[str | None, list[str]] = {}
+    engaged: dict[str, dict[str, None]] = {}
     for decl in rnd.declarations:
         text = decl.action.strip()
-        if text.lower() == "set" or (len(text) == 1 and text.upper() == "F"):
-            out.setdefault(decl.actor, decl)
-    return out
+        if (text.lower() == "set" or (len(text) == 1 and text.upper() == "F")) and (
+                decl.actor not in sets):
+            sets[decl.actor] = decl
+            against.setdefault(decl.target, []).append(decl.actor)
+        if decl.target:
+            engaged.setdefault(decl.actor, {})[decl.target] = None
+            engaged.setdefault(decl.target, {})[decl.actor] = None
+    return _RoundFacts(sets, {k: tuple(v) for k, v in against.items()},
+                       {k: tuple(v) for k, v in engaged.items()})
+
+
+def _interrupt_candidates(kind: Kind, actor: Combatant, facts: _RoundFacts,
+                          by_id: Mapping[str, Combatant]) -> tuple[str, ...]:
+    """Lists who may interrupt a flight or a charge, for the DM to be offered."""
+    if kind is Kind.CHARGE:
+        who = (*facts.set_against.get(None, ()), *facts.set_against.get(actor.id, ()))
+    elif kind is Kind.FLEE:
+        who = facts.engaged.get(actor.id, ())
+    else:
+        return ()
+    return tuple(w for w in who
+                 if by_id[w].side != actor.side and by_id[w].status is Status.ACTIVE)
 
 
 class _Planner:
@@ -739,6 +756,7 @@ class _Planner:
         self.sides = scenario.sides
         self.actions: list[_Action] = []
         self.cancelled: dict[str, str] = {}
+        self.facts: dict[str, _RoundFacts] = {}
         self.order = 0
         has_sr = bool(scenario.rounds) and scenario.rounds[0].surprise
         self.clock = _Clock(surprise.total, 2 if has_sr else 1)
@@ -821,9 +839,11 @@ class _Planner:
     def _place(self, action: _Action, rnd: RoundSpec) -> None:
         """Adds an action with its interrupts, splitting a charge that reaches later."""
         decl, kind, actor = action.decl, action.kind, action.actor
-        sets = _sets_in(rnd)
-        interrupts = _read_interrupts(decl, kind, actor, self.by_id, sets)
-        action.may_interrupt = _interrupt_candidates(decl, kind, actor, rnd, self.by_id, sets)
+        facts = self.facts.get(rnd.path)
+        if facts is None:
+            facts = self.facts[rnd.path] = _round_facts(rnd)
+        interrupts = _read_interrupts(decl, kind, actor, self.by_id, facts.sets)
+        action.may_interrupt = _interrupt_candidates(kind, actor, facts, self.by_id)
         needed = _contact_segments(decl, kind, actor)
         if needed is not None:
             action.contact = action.t + needed - 1
@@ -1406,13 +1426,13 @@ def interrupt_offers(scenario: Scenario, round_index: int) -> list[InterruptOffe
     """
     rnd = scenario.rounds[round_index]
     by_id = {c.id: c for c in scenario.combatants}
-    sets = _sets_in(rnd)
+    facts = _round_facts(rnd)
     out: list[InterruptOffer] = []
     for decl in rnd.declarations:
         kind = action_kind(decl)
         if kind not in (Kind.FLEE, Kind.CHARGE):
             continue
-        who = _interrupt_candidates(decl, kind, by_id[decl.actor], rnd, by_id, sets)
+        who = _interrupt_candidates(kind, by_id[decl.actor], facts, by_id)
         if who:
             out.append(InterruptOffer(decl.path, decl.actor,
                                       FLEEING_ATTACK if kind is Kind.FLEE
