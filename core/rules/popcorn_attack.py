@@ -60,8 +60,9 @@ def _ability(extra: Mapping[str, Any], *keys: str) -> int | None:
     return None
 
 
-def attack_notes(scenario: Scenario, turn: Mapping[str, Any], *,
-                 target_retreating: bool = False) -> list[AttackNote]:
+def attack_notes(
+    scenario: Scenario, turn: Mapping[str, Any], *, target_retreating: bool = False
+) -> list[AttackNote]:
     """Gets the modifiers and limits of a declared popcorn attack, in words with names.
 
     ``turn`` holds the declaration's fields (``actor``, ``action`` attack or missile,
@@ -82,41 +83,58 @@ def attack_notes(scenario: Scenario, turn: Mapping[str, Any], *,
     if missile:
         dex = actor.dex
         if dex is not None and bx_modifier(dex) != 0:
-            notes.append(AttackNote(f"{actor.label}'s Dexterity: {bx_modifier(dex):+d}",
-                                    bx_modifier(dex), R_ABILITY))
+            notes.append(
+                AttackNote(
+                    f"{actor.label}'s Dexterity: {bx_modifier(dex):+d}", bx_modifier(dex), R_ABILITY
+                )
+            )
     else:
         strength = _ability(actor.extra, "str", "strength")
         if strength is not None and bx_modifier(strength) != 0:
-            notes.append(AttackNote(f"{actor.label}'s Strength: {bx_modifier(strength):+d}",
-                                    bx_modifier(strength), R_ABILITY))
+            notes.append(
+                AttackNote(
+                    f"{actor.label}'s Strength: {bx_modifier(strength):+d}",
+                    bx_modifier(strength),
+                    R_ABILITY,
+                )
+            )
     rng = turn.get("range")
     if missile and rng == "beyond":
-        notes.append(AttackNote(f"{them} is beyond long range: no attack is possible", None,
-                                R_COVER, blocks=True))
+        notes.append(
+            AttackNote(
+                f"{them} is beyond long range: no attack is possible", None, R_COVER, blocks=True
+            )
+        )
     elif missile and isinstance(rng, str) and rng in RANGE_BONUS:
         bonus = RANGE_BONUS[rng]
         words = f"{bonus:+d}" if bonus else "no modifier"
         notes.append(AttackNote(f"{rng.capitalize()} range: {words}", bonus, R_RANGE))
     cover = turn.get("cover")
     if cover == "complete":
-        notes.append(AttackNote(f"{them} is in complete cover and cannot be hit", None,
-                                R_COVER, blocks=True))
+        notes.append(
+            AttackNote(f"{them} is in complete cover and cannot be hit", None, R_COVER, blocks=True)
+        )
     elif cover == "partial":
         penalty = cover_penalty(turn, "cover_penalty")
         if penalty is None:
-            notes.append(AttackNote(f"{them} is in partial cover: the referee may apply "
-                                    "−1 to −4", None, R_PARTIAL))
+            notes.append(
+                AttackNote(
+                    f"{them} is in partial cover: the referee may apply −1 to −4", None, R_PARTIAL
+                )
+            )
         else:
-            notes.append(AttackNote(f"{them} is in partial cover: {penalty:+d}", penalty,
-                                    R_PARTIAL))
+            notes.append(
+                AttackNote(f"{them} is in partial cover: {penalty:+d}", penalty, R_PARTIAL)
+            )
     if target_retreating:
-        notes.append(AttackNote(f"{them} is retreating: +2, and its shield does not count",
-                                2, R_RETREAT))
-    notes.append(AttackNote("A natural 20 always hits; a natural 1 always misses", None,
-                            R_NATURAL))
+        notes.append(
+            AttackNote(f"{them} is retreating: +2, and its shield does not count", 2, R_RETREAT)
+        )
+    notes.append(AttackNote("A natural 20 always hits; a natural 1 always misses", None, R_NATURAL))
     if turn.get("immune") is True:
-        notes.append(AttackNote(f"{them} is immune to this attack: a hit deals no damage",
-                                None, R_IMMUNE))
+        notes.append(
+            AttackNote(f"{them} is immune to this attack: a hit deals no damage", None, R_IMMUNE)
+        )
     return notes
 
 
