@@ -351,7 +351,7 @@ def request_words(purpose: str, expression: str, names: Names) -> str:
 
 # --- steps ----------------------------------------------------------------------------------
 
-BOOKKEEPING_KEYS = frozenset({"declaration", "turn"})
+BOOKKEEPING_KEYS = frozenset({"declaration", "turn", "interrupts"})
 """Keys of a step's detail that only point back into the scenario file."""
 _BRIEF_SKIPS = frozenset({"compared", "effective_initiative", "roll", "level"})
 
@@ -380,6 +380,18 @@ def _detail_words(key: str, value: Any, step: Step, names: Names) -> str:
         return value_words(value)
     if key in ("by", "triggered_by"):
         return f"by {names(value)}"
+    if key == "may_interrupt" and isinstance(value, list | tuple):
+        return "may be interrupted by " + ", ".join(names(str(v)) for v in value)
+    if key == "interrupt":
+        return f"an interrupt: {value_words(value)}"
+    if key == "doubled":
+        return "double damage (weapon set against a charge)" if value else ""
+    if key == "damage_rolled":
+        return f"{value_words(value)} rolled"
+    if key == "contact_segment":
+        return f"reaches in segment {value_words(value)}"
+    if key == "contact_round":
+        return f"of round {value_words(value)}"
     if isinstance(value, str) and value in names.labels:
         return f"{key_words(key)} {names(value)}"
     return f"{key_words(key)} {value_words(value)}"

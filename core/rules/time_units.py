@@ -197,6 +197,9 @@ RULES: Mapping[str, Rule] = rule_table(
     _rule("duration.rounds-to-tu", _BASICS,
           "A duration in rounds lasts 10 TU a round from the TU the action completes.",
           "round_tu"),
+    _rule("duration.minutes-and-turns", _BASICS,
+          "A duration in minutes lasts 6 rounds (60 TU) a minute and one in turns 60 rounds "
+          "(600 TU) a turn (effect field unit: rounds, minutes, turns or tu).", "round_tu"),
     _rule("death.no-further-actions", _SEQ,
           "A dead or unconscious combatant's pending and later actions are dropped.",
           "death_threshold"),
@@ -215,7 +218,8 @@ PHASES: tuple[Phase, ...] = (
           (f"{ID}.clock.count-up", f"{ID}.order.missile-spell-melee",
            f"{ID}.order.simultaneous", f"{ID}.spell.disrupted-by-hit",
            f"{ID}.initiative.next-from-completion", f"{ID}.change-mind.new-roll",
-           f"{ID}.duration.rounds-to-tu", f"{ID}.care.condition", f"{ID}.care.cannot-act")),
+           f"{ID}.duration.rounds-to-tu", f"{ID}.duration.minutes-and-turns",
+           f"{ID}.care.condition", f"{ID}.care.cannot-act")),
 )
 
 
@@ -272,6 +276,9 @@ class _Plan:
     """TU of a change of mind (-1: at once); None when this action is no change of mind."""
     effect: Effect | None
     fate: Fate | None = None
+    effect_rounds: int = 1
+    """Rounds in one unit of the effect's duration (The Basics: a minute is 6, a turn 60);
+    0 when the duration is given in TU."""
     started: bool = False
     begun: bool = False
     """A spell whose casting has begun."""
@@ -497,7 +504,8 @@ def _plan(index: int, action: TimedAction, actor: Combatant, ids: frozenset[str]
     effect = read_effect(action.raw, path)
     if effect is not None and effect.target is not None and effect.target not in ids:
         raise ScenarioError(f"{path}.effect.target", f"unknown combatant {effect.target!r}")
-    return _Plan(index, action, kind, level, attacks, _change(action), effect)
+    return _Plan(index, action, kind, level, attacks, _change(action), effect,
+                 effect_rounds=_effect_unit(action.raw, path))
 
 
 def _spell_level(action: TimedAction, actor: Combatant) -> int:
@@ -515,6 +523,21 @@ def _spell_level(action: TimedAction, actor: Combatant) -> int:
         raise ScenarioError(f"{path}.spell", f"{actor.id} has no spell {action.spell!r} "
                                              f"(memorised: {known}); give its level")
     return spell.level
+
+
+EFFECT_UNITS: Mapping[str, int] = {"rounds": 1, "round": 1, "minutes": 6, "minute": 6,
+                                   "turns": 60, "turn": 60, "tu": 0}
+"""Rounds per unit of an effect's duration (The Basics); ``tu`` counts TU directly (0)."""
+
+
+def _effect_unit(raw: Mapping[str, Any], path: str) -> int:
+    """Reads an effect's ``unit`` (The Basics: a minute is 6 rounds, a turn 60 rounds)."""
+    effect = raw.get("effect")
+    unit = effect.get("unit", "rounds") if isinstance(effect, Mapping) else "rounds"
+    if not isinstance(unit, str) or unit.lower() not in EFFECT_UNITS:
+        raise ScenarioError(f"{path}.effect.unit",
+                            f"expected rounds, minutes, turns or tu, got {unit!r}")
+    return EFFECT_UNITS[unit.lower()]
 
 
 def _change(action: TimedAction) -> int | None:
@@ -817,8 +840,10 @@ class _Clock:
                 continue
             if e.ev is Ev.EXPIRE:
                 assert e.effect is not None
+                unit_rule = ("duration.rounds-to-tu" if self.plans[e.plan].effect_rounds == 1
+                             else "duration.minutes-and-turns")
                 self.out.add(e.actor, StepEvent.EFFECT_EXPIRES, tu, group,
-                             [_r("duration.rounds-to-tu"), *order], target=e.effect.target,
+                             [_r(unit_rule), *order], target=e.effect.target,
                              effect=e.effect.name, declaration=self.plans[e.plan].action.path)
             elif e.ev is Ev.BEGIN:
                 self._begin(e, group, order)
@@ -977,7 +1002,8 @@ class _Clock:
         """Starts the action's effect and schedules the actor's next action from this TU."""
         cid = plan.action.actor
         if plan.effect is not None and plan.done_steps == len(plan.times):
-            ends = tu + plan.effect.duration * self.options.round_tu
+            per = (self.options.round_tu * plan.effect_rounds if plan.effect_rounds else 1)
+            ends = tu + plan.effect.duration * per
             self.push(_Entry(ends, self.prio[Ev.EXPIRE], Ev.EXPIRE, plan.index,
                              effect=plan.effect, actor=cid))
         if self.status[cid] is not Status.ACTIVE:

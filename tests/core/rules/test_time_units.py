@@ -405,6 +405,25 @@ def test_duration_in_rounds_is_ten_tu_a_round() -> None:
                             "effect": {"name": "x", "duration": 1, "target": "zz"}}]))
 
 
+def test_durations_in_minutes_and_turns() -> None:
+    """time-units.duration.minutes-and-turns: a minute is 60 TU, a turn 600, tu counts TU."""
+    def expiry(unit: str, duration: int = 1, **options: Any) -> int | None:
+        d = doc(PAIR, [{"actor": "a", "action": "other", "roll": 1,
+                        "effect": {"name": "bless", "duration": duration, "unit": unit}}])
+        if options:
+            d["options"] = options
+        step = first(resolve(d), "a", "effect-expires")
+        assert "time-units.duration.minutes-and-turns" in step.because or unit == "rounds"
+        return step.tu
+    assert expiry("minutes", 2) == 6 + 120
+    assert expiry("turns") == 6 + 600
+    assert expiry("tu", 7) == 6 + 7
+    assert expiry("rounds", 3) == 6 + 30
+    assert expiry("minutes", round_tu=6) == 6 + 36  # a minute stays six rounds
+    with pytest.raises(ScenarioError, match=r"effect\.unit"):
+        expiry("hours")
+
+
 def test_dead_combatants_later_actions_are_dropped() -> None:
     """time-units.death.no-further-actions: a dies step, then nothing more from the dead."""
     scenario = parse_scenario(doc(PAIR, [
