@@ -1,0 +1,223 @@
+"""Finding damage in a campaign file when it opens, so that it is named instead of shown wrong.
+
+Two layers. A file Combat Desk closed cleanly carries a digest of its own bytes (a *seal*, in
+the SQLite header's user_version field): if the bytes still match, nothing can have changed,
+and opening costs one read of the file. A file without a valid seal (a crash, another Combat
+Desk still open, a file from before seals) gets the thorough checks instead: SQLite's own
+integrity check, and what the app relies on — every record reads back, every encounter's
+command numbers run 1…N without a gap, every log parses and replays.
+
+A seal that does not match means the bytes changed since Combat Desk closed the file, and not
+through Combat Desk: a bit flipped on the disk, a copy gone wrong, another program's edit. The
+thorough checks then say what they can; the mismatch itself is always reported, because a
+changed letter in a note passes every other check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable, Iterable
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core.log import EncounterLog, LogError
+from core.roster_checks import check_entry, check_template
+from core.store.errors import CorruptDatabaseError, StoreError
+
+if TYPE_CHECKING:
+    from core.store.store import Store
+
+_HEADER_SKIPPED = ((24, 28), (60, 64), (92, 96))
+"""Header bytes left out of the digest: the change counter and its copy (SQLite may bump them
+on any write) and user_version, where the digest itself is kept."""
+_CHUNK = 1 << 20
+MAX_REPORTED = 8
+"""At most this many problems are named; the count of the rest follows."""
+
+
+def file_digest(path: Path) -> int:
+    """Gets a 31-bit digest of the file's bytes (never 0: 0 means "not sealed")."""
+    h = hashlib.blake2b(digest_size=8)
+    with path.open("rb") as fh:
+        first = bytearray(fh.read(_CHUNK))
+        for start, end in _HEADER_SKIPPED:
+            first[start:end] = bytes(end - start)
+        h.update(first)
+        while chunk := fh.read(_CHUNK):
+            h.update(chunk)
+    # user_version is a signed 32-bit integer: keep to positive values.
+    return int.from_bytes(h.digest()[:4], "big") & 0x7FFFFFFF or 1
+
+
+def seal_of(path: Path) -> int:
+    """Gets the seal in the file's header (0: none), or 0 when a WAL still holds changes."""
+    wal = path.with_name(f"{path.name}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        return 0  # written through the WAL since: the file alone is not what was sealed
+    with path.open("rb") as fh:
+        header = fh.read(100)
+    return int.from_bytes(header[60:64], "big", signed=True) if len(header) == 100 else 0
+
+
+def seal(path: Path) -> bool:
+    """Writes the file's digest into its header when no other connection has it open.
+
+    Returns whether it sealed. Called when a Store closes: with another Combat Desk still on
+    the file, the exclusive lock is refused and the file stays unsealed (the thorough checks
+    run at the next start instead).
+    """
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=0)
+    except sqlite3.Error:
+        return False
+    try:
+        # Exclusive locking fails at once while any other connection holds the file.
+        conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("PRAGMA user_version = 0")  # takes the exclusive lock
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        digest = file_digest(path)
+        conn.execute(f"PRAGMA user_version = {digest}")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        return False
+    finally:
+        conn.close()
+    return True
+
+
+def structural_problems(path: Path) -> list[str]:
+    """Runs SQLite's full integrity check (indexes against tables too); [] when sound."""
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2)
+    try:
+        rows = conn.execute(f"PRAGMA integrity_check({MAX_REPORTED})").fetchall()
+        keys = conn.execute("PRAGMA foreign_key_check").fetchall()
+    except (sqlite3.DatabaseError, UnicodeDecodeError):
+        return ["SQLite cannot check it"]
+    finally:
+        conn.close()
+    found = [] if [tuple(r) for r in rows] == [("ok",)] else ["SQLite's integrity check fails"]
+    if keys:
+        found.append(f"{len(keys)} records point to records that are gone")
+    return found
+
+
+_GAPS = """
+SELECT e.name, count(DISTINCT v.command_seq), min(v.command_seq), max(v.command_seq)
+FROM encounter_events v JOIN encounters e ON e.id = v.encounter_id
+GROUP BY v.encounter_id
+HAVING count(DISTINCT v.command_seq) != max(v.command_seq) OR min(v.command_seq) != 1
+"""
+_TORN = """
+SELECT e.name, v.command_seq FROM encounter_events v JOIN encounters e ON e.id = v.encounter_id
+GROUP BY v.encounter_id, v.command_seq
+HAVING count(*) != max(v.event_index) + 1 OR min(v.event_index) != 0
+    OR count(DISTINCT v.command_name) != 1 OR count(DISTINCT coalesce(v.command_id, '')) != 1
+"""
+
+
+def content_problems(store: Store) -> list[str]:
+    """Reads everything the app relies on the way the app reads it; names what fails."""
+    found: list[str] = []
+
+    def attempt(what: str, read: Callable[[], Iterable[str]]) -> None:
+        try:
+            found.extend(read())
+        except (StoreError, LogError, ValueError, KeyError, TypeError) as exc:
+            found.append(
+                f"{what} cannot be read" + (f" ({exc})" if isinstance(exc, LogError) else "")
+            )
+
+    attempt("the list of commands", lambda: _broken_chains(store))
+    try:
+        campaigns = store.campaigns()
+    except StoreError:
+        return [*found, "the list of campaigns cannot be read"]
+    for campaign in campaigns:
+        label = f"the {campaign.name} campaign"
+        cid = campaign.id
+        attempt(f"the roster of {label}", partial(_bad_entries, store, cid))
+        attempt(f"the monster templates of {label}", partial(_bad_templates, store, cid))
+        attempt(f"the session log of {label}", partial(_read_all, store.session_log, cid))
+        try:
+            encounters = store.encounters(cid)
+        except StoreError:
+            found.append(f"the list of encounters of {label} cannot be read")
+            continue
+        for info in encounters:  # each log parses and replays
+            attempt(f"the encounter {info.name}", partial(_replays, store, info.id))
+    return found
+
+
+def _broken_chains(store: Store) -> list[str]:
+    found = []
+    with store.unit_of_work() as s:
+        raw = s.connection().exec_driver_sql
+        for name, count, low, high in raw(_GAPS).all():
+            found.append(
+                f"the encounter {name} has commands missing ({count} of "
+                f"{high - low + 1} numbered {low} to {high} are there)"
+            )
+        for name, seq in raw(_TORN).all():
+            found.append(f"command {seq} of the encounter {name} is incomplete")
+    return found
+
+
+def _bad_entries(store: Store, campaign_id: int) -> list[str]:
+    return [
+        f"{e.name} in the roster holds impossible values"
+        for e in store.roster(campaign_id)
+        if check_entry(e)
+    ]
+
+
+def _bad_templates(store: Store, campaign_id: int) -> list[str]:
+    return [
+        f"the {t.name} template holds impossible values"
+        for t in store.monster_templates(campaign_id)
+        if check_template(t)
+    ]
+
+
+def _replays(store: Store, encounter_id: int) -> list[str]:
+    EncounterLog(store.load_commands(encounter_id))
+    return []
+
+
+def _read_all(read: Callable[[int], object], campaign_id: int) -> list[str]:
+    """Reads for the errors only: a read that works finds no problem."""
+    read(campaign_id)
+    return []
+
+
+def damage_report(label: str, changed_outside: bool, problems: list[str]) -> str:
+    """Words the damage found for the DM (one paragraph)."""
+    shown = problems[:MAX_REPORTED]
+    more = len(problems) - len(shown)
+    parts = []
+    if changed_outside:
+        parts.append(
+            "its contents changed after Combat Desk last closed it, without Combat "
+            "Desk (a damaged disk or copy, or another program)"
+        )
+    parts.extend(shown)
+    if more:
+        parts.append(f"{more} more problems")
+    return (
+        f"{label} is damaged: {'; '.join(parts)}. It was opened so that you can see and "
+        "save what is still good, but some of what it shows may be wrong. Restore a backup "
+        "(File › Restore backup…) if you have one."
+    )
+
+
+def refuse_if_unreadable(label: str, problems: list[str]) -> None:
+    """Refuses (nothing written) a file whose structure SQLite itself finds broken."""
+    if problems:
+        raise CorruptDatabaseError(
+            f"{label} is damaged ({'; '.join(problems)}). It was left untouched; restore a backup."
+        )
