@@ -413,14 +413,14 @@ class Store:
         url = url or default_database_url()
         path = _checked_address(url)
         label = str(path) if path else _safe_label(url)
-        intact = True
+        intact, sealed = True, 0
         if path is not None:
-            inspection = inspect_sqlite_file(path)
-            sealed = 0
-            if inspection.verdict is not Verdict.CREATE:
-                sealed, intact = _check_seal(path)
-                if not intact:  # the thorough structural check; a broken file stays untouched
-                    health.refuse_if_unreadable(label, health.structural_problems(path))
+            sealed, intact = _check_seal(path)
+            inspection = inspect_sqlite_file(path, quick_check=not intact)
+            if inspection.verdict is Verdict.CREATE:
+                intact = True  # nothing in it to check
+            elif not intact:  # the thorough structural check; a broken file stays untouched
+                health.refuse_if_unreadable(label, health.structural_problems(path))
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -459,7 +459,13 @@ class Store:
                 raw = conn.connection.dbapi_connection
                 assert isinstance(raw, sqlite3.Connection)
                 if raw.execute("PRAGMA user_version").fetchone()[0]:
-                    raw.execute("PRAGMA user_version = 0")
+                    # No sync of its own: lost in a power cut, the file is still the sealed
+                    # one; any later commit syncs the WAL, this frame with it.
+                    raw.execute("PRAGMA synchronous=OFF")
+                    try:
+                        raw.execute("PRAGMA user_version = 0")
+                    finally:
+                        raw.execute("PRAGMA synchronous=FULL")
         except (DBAPIError, sqlite3.Error) as exc:
             error = _operational(exc, self.label)
             if not isinstance(error, ReadOnlyDatabaseError):  # a read-only file keeps its seal
@@ -1398,8 +1404,10 @@ class Store:
 
 def _check_seal(path: Path) -> tuple[int, bool]:
     """Gets the file's seal (0: none) and whether its bytes still match it."""
-    sealed = health.seal_of(path)
+    if not path.is_file():
+        return 0, False
     try:
+        sealed = health.seal_of(path)
         return sealed, sealed != 0 and health.file_digest(path) == sealed
     except OSError as exc:
         raise StoreError(f"{path} cannot be read: {exc.strerror}.") from None
