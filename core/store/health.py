@@ -139,7 +139,7 @@ def content_problems(store: Store) -> list[str]:
     def attempt(what: str, read: Callable[[], Iterable[str]]) -> None:
         try:
             found.extend(read())
-        except (StoreError, LogError, ValueError, KeyError, TypeError) as exc:
+        except (StoreError, LogError, ValueError, KeyError, TypeError, AttributeError) as exc:
             found.append(
                 f"{what} cannot be read" + (f" ({exc})" if isinstance(exc, LogError) else "")
             )
@@ -191,7 +191,7 @@ def _bad_records(store: Store) -> list[str]:
             for row in s.execute(select(Base.metadata.tables[table])):
                 try:
                     value = to_value(row)
-                except (ValueError, KeyError, TypeError):
+                except (ValueError, KeyError, TypeError, AttributeError):
                     found.append(f"{what.format(row.name)} cannot be read")
                     continue
                 if check(value):
@@ -222,7 +222,7 @@ def _bad_logs(store: Store, encounters: Sequence[EncounterInfo]) -> list[str]:
                 EncounterLog(commands)
         except LogError as exc:
             found.append(f"the encounter {info.name} cannot be replayed ({exc})")
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             found.append(f"the encounter {info.name} cannot be read")
     return found
 

@@ -379,10 +379,9 @@ def _reads(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatenate
     def read(store: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return method(store, *args, **kwargs)
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError):
             raise CorruptDatabaseError(
-                f"{store.label} is damaged: a saved record cannot be read ({exc.__class__.__name__}"
-                "). Restore a backup."
+                f"{store.label} is damaged: a saved record cannot be read. Restore a backup."
             ) from None
 
     return read

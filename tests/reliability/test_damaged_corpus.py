@@ -257,6 +257,10 @@ SEMANTIC: dict[str, tuple[Callable[[sqlite3.Connection], None], str]] = {
         _edit("UPDATE encounter_events SET payload = '{\"oops' WHERE command_seq = 3"),
         "cannot be read",
     ),
+    "an event's data made a list": (
+        _edit("UPDATE encounter_events SET payload = '[1, 2]' WHERE command_seq = 2"),
+        "cannot be read",
+    ),
     "a round that goes backwards": (
         _edit(
             "UPDATE encounter_events SET payload = json_set(payload, '$.round', 1) "
