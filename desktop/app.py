@@ -220,6 +220,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     window = MainWindow(store, settings)
     window.show()
+    if store.damage and QApplication.platformName() not in HEADLESS_PLATFORMS:
+        from desktop.plain_text import plain
+
+        QMessageBox.warning(window, "The campaign file is damaged", plain("\n\n".join(
+            store.damage)))
+    for line in store.damage:  # also on the terminal, where a headless run can see it
+        print(f"combatdesk: {line}", file=sys.stderr)
     if os.environ.get("COMBATDESK_STARTUP_PROBE"):  # bench/bench_startup.py: report and leave
         from PySide6.QtCore import QTimer
 

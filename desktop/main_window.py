@@ -48,6 +48,7 @@ from desktop.roster.conflict_dialog import Choice, ConflictDialog
 from desktop.roster.editor import EntryEditor, RecordEditor
 from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
+from desktop.store_retry import asker
 
 LAST_CAMPAIGN_KEY = "campaign/last_id"
 
@@ -255,6 +256,7 @@ class MainWindow(QMainWindow):
                 self._on_store_failed,
                 self._on_template_changed,
             )
+            self.ctx.ask_retry = asker(self)
             self.editor.load(None)
             self.template_editor.load(None)
         self.campaign = campaign

@@ -25,6 +25,14 @@ class DatabaseLockedError(StoreError):
     """Another program holds the database; try again when it lets go."""
 
 
+class DatabaseUnavailableError(StoreError):
+    """The database did not answer in time or the connection to it was lost; try again.
+
+    A command may or may not have reached it; repeating it is safe for encounter commands,
+    which are stored once per command id.
+    """
+
+
 class ReadOnlyDatabaseError(StoreError):
     """The database may be read but not written (file permissions, read-only medium)."""
 

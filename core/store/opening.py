@@ -109,8 +109,12 @@ def _check_sqlite_header(path: Path) -> bool:
     return True
 
 
-def inspect_sqlite_file(path: Path) -> Inspection:
-    """Reads (never writes) an SQLite file and decides whether and how to open it."""
+def inspect_sqlite_file(path: Path, quick_check: bool = True) -> Inspection:
+    """Reads (never writes) an SQLite file and decides whether and how to open it.
+
+    ``quick_check=False`` skips SQLite's page check, for a file whose seal proves its bytes
+    are the ones Combat Desk last closed (see :mod:`core.store.health`).
+    """
     if not path.exists() or not _check_sqlite_header(path):
         return Inspection(Verdict.CREATE, None)
     label = str(path)
@@ -120,7 +124,7 @@ def inspect_sqlite_file(path: Path) -> Inspection:
     except sqlite3.Error as exc:
         raise StoreError(f"{label} cannot be opened: {exc}") from None
     try:
-        check = conn.execute("PRAGMA quick_check(1)").fetchone()
+        check = conn.execute("PRAGMA quick_check(1)").fetchone() if quick_check else ("ok",)
         if check is None or check[0] != "ok":
             raise CorruptDatabaseError(
                 f"{label} is damaged ({check[0] if check else 'no answer'}). It was left "

@@ -38,11 +38,13 @@ from core.model import Kind, Spell, Weapon
 from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus, SessionLogEntry
 from core.roster_checks import check_template
 from core.roster_merge import ImportChanges
+from core.store import health
 from core.store.errors import (
     AccessDeniedError,
     ConflictError,
     CorruptDatabaseError,
     DatabaseLockedError,
+    DatabaseUnavailableError,
     DiskFullError,
     EncounterEndedError,
     EncounterMovedOnError,
@@ -392,10 +394,9 @@ def _reads(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatenate
     def read(store: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return method(store, *args, **kwargs)
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError):
             raise CorruptDatabaseError(
-                f"{store.label} is damaged: a saved record cannot be read ({exc.__class__.__name__}"
-                "). Restore a backup."
+                f"{store.label} is damaged: a saved record cannot be read. Restore a backup."
             ) from None
 
     return read
@@ -409,6 +410,8 @@ class Store:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self.label = label
         self._processors: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None
+        self.damage: tuple[str, ...] = ()
+        """Damage found when the campaign opened, in words for the DM (empty: none found)."""
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -424,8 +427,14 @@ class Store:
         url = url or default_database_url()
         path = _checked_address(url)
         label = str(path) if path else _safe_label(url)
+        intact, sealed = True, 0
         if path is not None:
-            inspection = inspect_sqlite_file(path)
+            sealed, intact = _check_seal(path)
+            inspection = inspect_sqlite_file(path, quick_check=not intact)
+            if inspection.verdict is Verdict.CREATE:
+                intact = True  # nothing in it to check
+            elif not intact:  # the thorough structural check; a broken file stays untouched
+                health.refuse_if_unreadable(label, health.structural_problems(path))
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -444,8 +453,37 @@ class Store:
                 reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
                 raise StoreError(f"cannot connect to {label}: {reason}") from None
         store = cls(engine, label)
+        if path is not None and inspection.verdict is not Verdict.CREATE:
+            store._unseal()
         store._prepare(inspection, path)
+        if not intact:
+            problems = health.content_problems(store)
+            if problems or sealed:
+                store.damage = (health.damage_report(label, bool(sealed), problems),)
         return store
+
+    def _unseal(self) -> None:
+        """Clears the file's seal before anything is written: the bytes are about to change.
+
+        The pool keeps this connection open, and with it a lock that stops another Combat Desk
+        from sealing the file under this one (see :func:`core.store.health.seal`).
+        """
+        try:
+            with self._engine.connect() as conn:
+                raw = conn.connection.dbapi_connection
+                assert isinstance(raw, sqlite3.Connection)
+                if raw.execute("PRAGMA user_version").fetchone()[0]:
+                    # No sync of its own: lost in a power cut, the file is still the sealed
+                    # one; any later commit syncs the WAL, this frame with it.
+                    raw.execute("PRAGMA synchronous=OFF")
+                    try:
+                        raw.execute("PRAGMA user_version = 0")
+                    finally:
+                        raw.execute("PRAGMA synchronous=FULL")
+        except (DBAPIError, sqlite3.Error) as exc:
+            error = _operational(exc, self.label)
+            if not isinstance(error, ReadOnlyDatabaseError):  # a read-only file keeps its seal
+                raise error from None
 
     def _prepare(self, inspection: Inspection, path: Path | None) -> None:
         if inspection.verdict is Verdict.CURRENT:
@@ -491,8 +529,16 @@ class Store:
         return self._engine.url.render_as_string(hide_password=False)
 
     def close(self) -> None:
-        """Closes every connection (SQLite folds its WAL back into the file)."""
+        """Closes every connection (SQLite folds its WAL back into the file).
+
+        The last Combat Desk to close an SQLite campaign seals it (a digest of its bytes), so
+        that the next start can tell damage from a clean file by one read. A file found damaged
+        is left unsealed: the thorough checks keep naming what they find at every start.
+        """
         self._engine.dispose()
+        path = self.file
+        if path is not None and not self.damage and path.exists():
+            health.seal(path)
 
     @property
     def url(self) -> str:
@@ -1165,6 +1211,7 @@ class Store:
             s.flush()
             return EncounterInfo(row.id, campaign_id, name, system, dict(row.options), row.status)
 
+    @_reads
     def encounters(self, campaign_id: int, with_options: bool = True) -> list[EncounterInfo]:
         """Lists a campaign's encounters, oldest first (``status`` active or ended).
 
@@ -1197,6 +1244,7 @@ class Store:
             s.flush()
             return _info(row)
 
+    @_reads
     def encounter(self, encounter_id: int) -> EncounterInfo:
         """Gets one encounter's header as saved now."""
         with self.unit_of_work() as s:
@@ -1429,6 +1477,17 @@ class Store:
         return [command for _, command in self._live_commands(self._rows(encounter_id))]
 
 
+def _check_seal(path: Path) -> tuple[int, bool]:
+    """Gets the file's seal (0: none) and whether its bytes still match it."""
+    if not path.is_file():
+        return 0, False
+    try:
+        sealed = health.seal_of(path)
+        return sealed, sealed != 0 and health.file_digest(path) == sealed
+    except OSError as exc:
+        raise StoreError(f"{path} cannot be read: {exc.strerror}.") from None
+
+
 def _checked_address(url: str) -> Path | None:
     """Gets the SQLite file of ``url`` (None for a server), refusing addresses that cannot work.
 
@@ -1505,6 +1564,11 @@ def _server_timeouts(url: str, lock_timeout: float) -> dict[str, Any]:
     return {k: v for k, v in settings.items() if k not in parsed.query}
 
 
+_CONNECTION_LOST = ("server closed the connection", "connection refused", "could not connect",
+                    "terminating connection", "connection is closed", "ssl syscall error",
+                    "consuming input failed", "no route to host", "network is unreachable")
+
+
 def _operational(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
     orig = exc.orig if isinstance(exc, DBAPIError) else exc
     text = str(orig) if orig is not None else str(exc)
@@ -1519,7 +1583,7 @@ def _operational(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
         )
     if "statement timeout" in lowered or "timeout expired" in lowered or (
             "timed out" in lowered):
-        return StoreError(
+        return DatabaseUnavailableError(
             f"{label} did not answer in time; nothing was saved. Check the network or ask "
             "whoever runs the server, then try again."
         )
@@ -1527,6 +1591,11 @@ def _operational(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
         return DatabaseLockedError(
             f"{label} is locked by another program or Combat Desk window; nothing was saved. "
             "Try again in a moment."
+        )
+    if any(lost in lowered for lost in _CONNECTION_LOST):
+        return DatabaseUnavailableError(
+            f"{label} cannot be reached (the connection was lost); your last change may not "
+            "have been saved. Check the network or the server, then try again."
         )
     if "readonly" in lowered or "read-only" in lowered:
         return ReadOnlyDatabaseError(
