@@ -1,4 +1,4 @@
-"""The scenario command line: ``simulate FILE [--json]``, ``summary FILE`` and ``rules``.
+"""The command line: ``simulate FILE [--json]``, ``summary FILE``, ``rules`` and ``access``.
 
 Every failure a user can cause prints one line naming the file, field and reason and exits
 non-zero; a traceback here is a bug.
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from core.access_cli import add_parser as add_access_parser
 from core.dice import DiceError, Roller
 from core.limits import MAX_FILE_BYTES, size_problem
 from core.model import Resolution
@@ -143,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     summary.set_defaults(run=_summary)
     rules = sub.add_parser("rules", help="print the rule catalogue as Markdown (docs/rules.md)")
     rules.set_defaults(run=_rules)
+    add_access_parser(sub)
     return parser
 
 

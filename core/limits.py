@@ -15,6 +15,10 @@ MAX_TIMED_ACTIONS = 50_000
 MAX_SEED_DIGITS = 40
 """A seed is a whole number of at most 40 digits (far more than any random generator uses)."""
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_PRINTED_ROWS = 5_000
+"""Rows (declarations, steps, hits, states…) one printout lays out: Qt's page layout grows
+faster than linearly (3 MB of summary took 15 s and 200 MB; 11 MB ran for minutes), so a bigger
+printout is refused with a message that says how to print it in parts."""
 
 
 def size_problem(document: Any) -> str | None:
@@ -31,3 +35,19 @@ def size_problem(document: Any) -> str | None:
         if isinstance(value, list) and len(value) > limit:
             return f"{name}: {len(value):,} given, at most {limit:,} are accepted"
     return None
+
+
+def printout_problem(summary: Any) -> str | None:
+    """Gets why a round summary is too big to print or turn into a PDF at once (None: fine).
+
+    ``summary`` is a :class:`core.summary.Summary`; its rounds' row tuples are counted.
+    """
+    rows = 0
+    for rnd in summary.rounds:
+        rows += sum(len(getattr(rnd, name)) for name in (
+            "declarations", "rolls", "play", "steps", "hits", "spells", "notes", "effects",
+            "states"))
+    if rows <= MAX_PRINTED_ROWS:
+        return None
+    return (f"This printout would hold {rows:,} lines; at most {MAX_PRINTED_ROWS:,} are printed "
+            "at once. Print fewer rounds at a time (This round only, or a range of rounds).")

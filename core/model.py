@@ -67,6 +67,12 @@ class StepEvent(StrEnum):
     BLEEDS = "bleeds"
     DIES = "dies"
     EFFECT_EXPIRES = "effect-expires"
+    CONDITION_STARTS = "condition-starts"
+    """A condition starts on the actor (detail ``condition``, ``by``, ``rounds``)."""
+    CONDITION_ENDS = "condition-ends"
+    """A condition on the actor ends: its time ran out, or an entry ended it (``by``)."""
+    CANNOT_ACT = "cannot-act"
+    """The actor's action does not happen: a condition keeps it from acting (``condition``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,9 @@ LETTERS: dict[StepEvent, str] = {
     StepEvent.EFFECT_EXPIRES: "E",
     StepEvent.SURPRISED: "S",
     StepEvent.ACTS: "A",
+    StepEvent.CONDITION_STARTS: "C",
+    StepEvent.CONDITION_ENDS: "C",
+    StepEvent.CANNOT_ACT: "X",
 }
 SKIPPED = frozenset({StepEvent.NOMINATES})
 SPAN_EVENTS = frozenset(
@@ -200,6 +203,8 @@ LEGEND: tuple[tuple[StepEvent, str], ...] = (
     (StepEvent.EFFECT_EXPIRES, "effect ends"),
     (StepEvent.SURPRISED, "surprised"),
     (StepEvent.ACTS, "acts"),
+    (StepEvent.CONDITION_STARTS, "condition starts or ends"),
+    (StepEvent.CANNOT_ACT, "cannot act (condition)"),
 )
 
 

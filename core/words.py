@@ -351,7 +351,7 @@ def request_words(purpose: str, expression: str, names: Names) -> str:
 
 # --- steps ----------------------------------------------------------------------------------
 
-BOOKKEEPING_KEYS = frozenset({"declaration", "turn"})
+BOOKKEEPING_KEYS = frozenset({"declaration", "turn", "interrupts"})
 """Keys of a step's detail that only point back into the scenario file."""
 _BRIEF_SKIPS = frozenset({"compared", "effective_initiative", "roll", "level"})
 
@@ -374,10 +374,24 @@ def _detail_words(key: str, value: Any, step: Step, names: Names) -> str:
         return f"area: {value_words(value)}"
     if key == "distance":
         return f"{value_words(value)} ft"
+    if key == "retrieval" and isinstance(value, int):
+        return f"{plural(value, 'segment')} to retrieve it"
     if key == "movement":
         return value_words(value)
     if key in ("by", "triggered_by"):
         return f"by {names(value)}"
+    if key == "may_interrupt" and isinstance(value, list | tuple):
+        return "may be interrupted by " + ", ".join(names(str(v)) for v in value)
+    if key == "interrupt":
+        return f"an interrupt: {value_words(value)}"
+    if key == "doubled":
+        return "double damage (weapon set against a charge)" if value else ""
+    if key == "damage_rolled":
+        return f"{value_words(value)} rolled"
+    if key == "contact_segment":
+        return f"reaches in segment {value_words(value)}"
+    if key == "contact_round":
+        return f"of round {value_words(value)}"
     if isinstance(value, str) and value in names.labels:
         return f"{key_words(key)} {names(value)}"
     return f"{key_words(key)} {value_words(value)}"
@@ -449,6 +463,22 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
         text = f"readied action set off by {names(take('triggered_by'))}"
     elif event == StepEvent.EFFECT_EXPIRES:
         text = f"effect {value_words(take('effect'))} ends{on_target}"
+    elif event == StepEvent.CONDITION_STARTS:
+        name, by, rounds = take("condition"), take("by"), take("rounds")
+        text = f"is {value_words(name)}"
+        text += f" by {names(by)}" if by and by != step.actor else ""
+        if isinstance(rounds, int):
+            text += " for the rest of this round" + (
+                f" and {plural(rounds, 'more round')}" if rounds else "")
+        else:
+            text += " until it is ended"
+    elif event == StepEvent.CONDITION_ENDS:
+        name, by = take("condition"), take("by")
+        text = f"is no longer {value_words(name)}"
+        text += f" ({names(by)} ended it)" if by else ""
+    elif event == StepEvent.CANNOT_ACT:
+        text = f"cannot act: {value_words(take('condition'))}"
+        text += f" (its action on {target} does not happen)" if target else ""
     elif event in (StepEvent.MOVES, StepEvent.CHARGES, StepEvent.FLEES):
         text = str(event) + (f" toward {target}" if target else "") + with_weapon
     else:

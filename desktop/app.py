@@ -11,11 +11,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from core import __version__
-from core.store import Store, StoreError, default_database_url
+from core.store import NameTakenError, Store, StoreError, default_database_url
 from core.store.store import make_safe
 
-CLI_COMMANDS = ("simulate", "summary", "rules")
-"""Subcommands handed to the scenario command line (``python -m core``) without a window."""
+CLI_COMMANDS = ("simulate", "summary", "rules", "access")
+"""Subcommands handed to the command line (``python -m core``) without a window; ``access``
+lets the standalone program set up shared campaigns too."""
 
 
 HEADLESS_PLATFORMS = ("offscreen", "minimal")
@@ -28,7 +29,10 @@ def ensure_sample_campaign(store: Store) -> None:
     from core.sample import load_sample
 
     name, roster, templates = load_sample()
-    store.create_campaign_with(name, roster, templates)
+    try:
+        store.create_campaign_with(name, roster, templates)
+    except NameTakenError:  # a shared server: another DM's sample, out of this role's sight
+        store.create_campaign_with(f"{name} ({store.who()})", roster, templates)
 
 
 def _saved_url(settings: object) -> str | None:
@@ -87,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="combatdesk",
         description="Run old-school combat at the table. Subcommands "
-        f"{', '.join(CLI_COMMANDS)} run the scenario command line instead.",
+        f"{', '.join(CLI_COMMANDS)} run the command line instead.",
     )
     parser.add_argument(
         "--database",
@@ -126,6 +130,7 @@ def export_summary_pdf(out: Path, scenario_path: Path, page: str, round_no: int 
     """Renders a scenario's summary to PDF offscreen; returns the exit code."""
     from core.cli import EXIT_BAD_INPUT, InputError, load_scenario, resolve_scenario
     from core.dice import DiceError
+    from core.limits import printout_problem
     from core.rules import UnknownSystemError
     from core.scenario import ScenarioError
     from core.summary import SummaryError, build_summary
@@ -133,7 +138,12 @@ def export_summary_pdf(out: Path, scenario_path: Path, page: str, round_no: int 
 
     try:
         scenario = load_scenario(scenario_path)
-        html = render_html(build_summary(scenario, resolve_scenario(scenario), round_no))
+        summary = build_summary(scenario, resolve_scenario(scenario), round_no)
+        problem = printout_problem(summary)
+        if problem is not None:
+            print(f"combatdesk: error: {scenario_path}: {problem} (--round N)", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        html = render_html(summary)
     except InputError as exc:
         print(f"combatdesk: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -210,6 +220,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     window = MainWindow(store, settings)
     window.show()
+    if store.damage and QApplication.platformName() not in HEADLESS_PLATFORMS:
+        from desktop.plain_text import plain
+
+        QMessageBox.warning(window, "The campaign file is damaged", plain("\n\n".join(
+            store.damage)))
+    for line in store.damage:  # also on the terminal, where a headless run can see it
+        print(f"combatdesk: {line}", file=sys.stderr)
     if os.environ.get("COMBATDESK_STARTUP_PROBE"):  # bench/bench_startup.py: report and leave
         from PySide6.QtCore import QTimer
 

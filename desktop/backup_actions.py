@@ -84,6 +84,9 @@ class StoreActions:
         except StoreError as exc:
             QMessageBox.critical(self.window, "Restore backup", plain(str(exc)))
             return False
+        if reopened.damage:
+            QMessageBox.warning(self.window, "Restore backup", plain("\n\n".join(
+                reopened.damage)))
         self.window._store = reopened  # MainWindow has no setter; the store is its to show
         self.window.db_label.setText(reopened.label)
         self.window.undo_stack.clear()

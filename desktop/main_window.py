@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QStackedWidget,
-    QTabWidget,
     QToolBar,
     QWidget,
 )
@@ -34,6 +33,7 @@ from core.store import ConflictError, Store, StoreError
 from desktop.backup_actions import install_store_actions
 from desktop.encounter.actions import EncounterActions
 from desktop.encounter.quickref import add_card_menu
+from desktop.front_tabs import FrontTabWidget
 from desktop.plain_text import plain
 from desktop.roster.actions import RosterActions
 from desktop.roster.commands import (
@@ -48,6 +48,7 @@ from desktop.roster.conflict_dialog import Choice, ConflictDialog
 from desktop.roster.editor import EntryEditor, RecordEditor
 from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
+from desktop.store_retry import asker
 
 LAST_CAMPAIGN_KEY = "campaign/last_id"
 
@@ -75,7 +76,7 @@ class MainWindow(QMainWindow):
         self.roster_panel = RosterPanel()
         self.roster_panel.setObjectName("rosterPanel")
         self.roster_panel.current_changed.connect(self._on_current_item)
-        self.tabs = QTabWidget()
+        self.tabs = FrontTabWidget()
         self.tabs.addTab(self.roster_panel, "&Roster")
         self.setCentralWidget(self.tabs)
         self.editor = EntryEditor()
@@ -172,12 +173,30 @@ class MainWindow(QMainWindow):
         state = self._settings.value("window/state")
         if state is not None:
             self.restoreState(state)
+            # The state may hold the form hidden (saved with an encounter tab in front).
+            QTimer.singleShot(0, lambda: self.show_editor_dock(
+                self.encounter_actions.current() is None))
         last = self._settings.value(LAST_CAMPAIGN_KEY)
         chosen = next((c for c in self._campaigns if str(c.id) == str(last)), None)
         if chosen is None and self._campaigns:
             chosen = self._campaigns[0]
         if chosen is not None:
             self.show_campaign(chosen)
+
+    def show_editor_dock(self, visible: bool = True) -> None:
+        """Shows (or hides) the entry form; shown, it gets at least the width its form needs.
+
+        A dock hidden while an encounter tab was in front came back from a restart squeezed to
+        a sliver, its fields cut at the right edge.
+        """
+        self.editor_dock.setVisible(visible)
+        if visible:
+            QTimer.singleShot(0, self._widen_editor_dock)
+
+    def _widen_editor_dock(self) -> None:
+        needed = self.editor_dock.widget().minimumSizeHint().width()
+        if self.editor_dock.isVisible() and self.editor_dock.width() < needed:
+            self.resizeDocks([self.editor_dock], [needed], Qt.Orientation.Horizontal)
 
     def _fit_default_size(self) -> None:
         """Sizes a first window for the roster's columns beside the editor, within the screen.
@@ -237,6 +256,7 @@ class MainWindow(QMainWindow):
                 self._on_store_failed,
                 self._on_template_changed,
             )
+            self.ctx.ask_retry = asker(self)
             self.editor.load(None)
             self.template_editor.load(None)
         self.campaign = campaign

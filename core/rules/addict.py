@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from core.model import (
@@ -50,6 +52,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
 from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError, declared_weapon
 
 SRC = "addict-procedure.md"
@@ -78,6 +81,18 @@ class NoSpeedFactorInTies(StrEnum):
     """In a group of their own before every speed-factor attack."""
     LAST = "last"
     """After every speed-factor attack (they may then be lost if the attacker is slain)."""
+    WITH_OPPONENT = "with-opponent"
+    """Simultaneous with the blow of the creature it attacks (its own speed factor), else with
+    the fastest."""
+
+
+class MissilesVsCharge(StrEnum):
+    """When missiles aimed at a charger are loosed."""
+
+    FIRST = "first"
+    """E vs D: always before the charge, with every shot recorded (full rate of fire)."""
+    INITIATIVE = "initiative"
+    """By initiative like any D, and only one volley (the first shot recorded)."""
 
 
 class MarSlotBefore(StrEnum):
@@ -137,6 +152,22 @@ class Options:
     attacks (the MAR bullet's "depends solely on the G vs D rule" read as covering every
     caster); the default follows G vs D's "even if the spellcaster won initiative" and Phase 8:
     the winners strike first and any damage loses the spell."""
+    g_vs_d_losing_die: bool = False
+    """DMG p.67: a losing attacker's speed factor is lowered by its side's die before it is
+    compared with the casting time (the sources compare the speed factor as it stands)."""
+    tie_extra_blow_gap: int = 0
+    """DMG p.66: on a tie, a weapon this much faster than its opponent's strikes a second
+    time with the opponent's blow (twice the gap: before it); 0 = off, as in the sources."""
+    missiles_vs_charge: MissilesVsCharge = MissilesVsCharge.FIRST
+    initiative_overrides: bool = False
+    """Accept a declaration's ``initiative``: ``wins`` / ``loses`` (weapon of speed, slowed)."""
+    mutual_charges_by_length: bool = False
+    """Two combatants charging each other meet in one exchange by weapon length (the sources
+    resolve each charge in its side's turn)."""
+    feet_per_inch: int = 10
+    """Scale of a movement rate in inches (″) when a charge or close gives a ``distance``."""
+    outdoors: bool = False
+    """Footnote 9: a charge adds 100% to the movement indoors, a third outdoors."""
 
 
 # --- rule catalogue ----------------------------------------------------------------------------
@@ -242,6 +273,41 @@ RULES = rule_table(
     Rule("addict.oos.charge-contact", REV, "E vs D (footnote 19)",
          "A charger covers a tenth of its charge move a segment: the exchange of blows happens "
          "in the segment of contact, not the segment the charge began."),
+    Rule("addict.oos.missile-during-charge", REV, "E vs D (footnote 14)",
+         "A missile aimed at a charger may be loosed in any segment of the charge up to "
+         "contact (fire_segment); it still resolves before the exchange of blows."),
+    Rule("addict.move.distance", REV, "E vs D (footnote 19)",
+         "Given a distance and a movement rate, a charge (or a close) covers a tenth of its "
+         "move a segment (a charge adds 100% indoors, a third outdoors, footnote 9) and "
+         "reaches when within its weapon's length; out of reach by segment 10, it strikes "
+         "no blow this round.", "feet_per_inch"),
+    Rule("addict.move.outdoors", REV, "Special notes (footnote 9)",
+         "Charging doubles the movement rate indoors; outdoors it adds a third.", "outdoors"),
+    Rule("addict.device.not-spoiled", REV, "G vs D (footnote 20)",
+         "A hit does not spoil a device: it is used as long as its wielder still stands."),
+    Rule("addict.device.retrieval", REV, "E vs D",
+         "A device takes its retrieval time plus its use time (retrieve_segments + "
+         "segments); the total is what charges and attacks are timed against."),
+    Rule("addict.tie.device", REV, "G vs D",
+         "On a tie, attacks and missiles at a device user are timed against the device's "
+         "time as against a casting time."),
+    Rule("addict.option.g-vs-d-losing-die", REV, "G vs D",
+         "The attacker's speed factor is compared with the casting time as it stands; as an "
+         "option (DMG p.67) a losing attacker's side die is subtracted from it first.",
+         "g_vs_d_losing_die"),
+    Rule("addict.option.tie-extra-blows", REV, "Speed factor",
+         "On a tie each weapon strikes once at its speed factor; as an option (DMG p.66) a "
+         "weapon faster by the gap strikes again with its opponent's blow, by twice the gap "
+         "before it.", "tie_extra_blow_gap"),
+    Rule("addict.option.missiles-vs-charge", REV, "E vs D",
+         "Missiles at a charger go first with every shot recorded; as an option they keep "
+         "their initiative place and loose one volley.", "missiles_vs_charge"),
+    Rule("addict.option.initiative-override", REV, "Phase 7: Initiative check",
+         "Every action takes its side's die; as an option a declaration may win or lose "
+         "initiative on its own (a weapon of speed, a slowed caster).", "initiative_overrides"),
+    Rule("addict.option.mutual-charges", REV, "Out-of-sequence cases (footnote 17)",
+         "Each charge is resolved in its side's turn; as an option two combatants charging "
+         "each other meet in one exchange by weapon length.", "mutual_charges_by_length"),
     Rule("addict.tie.letter-order", REV, "Resolving ties",
          "On a tie both sides resolve each letter together, in action-list order."),
     Rule("addict.tie.speed-factor", REV, "Speed factor",
@@ -270,9 +336,12 @@ RULES = rule_table(
          "bleed_from_zero"),
     Rule("addict.recap", REV, "Phase 10: Recap",
          "The DM sums up the round (the resolution list is that summary)."),
+    *care_rules("addict", REV, "Phase 8: Action resolution"),
     Rule("addict.recovery", REV, "Phase 11: Reset or recovery",
          "Unresolved combat returns to declarations; a resolved one gives a turn of recovery."),
 )
+
+R_CONDITION, R_CANNOT_ACT = care_rule_ids("addict")
 
 PHASES: tuple[Phase, ...] = (
     Phase("addict.phase-1", "Phase 1: Reaction check",
@@ -296,10 +365,16 @@ PHASES: tuple[Phase, ...] = (
            "addict.resolve.simultaneous", "addict.resolve.incapacitated",
            "addict.resolve.delayed-segment", "addict.spell.casting-time",
            "addict.spell.lost-on-damage", "addict.prepare.spell-start-only", "addict.spell.heals",
+           "addict.care.condition", "addict.care.cannot-act",
            "addict.oos.morale-avoid", "addict.oos.multiple-routines",
            "addict.oos.missile-reaction", "addict.oos.d-vs-d", "addict.oos.e-vs-d",
            "addict.oos.g-vs-d", "addict.oos.charge-retaliation", "addict.oos.retaliation-waits",
-           "addict.oos.charge-contact", "addict.tie.letter-order",
+           "addict.oos.charge-contact", "addict.oos.missile-during-charge",
+           "addict.move.distance", "addict.move.outdoors", "addict.device.not-spoiled",
+           "addict.device.retrieval", "addict.tie.device", "addict.option.g-vs-d-losing-die",
+           "addict.option.tie-extra-blows", "addict.option.missiles-vs-charge",
+           "addict.option.initiative-override", "addict.option.mutual-charges",
+           "addict.tie.letter-order",
            "addict.tie.speed-factor", "addict.tie.no-speed-factor", "addict.tie.d-vs-d",
            "addict.tie.e-vs-d", "addict.tie.g-vs-d", "addict.death.unconscious",
            "addict.death.dead", "addict.death.monsters-at-zero")),
@@ -425,10 +500,21 @@ class _Engine:
         self.charges: dict[str, _Item] = {}
         """Each charger's charge this round: a retaliation against it waits for it."""
         self.retaliations: set[int] = set()
+        self.own_die: dict[str, int] = {}
+        """Declarations that win (7) or lose (0) initiative on their own (option)."""
+        self.extra_blows: list[tuple[list[_Item], _Item]] = []
+        """DMG p.66 extra blows (option), added to their declaration after the tie rules."""
         self.round_start_hp: dict[int, dict[str, int | None]] = {}
         self.open_group = False
         self.resolving: _Item | None = None
         """The item whose steps are being emitted (their ``source``)."""
+        # Conditions (core.rules.care): read up front so a bad field is refused.
+        self.conditions = Conditions()
+        self.care = {d.path: read_care(d.raw, d.path, d.actor, d.target, self.by_id.keys())
+                     for spec in scenario.rounds for d in spec.declarations}
+        self.actor_of = {d.path: d.actor for spec in scenario.rounds for d in spec.declarations}
+        self.blocked: set[str] = set()
+        self.now: Key = (0, 0, 0, 0, 0, 0)
         for c in scenario.combatants:
             self.update_status(c.id, [])
 
@@ -441,7 +527,10 @@ class _Engine:
     def settle(self, path: str, outcome: str) -> None:
         """Records how a declaration ended (the first decisive outcome wins)."""
         if path:
+            first = path not in self.ledger
             self.ledger.setdefault(path, outcome)
+            if first and outcome == "resolved":
+                self.apply_conditions(path)
 
     def roll(self, expression: str, purpose: str) -> Roll:
         """Rolls a missing die and records it."""
@@ -539,6 +628,50 @@ class _Engine:
                     else "addict.death.dead")
             self.emit(key, cid, StepEvent.DIES, [rule], new_group=True, detail={"hp": hp})
 
+    # ---- conditions (core.rules.care) ----
+
+    def apply_conditions(self, path: str) -> None:
+        """Starts or ends the conditions a declaration names once it has resolved."""
+        care = self.care.get(path)
+        if not care:
+            return
+        key = self.now
+        actor = self.actor_of.get(path, "")
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self.emit(key, change.target, StepEvent.CONDITION_ENDS, [R_CONDITION],
+                              detail={"condition": change.name, "by": actor})
+                continue
+            # Rounds are numbered from 1: it lasts this round and ``rounds`` more.
+            until = None if change.rounds is None else key[0] + 1 + change.rounds
+            self.conditions.start(change.target, change.name, until)
+            detail: dict[str, Any] = {"condition": change.name, "by": actor}
+            if change.rounds is not None:
+                detail["rounds"] = change.rounds
+            self.emit(key, change.target, StepEvent.CONDITION_STARTS, [R_CONDITION],
+                      detail=detail)
+
+    def expire_conditions(self, r_index: int) -> None:
+        """Ends the conditions whose time runs out at the end of round ``r_index``."""
+        key: Key = (r_index, _END_SEGMENT, 0, 0, 0, 1)
+        for n, (cid, name) in enumerate(self.conditions.due(r_index + 1)):
+            self.emit(key, cid, StepEvent.CONDITION_ENDS, [R_CONDITION], new_group=n == 0,
+                      detail={"condition": name})
+
+    def cannot_act(self, it: _Item) -> bool:
+        """Drops an item whose actor a condition keeps from acting (one step per entry)."""
+        why = self.conditions.blocking(it.actor)
+        if why is None or it.kind == "morale" or not self.active(it.actor):
+            return False
+        it.done = True
+        if it.path not in self.blocked:
+            self.blocked.add(it.path)
+            self.emit(self.now, it.actor, StepEvent.CANNOT_ACT, [R_CANNOT_ACT], it.letter,
+                      it.target, {"condition": why}, new_group=True)
+        self.settle(it.path, "cancelled")
+        return True
+
     # ---- main loop ----
 
     def run(self) -> Resolution:
@@ -568,6 +701,7 @@ class _Engine:
             self.process(r_index)
             if not spec.surprise:
                 self.phase_9_bleeding(r_index)
+            self.expire_conditions(r_index)
         last = len(self.sc.rounds)
         if self.carry:
             dice = {side: 0 for side in self.sc.sides}
@@ -844,6 +978,11 @@ class _Engine:
             because = ["addict.resolve.winner-first", "addict.resolve.letter-order"]
             if die in tied:
                 because = ["addict.initiative.tie", "addict.tie.letter-order"]
+            override = self.initiative_override(decl)
+            if override is not None:
+                die = 7 if override == "wins" else 0
+                because = ["addict.option.initiative-override", "addict.resolve.letter-order"]
+                self.own_die[decl.path] = die
             if start > 1:
                 because.insert(0, "addict.resolve.delayed-segment")
             if start > 10:
@@ -855,6 +994,20 @@ class _Engine:
         self.adjust_round(r_index, dice, tied, built)
         for decl, items in built:
             self.schedule(decl, items, r_index, 10)
+
+    def initiative_override(self, decl: Declaration) -> str | None:
+        """Gets a declaration's own ``initiative`` (``wins`` / ``loses``), when allowed."""
+        value = decl.raw.get("initiative")
+        if value is None:
+            return None
+        if value not in ("wins", "loses"):
+            raise ScenarioError(f"{decl.path}.initiative",
+                                f"expected \"wins\" or \"loses\", got {value!r}")
+        if not self.opts.initiative_overrides:
+            raise ScenarioError(f"{decl.path}.initiative",
+                                "an action of its own initiative needs the option "
+                                "\"initiative overrides\" turned on")
+        return str(value)
 
     def place_carry(self, r_index: int, dice: Mapping[str, int]) -> None:
         """Keys the items carried over from the previous round (long spells, custom actions)."""
@@ -904,12 +1057,7 @@ class _Engine:
             return self.d_items(decl, actor, base, item, surprise)
         if letter == "E":
             if decl.charge:
-                segments = _int_field(decl.raw, "charge_segments", path, 1)
-                weapon = self.weapon(decl, actor)
-                return [item("charge", hits=decl.outcome.hits,
-                             length=(weapon.length or 0.0) if weapon else 0.0,
-                             segments=segments or self.opts.default_charge_segments,
-                             detail={"weapon": weapon.name} if weapon else {})]
+                return [self.charge_item(decl, actor, base, item)]
             custom = _int_field(decl.raw, "segments", path, 1)
             if custom is not None:
                 rules = ["addict.surprise.custom-carries-over"] if surprise else []
@@ -921,7 +1069,16 @@ class _Engine:
                 because.append("addict.surprise.move-tenth")
                 if actor.movement is not None:
                     detail["distance"] = actor.movement / 10
-            return [item("move", detail=detail)]
+                return [item("move", detail=detail)]
+            weapon = self.weapon(decl, actor) if actor.weapons else None
+            closing = self.travel(decl, actor, (weapon.length or 0.0) if weapon else 0.0,
+                                  charge=False)
+            if closing is None:
+                return [item("move", detail=detail)]
+            segments, rules = closing
+            detail["distance"] = decl.raw["distance"]
+            return [item("move", _later(base, segments), detail=detail, segments=segments,
+                         because=[*because, *rules])]
         if letter == "F":
             weapon = self.weapon(decl, actor)
             it = item("set", hits=decl.outcome.hits,
@@ -950,6 +1107,55 @@ class _Engine:
         rest.detail["routine"] = 2
         return [first, rest]
 
+    def charge_item(self, decl: Declaration, actor: Combatant, base: Key, item: Any) -> _Item:
+        """E charge: its weapon, and the segments it needs (typed, or from the distance)."""
+        segments = _int_field(decl.raw, "charge_segments", decl.path, 1)
+        weapon = self.weapon(decl, actor)
+        length = (weapon.length or 0.0) if weapon else 0.0
+        detail: dict[str, Any] = {"weapon": weapon.name} if weapon else {}
+        moved = self.travel(decl, actor, length, charge=True)
+        rules: list[str] = []
+        if moved is not None:
+            if segments is not None:
+                raise ScenarioError(f"{decl.path}.distance", "give the distance or the "
+                                    "charge's segments, not both")
+            segments, rules = moved
+            detail["distance"] = decl.raw["distance"]
+            if base[1] + segments - 1 > 10:
+                detail["_out_of_reach"] = True
+        it: _Item = item("charge", hits=decl.outcome.hits, length=length,
+                         segments=segments or self.opts.default_charge_segments, detail=detail)
+        it.because.extend(rules)
+        return it
+
+    def travel(self, decl: Declaration, actor: Combatant, reach: float,
+               charge: bool) -> tuple[int, list[str]] | None:
+        """Footnote 19: segments a charge (or close) needs to come within ``reach`` feet.
+
+        A tenth of the move a segment; a charge adds 100% indoors, a third outdoors
+        (footnote 9). None when the declaration gives no ``distance``.
+        """
+        distance = decl.raw.get("distance")
+        if distance is None:
+            return None
+        where = f"{decl.path}.distance"
+        if isinstance(distance, bool) or not isinstance(distance, int | float) or distance < 0:
+            raise ScenarioError(where, f"expected a distance in feet (0 or more), got "
+                                f"{distance!r}")
+        if not actor.movement or actor.movement <= 0:
+            raise ScenarioError(where, f"{decl.actor!r} needs a movement rate to turn a "
+                                "distance into segments")
+        if self.opts.feet_per_inch < 1:
+            raise ScenarioError("options.feet_per_inch", "must be at least 1")
+        per_segment = Fraction(actor.movement * self.opts.feet_per_inch, 10)
+        rules = ["addict.move.distance"]
+        if charge:
+            per_segment *= Fraction(4, 3) if self.opts.outdoors else 2
+            if self.opts.outdoors:
+                rules.append("addict.move.outdoors")
+        gap = max(Fraction(distance) - Fraction(reach), Fraction(0))
+        return max(1, math.ceil(gap / per_segment)), rules
+
     def weapon(self, decl: Declaration, actor: Combatant) -> Weapon | None:
         """Gets the declared weapon (or the first one), refusing unknown names."""
         if (decl.weapon is not None and actor.weapons and actor.weapon(decl.weapon) is None
@@ -969,15 +1175,25 @@ class _Engine:
         if decl.spell is not None or kind == "spell":
             return self.spell_items(decl, actor, base, item, surprise)
         if kind == "device":
-            segments = _int_field(decl.raw, "segments", path, 1) or 1
-            return [item("device", _later(base, segments), segments=segments)]
+            # E vs D: "time to retrieve and use the device"; footnote 20: a hit does not
+            # spoil it (devices never join the spells a wound can lose).
+            use = _int_field(decl.raw, "segments", path, 1) or 1
+            retrieve = _int_field(decl.raw, "retrieve_segments", path, 0) or 0
+            device: _Item = item("device", _later(base, use + retrieve), segments=use + retrieve,
+                                 detail={"retrieval": retrieve} if retrieve else {})
+            if retrieve:
+                device.because.append("addict.device.retrieval")
+            return [device]
         if kind == "turn":
             return [item("turn")]
         weapon = self.weapon(decl, actor)
         if weapon is None or (kind is None and not weapon.missile):
             raise ScenarioError(f"{path}.action", "a D declaration needs a spell, a missile "
                                 "weapon or kind device/turn")
-        detail = {"weapon": weapon.name}
+        detail: dict[str, Any] = {"weapon": weapon.name}
+        fire = _int_field(decl.raw, "fire_segment", path, 1, 10)
+        if fire is not None:
+            detail["_fire_segment"] = fire
         because = ["addict.surprise.full-routine"] if surprise else []
         it: _Item = item("missile", hits=decl.outcome.hits, detail=detail,
                          segments=weapon.speed_factor if weapon.speed_factor else -1)
@@ -1041,7 +1257,8 @@ class _Engine:
             for it in items:
                 if it.target is None or it.target not in ends:
                     continue
-                if self.caster_lost(it, dice):
+                spells = [e for e in ends[it.target] if e.kind == "spell-end"]
+                if spells and self.caster_lost(it, dice, spells):
                     it.because.insert(0, "addict.oos.losing-caster")
                     continue
                 for end in ends[it.target]:
@@ -1050,8 +1267,17 @@ class _Engine:
                     elif it.kind == "charge":
                         self.charge_vs_caster(it, end, tied)
         self.casters_vs_casters(ends)
+        for _decl, items in built:
+            for it in items:
+                if "_fire_segment" in it.detail:
+                    raise ScenarioError(f"{it.path}.fire_segment",
+                                        "only a missile aimed at a combatant charging the "
+                                        "archer this round picks its segment")
+        for items, extra in self.extra_blows:
+            items.append(extra)
+        self.extra_blows.clear()
 
-    def caster_lost(self, it: _Item, dice: Mapping[str, int]) -> bool:
+    def caster_lost(self, it: _Item, dice: Mapping[str, int], ends: Sequence[_Item]) -> bool:
         """Tells whether ``it`` targets a caster whose side lost initiative to ``it``'s side.
 
         The casting-time comparisons (G vs D, D vs D, E vs D) time a spell that could beat the
@@ -1062,7 +1288,12 @@ class _Engine:
             return False
         caster = self.by_id[it.target].side
         attacker = self.by_id[it.actor].side
-        return caster != attacker and dice.get(caster, 0) < dice.get(attacker, 0)
+        if caster == attacker:
+            return False
+        caster_die = dice.get(caster, 0)
+        for end in ends:
+            caster_die = self.own_die.get(end.path, caster_die)
+        return caster_die < self.own_die.get(it.path, dice.get(attacker, 0))
 
     def carried_into(self, r_index: int) -> list[_Item]:
         """Gets the spells carried into this round (for the G vs D comparisons)."""
@@ -1108,18 +1339,47 @@ class _Engine:
             if it.segments >= 0:
                 slot = (it.key[1], it.key[2])
                 fastest[slot] = min(fastest.get(slot, it.segments), it.segments)
+        opponent: dict[str, int] = {}
+        """Speed factor of each tied actor's first blow (its opponent's, seen from the foe)."""
+        for it in melee:
+            if it.segments >= 0 and it.actor not in opponent:
+                opponent[it.actor] = it.segments
+        mode = self.opts.no_speed_factor_in_ties
         for it in melee:
             if it.segments >= 0:
                 minor = it.segments
                 it.because.insert(0, "addict.tie.speed-factor")
             else:
-                mode = self.opts.no_speed_factor_in_ties
+                fast = fastest.get((it.key[1], it.key[2]), 0)
                 if mode is NoSpeedFactorInTies.WITH_FASTEST:
-                    minor = fastest.get((it.key[1], it.key[2]), 0)
+                    minor = fast
+                elif mode is NoSpeedFactorInTies.WITH_OPPONENT:
+                    minor = opponent.get(it.target or "", fast)
                 else:
                     minor = -1 if mode is NoSpeedFactorInTies.FIRST else 1000
                 it.because.insert(0, "addict.tie.no-speed-factor")
             it.key = (*it.key[:4], minor, it.key[5])
+        if self.opts.tie_extra_blow_gap > 0:
+            self.tie_extra_blows(melee, opponent, built)
+
+    def tie_extra_blows(self, melee: list[_Item], opponent: Mapping[str, int],
+                        built: list[tuple[Declaration, list[_Item]]]) -> None:
+        """DMG p.66 (option): a much faster weapon's second recorded hit is an extra blow."""
+        gap = self.opts.tie_extra_blow_gap
+        owner = {id(it): items for _decl, items in built for it in items}
+        for it in melee:
+            foe = opponent.get(it.target or "")
+            if it.segments < 0 or foe is None or foe - it.segments < gap or len(it.hits) < 2:
+                continue
+            extra = _Item(it.kind, it.actor, (*it.key[:4], foe, it.key[5]),
+                          ["addict.option.tie-extra-blows", *it.because], it.letter, it.path,
+                          it.target, it.hits[1:2], dict(it.detail), final=False,
+                          length=it.length, segments=it.segments, round_index=it.round_index)
+            if foe - it.segments >= 2 * gap:
+                extra.key = _before(extra.key)
+            extra.detail["blow"] = 2
+            it.hits = (it.hits[0], *it.hits[2:])
+            self.extra_blows.append((owner[id(it)], extra))
 
     def multiple_routines(self, built: list[tuple[Declaration, list[_Item]]]) -> None:
         """Out-of-sequence D, G: a first routine slots in before the enemy's first attack."""
@@ -1159,30 +1419,65 @@ class _Engine:
             for it in items:
                 if it.kind in ("missile", "turn"):
                     d_by_actor.setdefault(it.actor, []).append(it)
+        by_initiative = self.opts.missiles_vs_charge is MissilesVsCharge.INITIATIVE
         for charge in charges:
             if charge.target is None:
                 continue
             for it in d_by_actor.get(charge.target, []):
-                if it.key > charge.key:
-                    it.key = _before(charge.key)
+                if it.target != charge.actor and it.target is not None:
+                    continue  # shooting at someone else: no race with this charge
+                if it.kind == "missile" and by_initiative:
+                    it.hits = it.hits[:1]  # one volley, in its initiative place
+                    it.because.insert(0, "addict.option.missiles-vs-charge")
+                    continue
+                fire = self.fire_segment(it, charge)
                 it.because.insert(0, "addict.oos.e-vs-d")
+                if fire is not None:
+                    # Footnote 14: loosed in a chosen segment of the charge, still before the
+                    # blows exchanged at contact.
+                    it.key = _before((charge.key[0], fire, *charge.key[2:]))
+                    it.because.insert(0, "addict.oos.missile-during-charge")
+                elif it.key > charge.key:
+                    it.key = _before(charge.key)
+
+    def fire_segment(self, it: _Item, charge: _Item) -> int | None:
+        """Gets the segment a missile at a charger is loosed in (footnote 14), if chosen."""
+        fire = it.detail.pop("_fire_segment", None)
+        if fire is None:
+            return None
+        first, contact = charge.key[1], min(charge.key[1] + charge.segments - 1, 10)
+        if not first <= fire <= contact:
+            raise ScenarioError(f"{it.path}.fire_segment",
+                                f"the charge runs from segment {first} to contact in segment "
+                                f"{contact}; got {fire}")
+        return int(fire)
 
     def attack_vs_caster(self, it: _Item, end: _Item, dice: Mapping[str, int],
                          tied: set[int]) -> None:
         """G vs D (and D vs D for missiles): places an attack on a caster around the spell."""
-        if end.kind != "spell-end":
-            return
-        caster_die = dice.get(self.by_id[end.actor].side, 0)
+        is_tie = -it.key[2] in tied and -end.key[2] in tied
+        if end.kind != "spell-end" and not is_tie:
+            return  # out of sequence, G vs D speaks of a spellcaster only
+        caster_side = self.by_id[end.actor].side
+        caster_die = dice.get(caster_side, 0)
         delay = it.key[1] - 1 if it.key[0] == end.key[0] else 0
         value = (it.segments if it.segments >= 0 else caster_die) + delay
+        attacker_die = dice.get(self.by_id[it.actor].side, 0)
+        if (self.opts.g_vs_d_losing_die and it.segments >= 0 and not is_tie
+                and attacker_die < caster_die):
+            value -= attacker_die  # DMG p.67, as an option
+            it.because.insert(0, "addict.option.g-vs-d-losing-die")
         complete = end.key[1]
-        if -it.key[2] in tied and -end.key[2] in tied:
+        if is_tie:
             rule = "addict.tie.g-vs-d" if it.kind == "attack" else "addict.tie.d-vs-d"
         elif it.kind == "missile":
             return  # out of sequence, G vs D speaks of a caster "targeted by a melee" only
         else:
             rule = "addict.oos.g-vs-d"
-        it.detail["compared"] = {"casting": complete, "against": value}
+        if end.kind == "spell-end":
+            it.detail["compared"] = {"casting": complete, "against": value}
+        else:
+            it.because.insert(0, "addict.tie.device")
         self.order_around(it, end, complete, value, rule)
 
     def charge_vs_caster(self, it: _Item, end: _Item, tied: set[int]) -> None:
@@ -1272,8 +1567,9 @@ class _Engine:
     def resolve_group(self, key: Key, group: list[_Item]) -> None:
         """Resolves items sharing one moment: all fully resolve (Simultaneous resolution)."""
         live: list[_Item] = []
+        self.now = key
         for it in group:
-            if it.done:
+            if it.done or self.cannot_act(it):
                 continue
             if it.kind == "morale":
                 live.append(it)
@@ -1408,6 +1704,11 @@ class _Engine:
         simple = {"parley": StepEvent.PARLEYS, "wait": StepEvent.WAITS,
                   "move": StepEvent.MOVES, "turn": StepEvent.ACTS, "device": StepEvent.ACTS,
                   "custom": StepEvent.ACTS, "set": StepEvent.READIES}
+        if kind == "device":
+            start_hp = self.round_start_hp.get(key[0], {}).get(it.actor)
+            now_hp = self.hp[it.actor]
+            if start_hp is not None and now_hp is not None and now_hp < start_hp:
+                it.because.insert(0, "addict.device.not-spoiled")  # footnote 20
         if kind in simple:
             emit(key, it.actor, simple[kind], it.because, letter, it.target, detail)
             self.settle(it.path, "resolved")
@@ -1481,12 +1782,29 @@ class _Engine:
         """E: the charger's blow and set weapons / retaliations in weapon-length order."""
         if charge.target is None:
             return
+        if charge.detail.get("_out_of_reach"):
+            return  # footnote 19: not within its weapon's length by segment 10, no blow yet
         blows: list[tuple[float, _Item]] = [(charge.length, _Item(
             "exchange", charge.actor, key, ["addict.oos.charge-retaliation"], "E", charge.path,
             charge.target, charge.hits, dict(charge.detail)))]
         answers = list(self.retaliators.get(charge.actor, []))
         answers += [(d, it) for d, it in self.set_by_actor.get(charge.target, [])
                     if d.target is None or d.target == charge.actor]
+        other = self.charges.get(charge.target)
+        if (self.opts.mutual_charges_by_length and other is not None and not other.done
+                and other.target == charge.actor and other.key[0] == charge.key[0]
+                and self.active(other.actor)):
+            # Option: two chargers meet in one exchange, by weapon length (footnote 17).
+            other.done = True
+            other.because.insert(0, "addict.option.mutual-charges")
+            self.emit(key, other.actor, StepEvent.CHARGES, other.because, "E", other.target,
+                      {k: v for k, v in other.detail.items() if not k.startswith("_")})
+            self.settle(other.path, "resolved")
+            blows[0][1].because.append("addict.option.mutual-charges")
+            blows.append((other.length, _Item(
+                "exchange", other.actor, key, ["addict.oos.charge-retaliation",
+                                               "addict.option.mutual-charges"], "E",
+                other.path, other.target, other.hits, dict(other.detail))))
         seen: set[int] = set()
         for decl, it in answers:
             if it is None or id(it) in seen or id(it) in self.used:

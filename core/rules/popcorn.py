@@ -40,6 +40,8 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Care, Conditions, care_rule_ids, care_rules, read_care
+from core.rules.popcorn_attack import cover_penalty
 from core.scenario import (
     Outcome,
     RoundSpec,
@@ -210,6 +212,18 @@ RULES = rule_table(
           "A caster neither moves nor takes any other action in the round it casts."),
     _rule("spell.freedom", "Spell Casting",
           "A gagged, bound or silenced creature cannot cast spells."),
+    _rule("spell.line-of-sight", "Spell Casting",
+          "A spell's target must be visible to the caster unless the spell says otherwise "
+          "(the DM marks an unseen target, and a spell that needs no sight)."),
+    _rule("attack.range-modifier", "Range Modifiers",
+          "A missile attack gets +1 at short range, nothing at medium, −1 at long range; none "
+          "is possible beyond long range. Shown when an attack is declared."),
+    _rule("attack.partial-cover", "Targets Behind Cover",
+          "Against a target in partial cover the referee may apply −1 to −4 to the attack "
+          "roll (the DM may give the penalty). Shown when an attack is declared."),
+    _rule("attack.ability-modifier", "Attack Rolls",
+          "Strength modifies melee attack rolls and Dexterity missile attack rolls (OSE "
+          "−3…+3 table). Shown when an attack is declared."),
     _rule("spell.disrupted-before-turn-ends", "Disrupting Spells",
           "A caster successfully attacked (or failing a save) before its turn ends loses the "
           "spell, which is gone from memory as if cast."),
@@ -222,6 +236,7 @@ RULES = rule_table(
     _rule("surprise.lose-round", "Combat Order - Popcorn Initiative",
           "Source silent: in a surprise round surprised creatures take no turn (OSE).",
           "surprised_lose_round"),
+    *care_rules("popcorn", SOURCE, "2. Take Action"),
 )
 
 PHASES = (
@@ -230,6 +245,7 @@ PHASES = (
            "popcorn.initiative.players-win-ties", "popcorn.initiative.reroll-ties")),
     Phase("take-action", "Take Action",
           ("popcorn.turn.take-action", "popcorn.wait.nominate-another", "popcorn.spell.heals",
+           "popcorn.care.condition", "popcorn.care.cannot-act",
            "popcorn.ready.trigger", "popcorn.attack.slow-weapon-last")),
     Phase("pass-action", "Pass the Action",
           ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round",
@@ -266,6 +282,7 @@ R_DISRUPT = "popcorn.spell.disrupted-before-turn-ends"
 R_MORALE = "popcorn.end.morale-check"
 R_DURATION = "popcorn.end.effect-durations"
 R_SURPRISE = "popcorn.surprise.lose-round"
+R_CONDITION, R_CANNOT_ACT = care_rule_ids("popcorn")
 
 ATTACKS = frozenset({"attack", "missile"})
 MOVES = {"move": "move", "withdraw": "fighting-withdrawal", "retreat": "retreat"}
@@ -296,6 +313,8 @@ class _Act:
     move: str | None
     immune: bool
     fails_save: bool
+    moved: int | float | None = None
+    """How far the creature says it moved (field ``moved``), within its allowance."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +391,9 @@ class _Engine:
         self.nominated_by: tuple[str, str] | None = None
         self.chooser: tuple[str, str] | None = None
         self.disrupted = False
+        # Conditions (core.rules.care): read with each action's fields.
+        self.conditions = Conditions()
+        self.care_of: dict[str, Care] = {}
 
     # --- output helpers ------------------------------------------------------------------------
 
@@ -538,8 +560,46 @@ class _Engine:
             if not isinstance(value, bool):
                 raise ScenarioError(_join(path, key), f"expected true or false, got {value!r}")
         self.check_attack_limits(data, path, actor, kind, outcome)
+        self.check_sight(data, path, kind)
+        moved = self.check_moved(data, path, c, move or (kind if kind in MOVES else None))
+        self.care_of[path] = read_care(data, path, actor, target, self.by_id.keys())
         return _Act(path, actor, kind, target, weapon, spell, outcome, natural, effect, move,
-                    immune, fails_save)
+                    immune, fails_save, moved)
+
+    @staticmethod
+    def check_sight(data: Mapping[str, Any], path: str, kind: str) -> None:
+        """Refuses a spell at a target the caster cannot see (Spell Casting: Line of sight)."""
+        for key in ("target_visible", "sight_needed"):
+            if key in data and not isinstance(data[key], bool):
+                raise ScenarioError(_join(path, key), f"expected true or false, got {data[key]!r}")
+        if (kind == "spell" and data.get("target_visible") is False
+                and data.get("sight_needed", True)):
+            raise ScenarioError(_join(path, "target_visible"),
+                                "a spell's target must be visible to the caster (Spell Casting: "
+                                "Line of sight); set sight_needed to false for a spell whose "
+                                "description says otherwise")
+
+    @staticmethod
+    def check_moved(data: Mapping[str, Any], path: str, c: Combatant,
+                    move: str | None) -> int | float | None:
+        """Checks a turn's ``moved`` against the encounter rate (half for a withdrawal)."""
+        moved = data.get("moved")
+        if moved is None:
+            return None
+        if isinstance(moved, bool) or not isinstance(moved, int | float) or moved < 0:
+            raise ScenarioError(_join(path, "moved"), f"expected a distance, got {moved!r}")
+        if move is None:
+            raise ScenarioError(_join(path, "moved"), "the turn has no movement (move)")
+        if c.movement is None:
+            return moved
+        withdraw = MOVES.get(move, move) == "fighting-withdrawal"
+        allowed = c.movement / 2 if withdraw else c.movement
+        if moved > allowed:
+            how = "a fighting withdrawal at half" if withdraw else "up to"
+            raise ScenarioError(_join(path, "moved"),
+                                f"{c.label} moves {how} its encounter rate, {allowed:g}, "
+                                f"not {moved:g} (Movement)")
+        return moved
 
     def naturals(self, data: Mapping[str, Any], path: str, count: int) -> tuple[int | None, ...]:
         """Reads the unmodified d20 of each attack (``roll``, or ``hits[i].roll``)."""
@@ -576,6 +636,7 @@ class _Engine:
         if cover is not None and (not isinstance(cover, str) or cover not in COVERS):
             raise ScenarioError(_join(path, "cover"), f"expected none, partial or complete, "
                                 f"got {cover!r}")
+        cover_penalty(data, _join(path, "cover_penalty"))
         if cover == "complete" and any(h.hit for h in outcome.hits):
             raise ScenarioError(_join(path, "cover"), "a target in complete cover cannot be hit")
         distance = data.get("distance")
@@ -645,8 +706,28 @@ class _Engine:
             return 1, [R_MIN_DAMAGE]
         return hit.damage, []
 
+    def apply_conditions(self, act: _Act) -> None:
+        """Starts or ends the conditions an action names once it has taken effect."""
+        care = self.care_of.get(act.path)
+        if not care:
+            return
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self.emit(change.target, StepEvent.CONDITION_ENDS, [R_CONDITION],
+                              same_group=True, condition=change.name, by=act.actor)
+                continue
+            until = None if change.rounds is None else self.round_no + change.rounds
+            self.conditions.start(change.target, change.name, until)
+            self.emit(change.target, StepEvent.CONDITION_STARTS, [R_CONDITION],
+                      same_group=True, condition=change.name, by=act.actor,
+                      rounds=change.rounds)
+            if self.conditions.blocking(change.target) is not None:
+                self.remove(change.target)  # it takes no turn while the condition lasts
+
     def start_effect(self, act: _Act, because: Sequence[str]) -> None:
         """Starts the effect an action names (Effect Durations)."""
+        self.apply_conditions(act)
         if act.effect is None:
             return
         target = act.effect.target or act.target or act.actor
@@ -712,9 +793,12 @@ class _Engine:
             if self.move_rounds[act.actor] > MAX_MOVE_ROUNDS:
                 raise ScenarioError(f"{act.path}.action", f"{act.actor} may move at the "
                                     f"encounter rate for at most {MAX_MOVE_ROUNDS} rounds")
-        rate = self.by_id[act.actor].movement
+        rate: int | float | None = self.by_id[act.actor].movement
+        if act.moved is not None:
+            rate = act.moved  # what the DM recorded, already checked against the allowance
         if move == "fighting-withdrawal":
-            distance = None if rate is None else rate // 2
+            distance = act.moved if act.moved is not None else (
+                None if rate is None else int(rate) // 2)
             self.emit(act.actor, StepEvent.MOVES, [*because, R_WITHDRAW], action=act.kind,
                       target=act.target, movement=move, distance=distance, turn=act.path)
         elif move == "retreat":
@@ -898,6 +982,11 @@ class _Engine:
         for cid in surprised:
             self.emit(cid, StepEvent.SURPRISED, [R_SURPRISE])
         lost = set(surprised)
+        for c in self.scenario.combatants:  # asleep, held…: no turn this round
+            why = self.conditions.blocking(c.id)
+            if why is not None and self.active(c.id) and c.id not in lost:
+                self.emit(c.id, StepEvent.CANNOT_ACT, [R_CANNOT_ACT], condition=why)
+                lost.add(c.id)
         self.to_act = {c.id for c in self.scenario.combatants
                        if self.active(c.id) and c.id not in lost}
         self.waiting = set()
@@ -915,6 +1004,9 @@ class _Engine:
             if not self.active(cid):
                 raise ScenarioError(f"{path}.actor",
                                     f"{self.name(cid)} is {self.status[cid]} and cannot act")
+            held = self.conditions.blocking(cid)
+            if held is not None:
+                raise ScenarioError(f"{path}.actor", f"{self.name(cid)} is {held} and cannot act")
             if cid in lost:
                 raise ScenarioError(f"{path}.actor",
                                     f"{self.name(cid)} is surprised and loses this round")
@@ -963,6 +1055,11 @@ class _Engine:
                         next_first, next_because, next_why = None, (R_ACTION,), ""
                     self.flush_slow()
                     continue
+                held = self.conditions.blocking(nominee)
+                if held is not None and (not round_over or self.conditions.lasts_beyond(
+                        nominee, self.round_no)):
+                    raise ScenarioError(npath, f"{self.name(nominee)} is {held} and cannot be "
+                                        "nominated")
                 if round_over:
                     self.emit(cid, StepEvent.NOMINATES, [R_LAST, R_NOMINATE, *self.lapse(nominee,
                                                                                      npath)],
@@ -1130,6 +1227,9 @@ class _Engine:
         self.effects_on = {}
         for e in kept:
             self.effects_on.setdefault(e.target, []).append(e)
+        for n, (cid, name) in enumerate(self.conditions.due(self.round_no)):
+            self.emit(cid, StepEvent.CONDITION_ENDS, [R_CONDITION], same_group=n > 0,
+                      condition=name)
 
     # --- the whole combat ----------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ order (``_Engine``), with spells completing and held actions in segments 7–10.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
@@ -43,7 +44,15 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
-from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError, declared_weapon
+from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
+from core.scenario import (
+    Declaration,
+    RoundSpec,
+    Scenario,
+    ScenarioError,
+    declared_weapon,
+    read_outcome,
+)
 
 SOURCE = "side-d6-segment-initiative.md"
 SEGMENTS_PER_ROUND = 10
@@ -100,6 +109,15 @@ class MultiSide(StrEnum):
     LOWEST_OTHER = "lowest-other"
 
 
+class SpellStarts(StrEnum):
+    """In which segment a spell's casting begins."""
+
+    INITIATIVE_SEGMENT = "initiative-segment"
+    """The caster's initiative segment ("Note about spells"; the Halvaine example)."""
+    SEGMENT_1 = "segment-1"
+    """Segment 1 of the round, whatever the dice (a common house rule)."""
+
+
 class HpRule(StrEnum):
     """When a combatant stops fighting (the source is silent)."""
 
@@ -122,6 +140,10 @@ class Options:
     multi_side: MultiSide = MultiSide.TARGET_SIDE
     missile_bonus: bool = True
     hp_rule: HpRule = HpRule.DEAD_AT_ZERO
+    spell_starts: SpellStarts = SpellStarts.INITIATIVE_SEGMENT
+    set_weapon_double_damage: bool = False
+    """A weapon set against a charge deals double the recorded damage (AD&D; the source is
+    silent, so recorded damage stands by default)."""
 
 
 # --- rule catalogue ---------------------------------------------------------------------------
@@ -155,10 +177,15 @@ R_ROUTINE = "side-d6.routine.second-after-other-segment"
 R_SPELL_START = "side-d6.spell.starts-in-initiative-segment"
 R_SPELL_EFFECT = "side-d6.spell.takes-effect-after-casting-time"
 R_HEALS = "side-d6.spell.heals"
+R_CONDITION, R_CANNOT_ACT = care_rule_ids("side-d6")
 R_SPELL_SPOILED = "side-d6.spell.disrupted-by-damage"
 R_BUSY = "side-d6.spell.busy-while-casting"
 R_ACTIONS = "side-d6.action.kinds"
 R_DEATH = "side-d6.hp.death"
+R_FLEEING_ATTACK = "side-d6.interrupt.fleeing-attack"
+R_SET_VS_CHARGE = "side-d6.interrupt.set-against-charge"
+R_SET_DOUBLE = "side-d6.interrupt.set-double-damage"
+R_CONTACT = "side-d6.move.contact-segment"
 
 RULES = rule_table(
     Rule(R_SURPRISE_DIE, SOURCE, H_SURPRISE,
@@ -209,7 +236,8 @@ RULES = rule_table(
     Rule(R_ROUTINE, SOURCE, H_INIT,
          "A second attack routine waits until the other side's initiative segment is done."),
     Rule(R_SPELL_START, SOURCE, H_SPELLS,
-         "Casting begins in the caster's initiative segment, the first casting segment."),
+         "Casting begins in the caster's initiative segment, the first casting segment "
+         "(option: in segment 1).", "spell_starts"),
     Rule(R_HEALS, SOURCE, H_SPELLS,
          "A healing spell gives its target hit points back when it takes effect, up to the "
          "maximum (a combatant already down stays down)."),
@@ -225,6 +253,21 @@ RULES = rule_table(
          "letters A–H and P, mapped to the same kinds."),
     Rule(R_DEATH, SOURCE, H_COMBAT,
          "The source is silent on hit points: by default 0 or less is dead.", "hp_rule"),
+    Rule(R_FLEEING_ATTACK, SOURCE, H_COMBAT,
+         "A combatant who flees may be interrupted by its opponents' fleeing attacks; the DM "
+         "records each (hit, damage or miss), and they land before the flight."),
+    Rule(R_SET_VS_CHARGE, SOURCE, H_COMBAT,
+         "A weapon set against a charge (a set declaration) interrupts the charge: it strikes "
+         "when the charger reaches, before the charger's blow."),
+    Rule(R_SET_DOUBLE, SOURCE, H_COMBAT,
+         "Optionally a weapon set against a charge deals double the recorded damage (AD&D); "
+         "the source is silent, so by default the recorded damage stands.",
+         "set_weapon_double_damage"),
+    Rule(R_CONTACT, SOURCE, H_SURPRISE,
+         "Source silent on distances: a charge or close given a distance reaches after "
+         "distance ÷ (movement rate ÷ 10) segments, counting its own segment; a charge strikes "
+         "in that segment (or after the number of segments the DM gives)."),
+    *care_rules("side-d6", SOURCE, H_INIT),
 )
 
 PHASES = (
@@ -237,7 +280,8 @@ PHASES = (
           (R_INIT_DIE, R_OTHER_DIE, R_MULTI_SIDE, R_MISSILE)),
     Phase("act", "Play segments 1–10",
           (R_TIE, R_TIE_DAMAGE, R_IMMEDIATE, R_TEN, R_HELD, R_ROUTINE, R_SPELL_START,
-           R_SPELL_EFFECT, R_HEALS, R_SPELL_SPOILED, R_BUSY, R_DEATH)),
+           R_SPELL_EFFECT, R_HEALS, R_SPELL_SPOILED, R_BUSY, R_DEATH, R_FLEEING_ATTACK,
+           R_SET_VS_CHARGE, R_SET_DOUBLE, R_CONTACT, R_CONDITION, R_CANNOT_ACT)),
 )
 
 # --- action kinds -----------------------------------------------------------------------------
@@ -459,6 +503,22 @@ def _can_act_in_surprise(c: Combatant, seg: int, surprise: SurpriseResult,
 
 # --- planning: declarations into timed actions ------------------------------------------------
 
+FLEEING_ATTACK = "fleeing attack"
+SET_AGAINST_CHARGE = "set against a charge"
+
+
+@dataclass(frozen=True, slots=True)
+class _Interrupt:
+    """An opponent's blow that interrupts a flight or a charge ("Combat", order of events)."""
+
+    path: str
+    actor: str
+    hits: tuple[Hit, ...]
+    kind: str
+    """``FLEEING_ATTACK`` or ``SET_AGAINST_CHARGE``."""
+    set_path: str | None = None
+    """The set declaration a weapon set against a charge uses up."""
+
 
 @dataclass(slots=True)
 class _Action:
@@ -478,10 +538,20 @@ class _Action:
     """Set on a spell's completion: the action that began it."""
     routine: int = 1
     surprise_spell: bool = False
+    interrupts: tuple[_Interrupt, ...] = ()
+    """Recorded interrupts, resolved just before this action."""
+    may_interrupt: tuple[str, ...] = ()
+    """Who the DM may offer an interrupt to (shown on the flight or charge step)."""
+    contact: int | None = None
+    """Continuous time a charge or close given a distance reaches its target."""
+    approach: bool = False
+    """A charge's start when it reaches later: only the ``charges`` step."""
+    arrival: bool = False
+    """A charge's blows in the segment it reaches (no ``charges`` step)."""
 
-    def key(self) -> tuple[int, int, int, int]:
+    def key(self) -> tuple[int, int, int, int, bool]:
         """Gets the sort key: time, place in the segment, declaration order, routine."""
-        return (self.t, self.sub, self.order, self.routine)
+        return (self.t, self.sub, self.order, self.routine, self.arrival)
 
     def __lt__(self, other: _Action) -> bool:
         return self.key() < other.key()
@@ -559,6 +629,126 @@ def _routine_hits(decl: Declaration, actor: Combatant) -> tuple[tuple[Hit, ...],
     return hits[:per], hits[per:]
 
 
+def _contact_segments(decl: Declaration, kind: Kind, actor: Combatant) -> int | None:
+    """Gets how many segments a charge or close needs to reach, counting its own segment.
+
+    The source gives no distances; by our rule (``side-d6.move.contact-segment``) a mover covers
+    a tenth of its movement rate a segment, as in the AD&D procedure's footnote 19.
+    """
+    has_count, has_distance = "charge_segments" in decl.raw, "distance" in decl.raw
+    if not (has_count or has_distance):
+        return None
+    key = "charge_segments" if has_count else "distance"
+    if kind not in (Kind.CHARGE, Kind.MOVE):
+        raise ScenarioError(f"{decl.path}.{key}", "only a charge or a close covers a distance")
+    if has_count and has_distance:
+        raise ScenarioError(f"{decl.path}.charge_segments",
+                            "give the distance or the segments needed, not both")
+    if has_count:
+        count = _raw_int(decl.raw, "charge_segments", decl.path)
+        if count is None or count < 1:
+            raise ScenarioError(f"{decl.path}.charge_segments",
+                                f"a charge needs at least 1 segment, got {count}")
+        return count
+    distance = decl.raw.get("distance")
+    if isinstance(distance, bool) or not isinstance(distance, int | float) or distance < 0:
+        raise ScenarioError(f"{decl.path}.distance", f"expected a distance of 0 or more, "
+                            f"got {distance!r}")
+    rate_raw = actor.extra.get("charge_movement") if kind is Kind.CHARGE else None
+    rate = rate_raw if isinstance(rate_raw, int | float) and not isinstance(
+        rate_raw, bool) else actor.movement
+    if rate is None or rate <= 0:
+        raise ScenarioError(f"{decl.path}.distance",
+                            f"{actor.label} has no movement rate to cover a distance with")
+    return max(1, math.ceil(distance * SEGMENTS_PER_ROUND / rate))
+
+
+def _read_interrupts(decl: Declaration, kind: Kind, actor: Combatant,
+                     by_id: Mapping[str, Combatant],
+                     sets: Mapping[str, Declaration]) -> tuple[_Interrupt, ...]:
+    """Reads a flight's or a charge's recorded interrupts (field ``interrupts``)."""
+    raw = decl.raw.get("interrupts")
+    if raw is None:
+        return ()
+    where = f"{decl.path}.interrupts"
+    if kind not in (Kind.FLEE, Kind.CHARGE):
+        raise ScenarioError(where, "only a flight (fleeing attacks) or a charge (weapons set "
+                            "against it) can be interrupted")
+    if not isinstance(raw, list):
+        raise ScenarioError(where, f"expected a list of interrupting attacks, got {raw!r}")
+    out: list[_Interrupt] = []
+    for i, entry in enumerate(raw):
+        path = f"{where}[{i}]"
+        if not isinstance(entry, Mapping):
+            raise ScenarioError(path, f"expected an object with an actor, got {entry!r}")
+        who = entry.get("actor")
+        if not isinstance(who, str) or who not in by_id:
+            raise ScenarioError(f"{path}.actor", f"unknown combatant {who!r}")
+        if by_id[who].side == actor.side:
+            raise ScenarioError(f"{path}.actor",
+                                f"{by_id[who].label} is on {actor.label}'s side")
+        if any(o.actor == who for o in out):
+            raise ScenarioError(f"{path}.actor", f"{by_id[who].label} already interrupts")
+        set_path = None
+        if kind is Kind.CHARGE:
+            set_decl = sets.get(who)
+            if set_decl is None:
+                raise ScenarioError(f"{path}.actor",
+                                    f"{by_id[who].label} has not set a weapon against a charge "
+                                    "this round (declare the action set)")
+            if set_decl.target is not None and set_decl.target != actor.id:
+                raise ScenarioError(f"{path}.actor",
+                                    f"{by_id[who].label} set its weapon against "
+                                    f"{by_id[set_decl.target].label}")
+            set_path = set_decl.path
+        out.append(_Interrupt(path, who, read_outcome(entry, path).hits,
+                              FLEEING_ATTACK if kind is Kind.FLEE else SET_AGAINST_CHARGE,
+                              set_path))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _RoundFacts:
+    """Who set a weapon and who is engaged with whom in one round (read once per round)."""
+
+    sets: Mapping[str, Declaration]
+    """Combatant → its set declaration (plain ``set`` or F)."""
+    set_against: Mapping[str | None, tuple[str, ...]]
+    """Target of the set (None: any charger) → who set a weapon against it."""
+    engaged: Mapping[str, tuple[str, ...]]
+    """Combatant → those it attacks or who attack it this round, in declaration order."""
+
+
+def _round_facts(rnd: RoundSpec) -> _RoundFacts:
+    sets: dict[str, Declaration] = {}
+    against: dict[str | None, list[str]] = {}
+    engaged: dict[str, dict[str, None]] = {}
+    for decl in rnd.declarations:
+        text = decl.action.strip()
+        if (text.lower() == "set" or (len(text) == 1 and text.upper() == "F")) and (
+                decl.actor not in sets):
+            sets[decl.actor] = decl
+            against.setdefault(decl.target, []).append(decl.actor)
+        if decl.target:
+            engaged.setdefault(decl.actor, {})[decl.target] = None
+            engaged.setdefault(decl.target, {})[decl.actor] = None
+    return _RoundFacts(sets, {k: tuple(v) for k, v in against.items()},
+                       {k: tuple(v) for k, v in engaged.items()})
+
+
+def _interrupt_candidates(kind: Kind, actor: Combatant, facts: _RoundFacts,
+                          by_id: Mapping[str, Combatant]) -> tuple[str, ...]:
+    """Lists who may interrupt a flight or a charge, for the DM to be offered."""
+    if kind is Kind.CHARGE:
+        who = (*facts.set_against.get(None, ()), *facts.set_against.get(actor.id, ()))
+    elif kind is Kind.FLEE:
+        who = facts.engaged.get(actor.id, ())
+    else:
+        return ()
+    return tuple(w for w in who
+                 if by_id[w].side != actor.side and by_id[w].status is Status.ACTIVE)
+
+
 class _Planner:
     """Turns the scenario's rounds into timed actions and validates them."""
 
@@ -573,6 +763,7 @@ class _Planner:
         self.sides = scenario.sides
         self.actions: list[_Action] = []
         self.cancelled: dict[str, str] = {}
+        self.facts: dict[str, _RoundFacts] = {}
         self.order = 0
         has_sr = bool(scenario.rounds) and scenario.rounds[0].surprise
         self.clock = _Clock(surprise.total, 2 if has_sr else 1)
@@ -644,7 +835,40 @@ class _Planner:
             if kind is Kind.SPELL:
                 action.spell = _spell_for(decl, actor)
                 action.surprise_spell = True
+            needed = _contact_segments(decl, kind, actor)
+            if needed is not None and needed > 1:
+                raise ScenarioError(f"{decl.path}.distance" if "distance" in decl.raw
+                                    else f"{decl.path}.charge_segments",
+                                    f"a surprise segment holds only what one segment allows; "
+                                    f"{actor.label} needs {needed} segments to reach")
+            self._place(action, rnd)
+
+    def _place(self, action: _Action, rnd: RoundSpec) -> None:
+        """Adds an action with its interrupts, splitting a charge that reaches later."""
+        decl, kind, actor = action.decl, action.kind, action.actor
+        facts = self.facts.get(rnd.path)
+        if facts is None:
+            facts = self.facts[rnd.path] = _round_facts(rnd)
+        interrupts = _read_interrupts(decl, kind, actor, self.by_id, facts.sets)
+        action.may_interrupt = _interrupt_candidates(kind, actor, facts, self.by_id)
+        needed = _contact_segments(decl, kind, actor)
+        if needed is not None:
+            action.contact = action.t + needed - 1
+            action.because = (R_CONTACT, *action.because)
+        if kind is Kind.CHARGE and (interrupts or (
+                action.contact is not None and action.contact > action.t)):
+            # The charger sets off now and strikes in the segment it reaches, after any
+            # weapon set against it.
+            action.approach = True
             self.actions.append(action)
+            self.actions.append(_Action(
+                action.t if action.contact is None else action.contact, 1, action.order, decl,
+                kind, actor, hits=action.hits,
+                because=action.because, interrupts=interrupts, arrival=True,
+                contact=action.contact))
+            return
+        action.interrupts = interrupts
+        self.actions.append(action)
 
     def _kinds_surprise(self, rnd: RoundSpec) -> list[tuple[Declaration, Kind, bool]]:
         out = []
@@ -705,6 +929,9 @@ class _Planner:
             because: list[str] = [R_OTHER_DIE, R_INIT_DIE]
             if multi:
                 because.append(R_MULTI_SIDE)
+            if kind is Kind.SPELL and self.options.spell_starts is SpellStarts.SEGMENT_1:
+                seg = 1  # option spell_starts: casting begins in segment 1 whatever the dice
+                because = [R_SPELL_START]
             if self.options.missile_bonus and _missile_in_hand(decl, kind, actor):
                 adj = _dex_adj(actor, actor.missile_adj, self.options)
                 if adj:
@@ -729,7 +956,7 @@ class _Planner:
                              because=start_because)
             if kind is Kind.SPELL:
                 action.spell = _spell_for(decl, actor)
-            self.actions.append(action)
+            self._place(action, rnd)
             if kind is Kind.MELEE and actor.attack_routines >= 2:
                 # "3. Determine Initiative": the second routine waits for the other side.
                 wait = max(seg, self._other_sides_segment(actor.side, dice))
@@ -765,6 +992,16 @@ class _Engine:
         self.steps: list[Step] = []
         self.group = 0
         self.heap: list[_Action] = []
+        # Conditions (core.rules.care), read up front so a bad field is refused.
+        self.conditions = Conditions()
+        self.care = {d.path: read_care(d.raw, d.path, d.actor, d.target, self.by_id.keys())
+                     for rnd in scenario.rounds for d in rnd.declarations}
+        self.cared: set[str] = set()
+        self.blocked: set[str] = set()
+        self.round_no = 0
+        self.last_round = len(scenario.rounds)
+        self.used_sets: set[str] = set()
+        """Set declarations whose weapon already struck a charge."""
 
     # -- steps --
 
@@ -784,6 +1021,11 @@ class _Engine:
                 info["spell"] = action.spell.name
             if action.routine > 1:
                 info["routine"] = action.routine
+            if action.contact is not None:
+                contact_round, contact_segment, _ = self.clock.at(action.contact)
+                info["contact_segment"] = contact_segment
+                if contact_round != self.clock.at(t)[0]:
+                    info["contact_round"] = contact_round
         info.update(detail)
         self.steps.append(Step(
             seq=len(self.steps) + 1, actor=actor, event=event, round=rnd, segment=seg,
@@ -910,17 +1152,22 @@ class _Engine:
                 t_eff, sub, a.order, a.decl, a.kind, a.actor, hits=a.hits,
                 because=effect_because, spell=a.spell, effect_of=a, routine=a.routine))
             return
+        if a.kind is Kind.SET and a.decl.path in self.used_sets:
+            return  # the set weapon already struck the charge it was set against
+        offer: dict[str, Any] = {"may_interrupt": list(a.may_interrupt)} if a.may_interrupt else {}
         if a.kind in SIMPLE_EVENTS:
             self._step(a.t, actor, SIMPLE_EVENTS[a.kind], a.because, action=a, target=target,
-                       group=group)
+                       group=group, **(offer if a.kind is Kind.FLEE else {}))
             if a.kind is Kind.FLEE:
                 fleeing.append(actor)
             return
-        if a.kind is Kind.CHARGE:
+        if a.kind is Kind.CHARGE and not a.arrival:
             self._step(a.t, actor, StepEvent.CHARGES, a.because, action=a, target=target,
-                       group=group)
+                       group=group, **offer)
+            if a.approach:
+                return  # the blows come in the segment the charger reaches
         if not a.hits:
-            if a.kind is not Kind.CHARGE:
+            if a.kind is not Kind.CHARGE or a.arrival:
                 self._step(a.t, actor, StepEvent.ATTACKS, a.because, action=a, target=target,
                            group=group)
             return
@@ -939,6 +1186,8 @@ class _Engine:
     def _usable(self, a: _Action) -> bool:
         """Tells whether an action can still happen; records why not in the ledger."""
         actor = a.actor.id
+        if self._cannot_act(a):
+            return False
         if a.effect_of is not None:
             return self.state.casting.get(actor) is a.effect_of
         if a.routine > 1 and self.state.ledger.get(a.decl.path) != "resolved":
@@ -956,6 +1205,66 @@ class _Engine:
             return False
         return True
 
+    # -- conditions (core.rules.care) --
+
+    def _cannot_act(self, a: _Action) -> bool:
+        """Drops an action whose actor a condition keeps from acting (one step per entry)."""
+        actor = a.actor.id
+        why = self.conditions.blocking(actor)
+        if why is None or self.state.status[actor] is not Status.ACTIVE:
+            return False
+        if self.state.casting.get(actor) is a.effect_of and a.effect_of is not None:
+            self.state.casting.pop(actor, None)  # the spell being cast is lost with it
+        self.state.ledger.setdefault(a.decl.path, "cancelled")
+        if a.decl.path not in self.blocked:
+            self.blocked.add(a.decl.path)
+            self._step(a.t, actor, StepEvent.CANNOT_ACT, (R_CANNOT_ACT,), action=a,
+                       target=a.decl.target, condition=why)
+        return True
+
+    def _conditions(self, a: _Action, group: int | None) -> None:
+        """Starts or ends the conditions an action names once it has taken effect."""
+        path = a.decl.path
+        if a.routine != 1 or path in self.cared or (a.kind is Kind.SPELL
+                                                    and a.effect_of is None):
+            return
+        self.cared.add(path)
+        care = self.care.get(path)
+        if not care or self.state.ledger.get(path) != "resolved":
+            return
+        actor = a.actor.id
+        number = self.clock.at(a.t)[0] or 1
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self._step(a.t, change.target, StepEvent.CONDITION_ENDS, (R_CONDITION,),
+                               group=group, condition=change.name, by=actor)
+                continue
+            until = None if change.rounds is None else number + change.rounds
+            self.conditions.start(change.target, change.name, until)
+            extra: dict[str, Any] = {"condition": change.name, "by": actor}
+            if change.rounds is not None:
+                extra["rounds"] = change.rounds
+            self._step(a.t, change.target, StepEvent.CONDITION_STARTS, (R_CONDITION,),
+                       group=group, **extra)
+
+    def _round_end(self, number: int) -> int:
+        """Gets the continuous time of the last segment of round ``number`` (1-based)."""
+        if number < self.clock.first_normal_round:
+            return max(self.clock.surprise_segments, 1)
+        return self.clock.time(number - self.clock.first_normal_round, SEGMENTS_PER_ROUND)
+
+    def _expire(self, before: int) -> None:
+        """Ends the conditions whose time ran out at the end of a round before ``before``."""
+        for number in range(max(self.round_no, 1), before):
+            ended = self.conditions.due(number)
+            if ended:
+                self.group += 1
+            for cid, name in ended:
+                self._step(self._round_end(number), cid, StepEvent.CONDITION_ENDS,
+                           (R_CONDITION,), group=self.group, condition=name)
+        self.round_no = max(self.round_no, before)
+
     def run(self, actions: Sequence[_Action]) -> None:
         """Plays every action bucket by bucket (same segment, same place in it)."""
         self.heap = list(actions)
@@ -965,7 +1274,53 @@ class _Engine:
             bucket = [first]
             while self.heap and self.heap[0].t == first.t and self.heap[0].sub == first.sub:
                 bucket.append(heapq.heappop(self.heap))
+            if self.conditions.on:
+                self._expire(self.clock.at(first.t)[0] or 1)
             self._bucket(bucket)
+        if self.conditions.on:
+            self._expire(self.last_round + 1)
+
+    def _interrupt(self, a: _Action) -> None:
+        """Resolves the blows that interrupt a flight or a charge, before it goes on.
+
+        "Combat" (order of events): some actions let the other side interrupt, such as a
+        fleeing attack or spears set against a charge. The DM records each interrupt's outcome;
+        it lands at once, so a charger slain by a set spear never strikes.
+        """
+        victim = a.actor.id
+        for it in a.interrupts:
+            if self.state.status[victim] is not Status.ACTIVE:
+                return
+            if (self.state.status[it.actor] is not Status.ACTIVE
+                    or self.conditions.blocking(it.actor) is not None):
+                continue
+            is_set = it.kind == SET_AGAINST_CHARGE
+            if it.set_path is not None:
+                self.used_sets.add(it.set_path)
+                self.state.ledger[it.set_path] = "resolved"
+            because: tuple[str, ...] = (R_SET_VS_CHARGE if is_set else R_FLEEING_ATTACK,
+                                        R_IMMEDIATE)
+            info: dict[str, Any] = {"declaration": it.path, "interrupt": it.kind,
+                                    "interrupts": a.decl.path}
+            if not it.hits:
+                self._step(a.t, it.actor, StepEvent.ATTACKS, because, target=victim, **info)
+                continue
+            damaged: list[str] = []
+            for h in it.hits:
+                if not h.hit:
+                    self._step(a.t, it.actor, StepEvent.MISSES, because, target=victim, **info)
+                    continue
+                damage, extra = h.damage, dict(info)
+                if is_set and self.options.set_weapon_double_damage and damage > 0:
+                    damage *= 2
+                    extra.update(doubled=True, damage_rolled=h.damage)
+                hp = self._wound(victim, damage) if damage > 0 else self.state.hp.get(victim)
+                if damage > 0:
+                    damaged.append(victim)
+                rules = (*because, R_SET_DOUBLE) if "doubled" in extra else because
+                self._step(a.t, it.actor, StepEvent.HITS, rules, target=victim, damage=damage,
+                           hp=hp, **extra)
+            self._consequences(a.t, damaged, simultaneous=False)
 
     def _bucket(self, bucket: list[_Action]) -> None:
         live = [a for a in bucket if self._usable(a)]
@@ -980,17 +1335,27 @@ class _Engine:
             damaged: list[str] = []
             fleeing: list[str] = []
             for a in live:
+                if a.interrupts:
+                    self._interrupt(a)
+                    if not self._usable(a):
+                        continue
                 a.because = (R_TIE, *a.because) if a.effect_of is None else a.because
                 self._perform(a, group, damaged, fleeing)
+                self._conditions(a, group)
             self._consequences(t, damaged, simultaneous=True)
             self._flee(fleeing)
             return
         for n, a in enumerate(live):
             if n and not self._usable(a):
                 continue  # "3. Determine Initiative": the slain do not act later on
+            if a.interrupts:
+                self._interrupt(a)
+                if not self._usable(a):
+                    continue
             damaged = []
             fleeing = []
             self._perform(a, None, damaged, fleeing)
+            self._conditions(a, None)
             self._consequences(t, damaged, simultaneous=False)
             self._flee(fleeing)
 
@@ -1035,6 +1400,51 @@ def resolve_with_ledger(scenario: Scenario, dice: RollSource) -> LedgerResolutio
         rolls=tuple(rolls),
     )
     return LedgerResolution(resolution, dict(engine.state.ledger))
+
+
+@dataclass(frozen=True, slots=True)
+class InterruptOffer:
+    """An interrupt the DM may offer: who may strike a fleeing or charging combatant."""
+
+    declaration: str
+    """Path of the flight or charge (``rounds[1].declarations[0]``)."""
+    mover: str
+    kind: str
+    """``fleeing attack`` or ``set against a charge``."""
+    by: tuple[str, ...]
+    choices: tuple[str, ...] = ("hits, with its damage", "misses", "is let pass")
+
+    def words(self, names: Mapping[str, str]) -> str:
+        """Describes the offer with names, e.g. for the declaration form."""
+        who = ", ".join(names.get(b, b) for b in self.by)
+        mover = names.get(self.mover, self.mover)
+        what = ("may strike as it flees" if self.kind == FLEEING_ATTACK
+                else "may strike with a weapon set against its charge")
+        return (f"{mover}: {who} {what} (the interrupt "
+                f"{', '.join(self.choices[:-1])} or {self.choices[-1]}).")
+
+
+def interrupt_offers(scenario: Scenario, round_index: int) -> list[InterruptOffer]:
+    """Lists the interrupts a round's flights and charges allow ("Combat", order of events).
+
+    A flight may be struck by the opponents engaged with the fleer (those it attacks or who
+    attack it this round); a charge by opponents who set a weapon against it. The DM records
+    the chosen outcome in the declaration's ``interrupts``.
+    """
+    rnd = scenario.rounds[round_index]
+    by_id = {c.id: c for c in scenario.combatants}
+    facts = _round_facts(rnd)
+    out: list[InterruptOffer] = []
+    for decl in rnd.declarations:
+        kind = action_kind(decl)
+        if kind not in (Kind.FLEE, Kind.CHARGE):
+            continue
+        who = _interrupt_candidates(kind, by_id[decl.actor], facts, by_id)
+        if who:
+            out.append(InterruptOffer(decl.path, decl.actor,
+                                      FLEEING_ATTACK if kind is Kind.FLEE
+                                      else SET_AGAINST_CHARGE, who))
+    return out
 
 
 def _alerted_in(document: Mapping[str, Any]) -> frozenset[str]:

@@ -42,6 +42,7 @@ from core.rules.base import (
     parse_options,
     rule_table,
 )
+from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
 from core.scenario import (
     Scenario,
     ScenarioError,
@@ -203,10 +204,15 @@ RULES: Mapping[str, Rule] = rule_table(
     _rule("duration.rounds-to-tu", _BASICS,
           "A duration in rounds lasts 10 TU a round from the TU the action completes.",
           "round_tu"),
+    _rule("duration.minutes-and-turns", _BASICS,
+          "A duration in minutes lasts 6 rounds (60 TU) a minute and one in turns 60 rounds "
+          "(600 TU) a turn (effect field unit: rounds, minutes, turns or tu).", "round_tu"),
     _rule("death.no-further-actions", _SEQ,
           "A dead or unconscious combatant's pending and later actions are dropped.",
           "death_threshold"),
+    *care_rules(ID, SOURCE, _SEQ),
 )
+R_CONDITION, R_CANNOT_ACT = care_rule_ids(ID)
 
 PHASES: tuple[Phase, ...] = (
     Phase("encounter", "Encounter: d6 per side, 2d6 reaction",
@@ -219,7 +225,8 @@ PHASES: tuple[Phase, ...] = (
           (f"{ID}.clock.count-up", f"{ID}.order.missile-spell-melee",
            f"{ID}.order.simultaneous", f"{ID}.spell.disrupted-by-hit",
            f"{ID}.initiative.next-from-completion", f"{ID}.change-mind.new-roll",
-           f"{ID}.duration.rounds-to-tu")),
+           f"{ID}.duration.rounds-to-tu", f"{ID}.duration.minutes-and-turns",
+           f"{ID}.care.condition", f"{ID}.care.cannot-act")),
 )
 
 
@@ -276,6 +283,9 @@ class _Plan:
     """TU of a change of mind (-1: at once); None when this action is no change of mind."""
     effect: Effect | None
     fate: Fate | None = None
+    effect_rounds: int = 1
+    """Rounds in one unit of the effect's duration (The Basics: a minute is 6, a turn 60);
+    0 when the duration is given in TU."""
     started: bool = False
     begun: bool = False
     """A spell whose casting has begun."""
@@ -501,7 +511,8 @@ def _plan(index: int, action: TimedAction, actor: Combatant, ids: frozenset[str]
     effect = read_effect(action.raw, path)
     if effect is not None and effect.target is not None and effect.target not in ids:
         raise ScenarioError(f"{path}.effect.target", f"unknown combatant {effect.target!r}")
-    return _Plan(index, action, kind, level, attacks, _change(action), effect)
+    return _Plan(index, action, kind, level, attacks, _change(action), effect,
+                 effect_rounds=_effect_unit(action.raw, path))
 
 
 def _spell_level(action: TimedAction, actor: Combatant) -> int:
@@ -519,6 +530,21 @@ def _spell_level(action: TimedAction, actor: Combatant) -> int:
         raise ScenarioError(f"{path}.spell", f"{actor.id} has no spell {action.spell!r} "
                                              f"(memorised: {known}); give its level")
     return spell.level
+
+
+EFFECT_UNITS: Mapping[str, int] = {"rounds": 1, "round": 1, "minutes": 6, "minute": 6,
+                                   "turns": 60, "turn": 60, "tu": 0}
+"""Rounds per unit of an effect's duration (The Basics); ``tu`` counts TU directly (0)."""
+
+
+def _effect_unit(raw: Mapping[str, Any], path: str) -> int:
+    """Reads an effect's ``unit`` (The Basics: a minute is 6 rounds, a turn 60 rounds)."""
+    effect = raw.get("effect")
+    unit = effect.get("unit", "rounds") if isinstance(effect, Mapping) else "rounds"
+    if not isinstance(unit, str) or unit.lower() not in EFFECT_UNITS:
+        raise ScenarioError(f"{path}.effect.unit",
+                            f"expected rounds, minutes, turns or tu, got {unit!r}")
+    return EFFECT_UNITS[unit.lower()]
 
 
 def _change(action: TimedAction) -> int | None:
@@ -562,6 +588,12 @@ class _Clock:
         self.counter = 0
         self.prio = self._priorities()
         self.last_tu = -1
+        # Conditions (core.rules.care), read up front so a bad field is refused.
+        self.conditions = Conditions()
+        self.care = [read_care(a.raw, a.path, a.actor, a.target, ids) for a in scenario.actions]
+        self.blocked: set[int] = set()
+        self.idle: set[str] = set()
+        """Actors whose action a condition stopped: they go on when it ends."""
         for plans in self.queue.values():
             if plans and self.plans[plans[0]].change_at is not None:
                 plan = self.plans[plans[0]]
@@ -696,13 +728,79 @@ class _Clock:
 
     def run(self) -> None:
         """Pops the clock batch by batch: each batch is one TU and one kind."""
-        while self.heap:
-            key = self.heap[0][0]
-            batch: list[_Entry] = []
-            while self.heap and self.heap[0][0][:2] == key[:2]:
-                batch.append(heapq.heappop(self.heap)[2])
-            for part in self._split(batch):
-                self._run_batch(part)
+        while True:
+            while self.heap:
+                key = self.heap[0][0]
+                if self.conditions.on:
+                    self._expire(key[0])
+                    if self.heap[0][0] != key:
+                        continue  # a creature woke and acts before this batch
+                batch: list[_Entry] = []
+                while self.heap and self.heap[0][0][:2] == key[:2]:
+                    batch.append(heapq.heappop(self.heap)[2])
+                for part in self._split(batch):
+                    self._run_batch(part)
+            # Conditions still timed run out after the last action; the woken act then.
+            ends = [u for names in self.conditions.on.values() for u in names.values()
+                    if u is not None]
+            if not ends:
+                return
+            self._expire(max(ends))
+
+    # -- conditions (core.rules.care) --
+
+    def _expire(self, tu: int) -> None:
+        """Ends the conditions timed out by ``tu``; idle actors go on from the TU it ended."""
+        for cid, name, until in sorted(
+                (cid, name, until) for cid, names in self.conditions.on.items()
+                for name, until in names.items() if until is not None and until <= tu):
+            self.conditions.end(cid, name)
+            self.out.add(cid, StepEvent.CONDITION_ENDS, until, self.out.new_group(),
+                         [R_CONDITION], condition=name)
+            self._wake(cid, until)
+
+    def _wake(self, cid: str, tu: int) -> None:
+        """Schedules the next action of an actor a condition had stopped, once none is left."""
+        if cid in self.idle and self.conditions.blocking(cid) is None:
+            self.idle.discard(cid)
+            if self.status[cid] is Status.ACTIVE:
+                self.schedule(cid, tu, (R_CONDITION,))
+
+    def _cannot_act(self, e: _Entry, group: int) -> bool:
+        """Drops an entry whose actor a condition keeps from acting (one step per action)."""
+        why = self.conditions.blocking(e.actor)
+        if why is None or e.ev not in (Ev.ACT, Ev.BEGIN):
+            return False
+        plan = self.plans[e.plan]
+        if plan.fate is None:
+            plan.fate = Fate.CANCELLED
+        self.casting.pop(e.actor, None)
+        self._advance_past(plan)
+        self.idle.add(e.actor)
+        if plan.index not in self.blocked:
+            self.blocked.add(plan.index)
+            self.out.add(e.actor, StepEvent.CANNOT_ACT, e.tu, group, [R_CANNOT_ACT],
+                         action=plan.action.action, target=plan.action.target, condition=why,
+                         declaration=plan.action.path)
+        return True
+
+    def _conditions(self, plan: _Plan, tu: int, group: int) -> None:
+        """Starts or ends the conditions an action names once it has taken effect."""
+        care = self.care[plan.index]
+        if not care:
+            return
+        actor = plan.action.actor
+        for change in care.conditions:
+            if change.ends:
+                if self.conditions.end(change.target, change.name):
+                    self.out.add(change.target, StepEvent.CONDITION_ENDS, tu, group,
+                                 [R_CONDITION], condition=change.name, by=actor)
+                    self._wake(change.target, tu)
+                continue
+            until = None if change.rounds is None else tu + change.rounds * self.options.round_tu
+            self.conditions.start(change.target, change.name, until)
+            self.out.add(change.target, StepEvent.CONDITION_STARTS, tu, group, [R_CONDITION],
+                         condition=change.name, by=actor, rounds=change.rounds)
 
     def _split(self, batch: list[_Entry]) -> list[list[_Entry]]:
         """Splits a same-TU same-kind batch when the encounter winner goes first (option)."""
@@ -745,10 +843,14 @@ class _Clock:
         struck: list[tuple[str, str]] = []
         completed: list[_Plan] = []
         for e in live:
+            if self.conditions.on and self._cannot_act(e, group):
+                continue
             if e.ev is Ev.EXPIRE:
                 assert e.effect is not None
+                unit_rule = ("duration.rounds-to-tu" if self.plans[e.plan].effect_rounds == 1
+                             else "duration.minutes-and-turns")
                 self.out.add(e.actor, StepEvent.EFFECT_EXPIRES, tu, group,
-                             [_r("duration.rounds-to-tu"), *order], target=e.effect.target,
+                             [_r(unit_rule), *order], target=e.effect.target,
                              effect=e.effect.name, declaration=self.plans[e.plan].action.path)
             elif e.ev is Ev.BEGIN:
                 self._begin(e, group, order)
@@ -819,6 +921,8 @@ class _Clock:
             self.out.add(a.actor, event, e.tu, group, because, action=a.action,
                          target=a.target, **common)
         last = plan.done_steps == len(plan.times)
+        if last:
+            self._conditions(plan, e.tu, group)
         first_counts = self.options.next_from is NextFrom.FIRST_ATTACK and e.attack == 0
         if last or first_counts:
             completed.append(plan)
@@ -905,7 +1009,8 @@ class _Clock:
         """Starts the action's effect and schedules the actor's next action from this TU."""
         cid = plan.action.actor
         if plan.effect is not None and plan.done_steps == len(plan.times):
-            ends = tu + plan.effect.duration * self.options.round_tu
+            per = (self.options.round_tu * plan.effect_rounds if plan.effect_rounds else 1)
+            ends = tu + plan.effect.duration * per
             self.push(_Entry(ends, self.prio[Ev.EXPIRE], Ev.EXPIRE, plan.index,
                              effect=plan.effect, actor=cid))
         if self.status[cid] is not Status.ACTIVE:

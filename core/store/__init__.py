@@ -1,12 +1,15 @@
 """Campaign persistence: SQLAlchemy ORM, Alembic migrations, and the :class:`Store` facade."""
 
 from core.store.errors import (
+    AccessDeniedError,
     ConflictError,
     CorruptDatabaseError,
     DatabaseLockedError,
+    DatabaseUnavailableError,
     DiskFullError,
     EncounterEndedError,
     EncounterMovedOnError,
+    NameTakenError,
     NewerDatabaseError,
     NotACampaignDatabaseError,
     NotFoundError,
@@ -16,14 +19,17 @@ from core.store.errors import (
 from core.store.store import AppliedImport, EncounterInfo, Store, default_database_url
 
 __all__ = [
+    "AccessDeniedError",
     "AppliedImport",
     "ConflictError",
     "CorruptDatabaseError",
     "DatabaseLockedError",
+    "DatabaseUnavailableError",
     "DiskFullError",
     "EncounterEndedError",
     "EncounterInfo",
     "EncounterMovedOnError",
+    "NameTakenError",
     "NewerDatabaseError",
     "NotACampaignDatabaseError",
     "NotFoundError",

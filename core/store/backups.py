@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from core.store.errors import NotACampaignDatabaseError, StoreError
+from core.store.health import seal
 from core.store.opening import Inspection, Verdict, inspect_sqlite_file
 
 SERVER_BACKUPS = (
@@ -40,6 +41,7 @@ def copy_database(source: Path, target: Path) -> Path:
                 dst.close()
         finally:
             src.close()
+        seal(part)  # a backup carries its own digest: damage to it is named when it is opened
         os.replace(part, target)
     except sqlite3.Error as exc:
         part.unlink(missing_ok=True)
@@ -125,6 +127,7 @@ def _swap_in(incoming: Path, target: Path, kept: Path, lock_timeout: float) -> N
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=OFF")  # every table is replaced whole
         conn.execute("BEGIN IMMEDIATE")  # other writers wait from here to the commit
+        conn.execute("PRAGMA user_version = 0")  # its bytes change: any seal is void
         # WAL lets another connection read while we hold the write lock: the copy is exactly
         # what is replaced, written whole or not at all (a .part renamed).
         copy_database(target, kept)

@@ -25,6 +25,14 @@ class DatabaseLockedError(StoreError):
     """Another program holds the database; try again when it lets go."""
 
 
+class DatabaseUnavailableError(StoreError):
+    """The database did not answer in time or the connection to it was lost; try again.
+
+    A command may or may not have reached it; repeating it is safe for encounter commands,
+    which are stored once per command id.
+    """
+
+
 class ReadOnlyDatabaseError(StoreError):
     """The database may be read but not written (file permissions, read-only medium)."""
 
@@ -59,3 +67,40 @@ class EncounterMovedOnError(ConflictError):
 
 class EncounterEndedError(StoreError):
     """The encounter has ended: it can be read and printed, not played on, until reopened."""
+
+
+class AccessDeniedError(ReadOnlyDatabaseError):
+    """The database role may not do this: no grants on the tables, or the campaign's access
+    (PostgreSQL row-level security) lets it read at most. Nothing was stored."""
+
+
+class NameTakenError(StoreError):
+    """Another campaign has this name (on a shared server, perhaps one this role cannot see)."""
+
+
+SHARED_CAMPAIGNS_DOC = "docs/shared-campaigns.md"
+"""Where a group reads how to set up access to a shared database (named in messages)."""
+
+
+def access_denied(text: str, label: str, sqlstate: str | None) -> AccessDeniedError | None:
+    """Turns PostgreSQL's refusal of a role (SQLSTATE 42501) into words; None if it is not one."""
+    if sqlstate != "42501":  # insufficient_privilege
+        return None
+    lowered = text.lower()
+    if "row-level security" in lowered:
+        return AccessDeniedError(
+            f"{label}: your database role may read this campaign but not change it (you are a "
+            "player in it), or it is not one of yours; nothing was saved. Its owner can make "
+            "you a co-DM."
+        )
+    if "must be owner" in lowered:
+        return AccessDeniedError(
+            f"{label} needs its schema upgraded, and only the database's administrator may do "
+            "that: ask them to run `python -m core access setup` on it "
+            f"({SHARED_CAMPAIGNS_DOC}). Nothing was changed."
+        )
+    return AccessDeniedError(
+        f"{label}: your database role has no rights on Combat Desk's tables there; nothing was "
+        "saved or changed. Ask whoever runs the database to add your role to the Combat Desk "
+        f"group ({SHARED_CAMPAIGNS_DOC})."
+    )

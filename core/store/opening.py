@@ -21,10 +21,11 @@ from core.store.errors import (
     NewerDatabaseError,
     NotACampaignDatabaseError,
     StoreError,
+    access_denied,
 )
 
 APPLICATION_ID = 0x43444B31  # "CDK1" in the SQLite header marks a Combat Desk campaign file.
-KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003")
+KNOWN_REVISIONS: tuple[str, ...] = ("0001", "0002", "0003", "0004")
 """Every schema revision this version can open, oldest first; the last is the head."""
 HEAD_REVISION = KNOWN_REVISIONS[-1]
 OUR_TABLES = frozenset({"campaigns", "characters", "monster_templates", "encounters"})
@@ -108,8 +109,12 @@ def _check_sqlite_header(path: Path) -> bool:
     return True
 
 
-def inspect_sqlite_file(path: Path) -> Inspection:
-    """Reads (never writes) an SQLite file and decides whether and how to open it."""
+def inspect_sqlite_file(path: Path, quick_check: bool = True) -> Inspection:
+    """Reads (never writes) an SQLite file and decides whether and how to open it.
+
+    ``quick_check=False`` skips SQLite's page check, for a file whose seal proves its bytes
+    are the ones Combat Desk last closed (see :mod:`core.store.health`).
+    """
     if not path.exists() or not _check_sqlite_header(path):
         return Inspection(Verdict.CREATE, None)
     label = str(path)
@@ -119,7 +124,7 @@ def inspect_sqlite_file(path: Path) -> Inspection:
     except sqlite3.Error as exc:
         raise StoreError(f"{label} cannot be opened: {exc}") from None
     try:
-        check = conn.execute("PRAGMA quick_check(1)").fetchone()
+        check = conn.execute("PRAGMA quick_check(1)").fetchone() if quick_check else ("ok",)
         if check is None or check[0] != "ok":
             raise CorruptDatabaseError(
                 f"{label} is damaged ({check[0] if check else 'no answer'}). It was left "
@@ -172,6 +177,10 @@ def inspect_connection(conn: Connection, label: str) -> Inspection:
         if "alembic_version" in tables:
             revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except SQLAlchemyError as exc:
+        orig = getattr(exc, "orig", None)
+        denied = access_denied(str(orig or exc), label, getattr(orig, "sqlstate", None))
+        if denied is not None:  # a role the administrator has not yet let in
+            raise denied from None
         raise StoreError(f"{label} cannot be read: {exc.__class__.__name__}: {exc}") from None
     if not tables:
         return Inspection(Verdict.CREATE, None)

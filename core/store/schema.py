@@ -6,16 +6,55 @@ outside ``core.store`` sees these classes.
 
 from __future__ import annotations
 
+import functools
+import getpass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    DateTime,
+    FetchedValue,
+    ForeignKey,
+    Index,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.engine.interfaces import ExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+ACCESS_LEVELS = ("owner", "co-dm", "player")
+"""What a database role may do in a campaign (PostgreSQL): everything, write, or only read."""
 
 
 def utc_now() -> datetime:
     """Gets the current time in UTC (stored with every row that records when)."""
     return datetime.now(UTC)
+
+
+@functools.cache
+def os_user() -> str | None:
+    """Gets the name of the person logged in to this computer (None if it has none)."""
+    try:
+        return getpass.getuser()[:200] or None
+    except (OSError, KeyError, ImportError):  # no LOGNAME/USER and no passwd entry
+        return None
+
+
+def changed_by(context: ExecutionContext | None) -> str | None:
+    """Gets who is writing, for the audit column ``changed_by``.
+
+    On SQLite the campaign file is the unit of access, so "who" is the computer's user name.
+    A server names its own login role: a PostgreSQL trigger fills the column (migration 0004),
+    so what a client would send cannot disguise the writer.
+    """
+    if context is not None and context.dialect.name != "sqlite":
+        return None
+    return os_user()
 
 
 class Base(DeclarativeBase):
@@ -24,15 +63,49 @@ class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
 
 
-class CampaignRow(Base):
+class Audited:
+    """Who wrote a row last, and when (schema 0004; NULL in rows untouched since)."""
+
+    changed_by: Mapped[str | None] = mapped_column(String(200), default=changed_by,
+                                                   onupdate=changed_by)
+    changed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                        default=utc_now, onupdate=utc_now)
+
+
+class CampaignRow(Audited, Base):
     __tablename__ = "campaigns"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    # FetchedValue: the ORM leaves the column out of its INSERT, so the server's default
+    # (current_user, PostgreSQL only) fills it.
+    owner: Mapped[str | None] = mapped_column(String(63), server_default=FetchedValue())
+    """The PostgreSQL role that created the campaign (filled by the server); NULL on SQLite,
+    where the file is the unit of access."""
 
 
-class CharacterRow(Base):
+class CampaignMemberRow(Audited, Base):
+    """A PostgreSQL role's access to a campaign besides its owner's: owner, co-dm or player.
+
+    The role may be a group role: every role in it gets the access. Unused on SQLite.
+    """
+
+    __tablename__ = "campaign_members"
+
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    role_name: Mapped[str] = mapped_column(String(63))
+    access: Mapped[str] = mapped_column(String(10))
+
+    __table_args__ = (
+        PrimaryKeyConstraint("campaign_id", "role_name"),
+        CheckConstraint(
+            "access IN ('owner', 'co-dm', 'player')", name="ck_campaign_members_access"
+        ),
+    )
+
+
+class CharacterRow(Audited, Base):
     """A PC, henchman or hireling (``kind``)."""
 
     __tablename__ = "characters"
@@ -73,7 +146,7 @@ class CharacterRow(Base):
     __table_args__ = (Index("ix_characters_campaign", "campaign_id"),)
 
 
-class MonsterTemplateRow(Base):
+class MonsterTemplateRow(Audited, Base):
     __tablename__ = "monster_templates"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -94,7 +167,7 @@ class MonsterTemplateRow(Base):
     __table_args__ = (Index("ix_monster_templates_campaign", "campaign_id"),)
 
 
-class EncounterRow(Base):
+class EncounterRow(Audited, Base):
     __tablename__ = "encounters"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -106,7 +179,7 @@ class EncounterRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
-class EncounterEventRow(Base):
+class EncounterEventRow(Audited, Base):
     """One event of one command. Rows are only ever inserted: undo is a command of its own.
 
     The unique (encounter, command, index) key makes two writers appending the same command
@@ -134,7 +207,7 @@ class EncounterEventRow(Base):
     )
 
 
-class SessionLogRow(Base):
+class SessionLogRow(Audited, Base):
     """What changed in a campaign's roster between sessions (results of an encounter, imports)."""
 
     __tablename__ = "session_log"

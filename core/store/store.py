@@ -10,7 +10,7 @@ import functools
 import random
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -26,6 +26,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
@@ -37,16 +38,21 @@ from core.model import Kind, Spell, Weapon
 from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus, SessionLogEntry
 from core.roster_checks import check_template
 from core.roster_merge import ImportChanges
+from core.store import health
 from core.store.errors import (
+    AccessDeniedError,
     ConflictError,
     CorruptDatabaseError,
     DatabaseLockedError,
+    DatabaseUnavailableError,
     DiskFullError,
     EncounterEndedError,
     EncounterMovedOnError,
+    NameTakenError,
     NotFoundError,
     ReadOnlyDatabaseError,
     StoreError,
+    access_denied,
 )
 from core.store.opening import (
     APPLICATION_ID,
@@ -65,9 +71,20 @@ from core.store.schema import (
     EncounterRow,
     MonsterTemplateRow,
     SessionLogRow,
+    changed_by,
+    os_user,
     utc_now,
 )
 
+WRITERS = ("owner", "co-dm")
+"""Access levels that may change a campaign (a player only reads)."""
+_ACCESS = text("SELECT combatdesk_access(:campaign, current_user)")
+_BYPASSES_ACCESS = text(
+    "SELECT r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'USAGE') "
+    "FROM pg_roles r, pg_class c WHERE r.rolname = current_user "
+    "AND c.oid = 'campaigns'::regclass"
+)
+"""Is the role exempt from row-level security (a superuser, or the owner of the tables)?"""
 UNDO_KIND = "undo"
 APPEND_ATTEMPTS = 8
 """How often an append that collided with another writer's is retried with the next number."""
@@ -93,7 +110,7 @@ _SQLITE_SEQ_OF_COMMAND = (
 )
 _SQLITE_INSERT_EVENT = (
     "INSERT INTO encounter_events (encounter_id, command_seq, event_index, command_name, kind, "
-    "payload, created_at, command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "payload, created_at, command_id, changed_by, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _MOVED_ON = (
     "Another Combat Desk window changed this encounter since yours last saw it, so nothing "
@@ -377,10 +394,9 @@ def _reads(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatenate
     def read(store: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return method(store, *args, **kwargs)
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError):
             raise CorruptDatabaseError(
-                f"{store.label} is damaged: a saved record cannot be read ({exc.__class__.__name__}"
-                "). Restore a backup."
+                f"{store.label} is damaged: a saved record cannot be read. Restore a backup."
             ) from None
 
     return read
@@ -394,6 +410,8 @@ class Store:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self.label = label
         self._processors: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None
+        self.damage: tuple[str, ...] = ()
+        """Damage found when the campaign opened, in words for the DM (empty: none found)."""
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -409,8 +427,14 @@ class Store:
         url = url or default_database_url()
         path = _checked_address(url)
         label = str(path) if path else _safe_label(url)
+        intact, sealed = True, 0
         if path is not None:
-            inspection = inspect_sqlite_file(path)
+            sealed, intact = _check_seal(path)
+            inspection = inspect_sqlite_file(path, quick_check=not intact)
+            if inspection.verdict is Verdict.CREATE:
+                intact = True  # nothing in it to check
+            elif not intact:  # the thorough structural check; a broken file stays untouched
+                health.refuse_if_unreadable(label, health.structural_problems(path))
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -429,8 +453,37 @@ class Store:
                 reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
                 raise StoreError(f"cannot connect to {label}: {reason}") from None
         store = cls(engine, label)
+        if path is not None and inspection.verdict is not Verdict.CREATE:
+            store._unseal()
         store._prepare(inspection, path)
+        if not intact:
+            problems = health.content_problems(store)
+            if problems or sealed:
+                store.damage = (health.damage_report(label, bool(sealed), problems),)
         return store
+
+    def _unseal(self) -> None:
+        """Clears the file's seal before anything is written: the bytes are about to change.
+
+        The pool keeps this connection open, and with it a lock that stops another Combat Desk
+        from sealing the file under this one (see :func:`core.store.health.seal`).
+        """
+        try:
+            with self._engine.connect() as conn:
+                raw = conn.connection.dbapi_connection
+                assert isinstance(raw, sqlite3.Connection)
+                if raw.execute("PRAGMA user_version").fetchone()[0]:
+                    # No sync of its own: lost in a power cut, the file is still the sealed
+                    # one; any later commit syncs the WAL, this frame with it.
+                    raw.execute("PRAGMA synchronous=OFF")
+                    try:
+                        raw.execute("PRAGMA user_version = 0")
+                    finally:
+                        raw.execute("PRAGMA synchronous=FULL")
+        except (DBAPIError, sqlite3.Error) as exc:
+            error = _operational(exc, self.label)
+            if not isinstance(error, ReadOnlyDatabaseError):  # a read-only file keeps its seal
+                raise error from None
 
     def _prepare(self, inspection: Inspection, path: Path | None) -> None:
         if inspection.verdict is Verdict.CURRENT:
@@ -476,8 +529,16 @@ class Store:
         return self._engine.url.render_as_string(hide_password=False)
 
     def close(self) -> None:
-        """Closes every connection (SQLite folds its WAL back into the file)."""
+        """Closes every connection (SQLite folds its WAL back into the file).
+
+        The last Combat Desk to close an SQLite campaign seals it (a digest of its bytes), so
+        that the next start can tell damage from a clean file by one read. A file found damaged
+        is left unsealed: the thorough checks keep naming what they find at every start.
+        """
         self._engine.dispose()
+        path = self.file
+        if path is not None and not self.damage and path.exists():
+            health.seal(path)
 
     @property
     def url(self) -> str:
@@ -506,6 +567,46 @@ class Store:
                 f"{self.label} is damaged: some text in it cannot be read. Restore a backup."
             ) from None
 
+    # --- access: PostgreSQL roles and row-level security; an SQLite file is the unit -----------
+
+    def who(self) -> str | None:
+        """Gets who this store writes as: the login role on a server, the computer's user on
+        SQLite (what the audit column ``changed_by`` records)."""
+        if self.file is not None or self._engine.dialect.name == "sqlite":
+            return os_user()
+        with self.unit_of_work() as s:
+            return str(s.execute(text("SELECT session_user")).scalar())
+
+    def access(self, campaign_id: int) -> str | None:
+        """Gets what this store's role may do in a campaign: "owner", "co-dm" (write),
+        "player" (read) or None (not at all). On SQLite whoever opens the file owns it all.
+
+        A role that owns the tables or bypasses row-level security counts as an owner.
+        """
+        if self._engine.dialect.name == "sqlite":
+            return "owner"
+        with self.unit_of_work() as s:
+            if s.execute(_BYPASSES_ACCESS).scalar():
+                return "owner"
+            found = s.execute(_ACCESS, {"campaign": campaign_id}).scalar()
+            return None if found is None else str(found)
+
+    def _require_writer(self, s: Session, campaign_ids: Iterable[int], verb: str) -> None:
+        """Refuses a delete the role may not make, in words.
+
+        Row-level security would skip such rows without a word (a DELETE has no WITH CHECK), and
+        the app would report a conflict or success; inserts and updates raise on their own.
+        """
+        if self._engine.dialect.name == "sqlite" or s.execute(_BYPASSES_ACCESS).scalar():
+            return
+        for campaign in set(campaign_ids):
+            if s.execute(_ACCESS, {"campaign": campaign}).scalar() not in WRITERS:
+                raise AccessDeniedError(
+                    f"{self.label}: your database role may read this campaign but not change "
+                    f"it (you are a player in it); nothing was {verb}. Its owner can make you "
+                    "a co-DM."
+                )
+
     # --- campaigns -----------------------------------------------------------------------------
 
     @_reads
@@ -527,7 +628,7 @@ class Store:
                 s.flush()
                 return Campaign(row.id, row.name, row.created_at)
         except IntegrityError:
-            raise StoreError(f"A campaign named {name!r} already exists.") from None
+            raise self._name_taken(name) from None
 
     def create_campaign_with(
         self, name: str, roster: Sequence[RosterEntry], templates: Sequence[MonsterTemplate]
@@ -545,7 +646,15 @@ class Store:
                 s.add_all(_template_row(campaign.id, t) for t in templates)
                 return Campaign(campaign.id, campaign.name, campaign.created_at)
         except IntegrityError:
-            raise StoreError(f"A campaign named {name.strip()!r} already exists.") from None
+            raise self._name_taken(name.strip()) from None
+
+    def _name_taken(self, name: str) -> NameTakenError:
+        if self.file is not None:
+            return NameTakenError(f"A campaign named {name!r} already exists.")
+        return NameTakenError(
+            f"A campaign named {name!r} already exists on this database (perhaps one you cannot "
+            "see: names are shared by everyone using it). Choose another name."
+        )
 
     # --- roster --------------------------------------------------------------------------------
 
@@ -608,6 +717,7 @@ class Store:
                     raise NotFoundError(missing)
                 if version is not None and row.version != version:
                     raise ConflictError(changed(row), to_value(row))
+                self._require_writer(s, [row.campaign_id], "removed")
                 s.delete(row)
         except ConflictError as exc:
             raise self._with_saved(exc, model, to_value, record_id) from None
@@ -901,6 +1011,7 @@ class Store:
         """
         changes = applied.changes
         with self.unit_of_work() as s:
+            self._require_writer(s, [campaign_id], "undone")
             self._check_versions(
                 s, _CHARACTERS_TABLE,
                 [*changes.added_entries, *(after for _, after in changes.updated_entries)],
@@ -941,8 +1052,9 @@ class Store:
     ) -> None:
         """Removes several entries and templates in one transaction, each only if unchanged."""
         with self.unit_of_work() as s:
-            self._check_versions(s, _CHARACTERS_TABLE, entries, "removed")
-            self._check_versions(s, _TEMPLATES_TABLE, templates, "removed")
+            campaigns = self._check_versions(s, _CHARACTERS_TABLE, entries, "removed")
+            campaigns |= self._check_versions(s, _TEMPLATES_TABLE, templates, "removed")
+            self._require_writer(s, campaigns, "removed")
             for table, records in ((_CHARACTERS_TABLE, entries), (_TEMPLATES_TABLE, templates)):
                 for chunk in _chunks([r.id for r in records]):
                     s.execute(delete(table).where(table.c.id.in_(chunk)))
@@ -1008,19 +1120,27 @@ class Store:
     def _check_versions(
         s: Session, table: Any, records: Sequence[RosterEntry | MonsterTemplate],
         verb: str = "undone",
-    ) -> None:
-        """Refuses (ConflictError) if any record is gone or saved since at another version."""
+    ) -> set[int]:
+        """Refuses (ConflictError) if any record is gone or saved since at another version.
+
+        Returns the campaigns the records belong to.
+        """
         wanted = {r.id: r for r in records}
         found: dict[int, int] = {}
+        campaigns: set[int] = set()
         for chunk in _chunks(list(wanted)):
-            rows = s.execute(select(table.c.id, table.c.version).where(table.c.id.in_(chunk)))
-            found.update((row[0], row[1]) for row in rows)
+            rows = s.execute(select(table.c.id, table.c.version, table.c.campaign_id)
+                             .where(table.c.id.in_(chunk)))
+            for row in rows:
+                found[row[0]] = row[1]
+                campaigns.add(row[2])
         stale = [r.name for i, r in wanted.items() if i is None or found.get(i) != r.version]
         if stale:
             more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
             raise ConflictError(
                 f"{', '.join(stale[:3])}{more} changed or went away since; nothing was {verb}."
             )
+        return campaigns
 
     @staticmethod
     def _insert_entries(
@@ -1091,6 +1211,7 @@ class Store:
             s.flush()
             return EncounterInfo(row.id, campaign_id, name, system, dict(row.options), row.status)
 
+    @_reads
     def encounters(self, campaign_id: int, with_options: bool = True) -> list[EncounterInfo]:
         """Lists a campaign's encounters, oldest first (``status`` active or ended).
 
@@ -1123,6 +1244,7 @@ class Store:
             s.flush()
             return _info(row)
 
+    @_reads
     def encounter(self, encounter_id: int) -> EncounterInfo:
         """Gets one encounter's header as saved now."""
         with self.unit_of_work() as s:
@@ -1266,6 +1388,7 @@ class Store:
         """
         payload_out, time_out = self._event_processors()
         now = time_out(utc_now())
+        who = changed_by(None)
         with self._engine.connect() as conn:
             raw = conn.connection.dbapi_connection
             assert isinstance(raw, sqlite3.Connection)
@@ -1291,7 +1414,8 @@ class Store:
                 raw.executemany(
                     _SQLITE_INSERT_EVENT,
                     [
-                        (encounter_id, seq, i, name, kind, payload_out(payload), now, command_id)
+                        (encounter_id, seq, i, name, kind, payload_out(payload), now, command_id,
+                         who, now)
                         for i, (kind, payload) in enumerate(events)
                     ],
                 )
@@ -1351,6 +1475,17 @@ class Store:
     def load_commands(self, encounter_id: int) -> list[Command]:
         """Gets the encounter's live commands (undone ones left out), oldest first."""
         return [command for _, command in self._live_commands(self._rows(encounter_id))]
+
+
+def _check_seal(path: Path) -> tuple[int, bool]:
+    """Gets the file's seal (0: none) and whether its bytes still match it."""
+    if not path.is_file():
+        return 0, False
+    try:
+        sealed = health.seal_of(path)
+        return sealed, sealed != 0 and health.file_digest(path) == sealed
+    except OSError as exc:
+        raise StoreError(f"{path} cannot be read: {exc.strerror}.") from None
 
 
 def _checked_address(url: str) -> Path | None:
@@ -1429,10 +1564,18 @@ def _server_timeouts(url: str, lock_timeout: float) -> dict[str, Any]:
     return {k: v for k, v in settings.items() if k not in parsed.query}
 
 
+_CONNECTION_LOST = ("server closed the connection", "connection refused", "could not connect",
+                    "terminating connection", "connection is closed", "ssl syscall error",
+                    "consuming input failed", "no route to host", "network is unreachable")
+
+
 def _operational(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
     orig = exc.orig if isinstance(exc, DBAPIError) else exc
     text = str(orig) if orig is not None else str(exc)
     lowered = text.lower()
+    denied = access_denied(text, label, getattr(orig, "sqlstate", None))
+    if denied is not None:
+        return denied
     if "lock timeout" in lowered:
         return DatabaseLockedError(
             f"{label}: another Combat Desk window or program is holding this record; nothing "
@@ -1440,7 +1583,7 @@ def _operational(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
         )
     if "statement timeout" in lowered or "timeout expired" in lowered or (
             "timed out" in lowered):
-        return StoreError(
+        return DatabaseUnavailableError(
             f"{label} did not answer in time; nothing was saved. Check the network or ask "
             "whoever runs the server, then try again."
         )
@@ -1448,6 +1591,11 @@ def _operational(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
         return DatabaseLockedError(
             f"{label} is locked by another program or Combat Desk window; nothing was saved. "
             "Try again in a moment."
+        )
+    if any(lost in lowered for lost in _CONNECTION_LOST):
+        return DatabaseUnavailableError(
+            f"{label} cannot be reached (the connection was lost); your last change may not "
+            "have been saved. Check the network or the server, then try again."
         )
     if "readonly" in lowered or "read-only" in lowered:
         return ReadOnlyDatabaseError(

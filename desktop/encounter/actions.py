@@ -109,7 +109,7 @@ class EncounterActions:
         stack = workspace.controller.stack if workspace is not None else self.window.undo_stack
         self.window.undo_group.setActiveStack(stack)
         # The entry form edits the roster: on an encounter tab its room goes to the board.
-        self.window.editor_dock.setVisible(workspace is None)
+        self.window.show_editor_dock(workspace is None)
         self._update_enabled()
 
     def _update_enabled(self) -> None:
@@ -470,11 +470,19 @@ class EncounterActions:
         self.dialog = dialog
 
     def _preview(self, workspace: EncounterWorkspace, choice: PrintChoice) -> None:
+        from core.limits import printout_problem
+        from core.summary_html import render_html
         from desktop import printing
 
-        html = self.summary_html(workspace, choice.first, choice.last, choice.appendix)
-        if html is not None:
-            printing.show_print_preview(html, self.window, choice.page)
+        summary = self._summary(workspace, choice.first, choice.last)
+        if summary is None:
+            return
+        problem = printout_problem(summary)
+        if problem is not None:  # Qt's page layout would run for minutes and eat the memory
+            QMessageBox.information(self.window, "Print", problem)
+            return
+        printing.show_print_preview(render_html(summary, choice.appendix), self.window,
+                                    choice.page)
 
     def help_current(self) -> HelpWindow:
         """Opens the help (F1): at the current phase of an encounter, else at the roster page."""

@@ -39,6 +39,13 @@ def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
     return text
 
 
+def wrapped_label(text: str) -> QLabel:
+    """A heading that wraps in a narrow column instead of setting the column's width."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    return label
+
+
 class BoardBase(QWidget):
     """The cards, the editor and the refusal line; subclasses add lanes or a palette."""
 
@@ -52,7 +59,7 @@ class BoardBase(QWidget):
         self.cards = CardsView()
         self.cards.setObjectName("cards")
         self.cards.setModel(self.cards_model)
-        self.cards.setMinimumWidth(220)
+        self.cards.setMinimumWidth(200)
         self.editor = EntryEditor(controller.system_id)
         self.editor.submitted.connect(self._on_entry_submitted)
         self.message = QLabel()

@@ -21,6 +21,7 @@ from core.scenario import ScenarioError
 from core.session import EncounterSession
 from core.words import Names, command_words
 from desktop.encounter.session_command import SessionCommand
+from desktop.store_retry import AskRetry
 
 _ENGINE_ERRORS = (ScenarioError, DiceError, UnknownSystemError, LogError)
 
@@ -50,6 +51,8 @@ class EncounterController(QObject):
         self.resolution: Resolution | None = None
         self.error: str | None = None
         self.listeners: list[Callable[[], None]] = []
+        self.ask_retry: AskRetry | None = None
+        """Asks Retry / Cancel when the database is busy or away (None: refuse at once)."""
         session.subscribe(self._on_session_changed)
         self._resolve_now()
 
@@ -127,7 +130,8 @@ class EncounterController(QObject):
             return False
         text = text or self.command_text(command)
         undoable = SessionCommand(self.session, command,
-                                  lambda message: self.refused.emit(self.words(message)), text)
+                                  lambda message: self.refused.emit(self.words(message)), text,
+                                  self.ask_retry)
         self.stack.push(undoable)
         if undoable.error is not None:
             self.refused.emit(self.words(undoable.error))

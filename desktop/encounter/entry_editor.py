@@ -104,6 +104,13 @@ class EntryEditor(QGroupBox):
         self.segment.setSpecialValueText("next free")
         self.segment.setToolTip("The surprise segment this is done in (next free: the first "
                                 "one this combatant has not used yet)")
+        # Lists as wide as about twelve letters, not as their longest name: the editor shares
+        # its column with the cards, and every pixel it takes is lost to the lanes at 1280x720.
+        for combo in (self.target, self.weapon, self.spell, self.trigger_actor, self.triggers,
+                      self.nominates):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
         self.heading = QLabel()
         self.submit_button = QPushButton("&Declare")
         self.submit_button.setDefault(True)
@@ -204,6 +211,9 @@ class EntryEditor(QGroupBox):
             if name in self.fields and value is not None:
                 self.set_value(name, value[0] if isinstance(value, list) and value else value)
         self._show_weapon_facts()
+        edit = self.weapon.lineEdit()
+        if edit is not None:
+            edit.setCursorPosition(0)  # "none (natural attack)" reads from its start
         self.show()
         self.target.setFocus()
 

@@ -192,9 +192,16 @@ class LaneBox(QGroupBox):
 
     def __init__(
         self, key: str, title: str, meaning: str = "", parent: QWidget | None = None,
-        editable: bool = False,
+        editable: bool = False, wrap_title: bool = False,
     ) -> None:
-        super().__init__(title, parent)
+        # A group box cuts a long title in a narrow lane ("withdraw [" at 1280x720); with
+        # ``wrap_title`` the title is a label that goes onto a second line instead.
+        super().__init__("" if wrap_title else title, parent)
+        self._title = title
+        self.heading: QLabel | None = None
+        if wrap_title:
+            self.heading = QLabel(title)
+            self.heading.setWordWrap(True)
         self.setObjectName(f"lane-{key}")
         self.setToolTip(meaning)
         self.model = LaneModel(key, editable, self)
@@ -223,10 +230,25 @@ class LaneBox(QGroupBox):
         self.meaning.setWordWrap(True)
         self.meaning.setVisible(bool(meaning))
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 2, 4, 4)
+        side = 2 if wrap_title else 4  # the narrow lanes keep every pixel for their words
+        layout.setContentsMargins(side, 2, side, 4)
         layout.setSpacing(2)
+        if self.heading is not None:
+            layout.addWidget(self.heading)
         layout.addWidget(self.meaning)
         layout.addWidget(self.view, 1)
+
+    def title(self) -> str:
+        """Gets the lane's title, shown as the box's or as the wrapping heading."""
+        return self._title
+
+    def set_title(self, title: str) -> None:
+        """Changes the title wherever it is shown."""
+        self._title = title
+        if self.heading is not None:
+            self.heading.setText(title)
+        else:
+            self.setTitle(title)
 
     def current_entry(self) -> int | None:
         return self.view.current_entry()

@@ -34,7 +34,7 @@ from core.encounter import add_entry, remove_entry, replace_entry, start_round
 from core.log import Command
 from core.model import Status, StepEvent
 from core.rules import find_system
-from desktop.encounter.board_base import BoardBase
+from desktop.encounter.board_base import BoardBase, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import lanes_for
@@ -138,7 +138,7 @@ class LetterBoard(BoardBase):
         self.editor.setSizePolicy(policy)
 
         left = QVBoxLayout()
-        left.addWidget(QLabel("<b>Combatants</b> — drag onto a lane, or press its key"))
+        left.addWidget(wrapped_label("<b>Combatants</b> — drag onto a lane, or press its key"))
         left.addWidget(self.cards, 2)
         if self._timed:
             left.addWidget(self.timer_label)
@@ -150,7 +150,11 @@ class LetterBoard(BoardBase):
         self.editor_area.setFrameShape(QFrame.Shape.NoFrame)
         self.editor_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.editor_area.setWidget(self.editor)
+        self.editor.hide()  # setWidget shows it: an empty form would offer Declare with no one
         self.editor_area.setMinimumHeight(160)
+        # The column keeps the width the form needs: the scroll area does not scroll sideways,
+        # so a narrower column would cut the form (its heading names actor and action).
+        self.editor_area.setMinimumWidth(290)
         left.addWidget(self.editor_area, 3)
         buttons = QHBoxLayout()
         buttons.addWidget(self.round_label, 1)

@@ -15,10 +15,10 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QSpinBox, QWidget
 
 from core.rules import InitiativeSystem
-from core.words import option_label
+from core.words import option_label, value_words
 
 
-class _WheelOnlyWhenFocused(QObject):
+class WheelOnlyWhenFocused(QObject):
     """Lets the wheel scroll the form past a spin box or list instead of changing it.
 
     A DM scrolling the options once turned "fixed surprise segments" to −3 by accident; the
@@ -36,7 +36,7 @@ class _WheelOnlyWhenFocused(QObject):
 def option_tooltip(system: InitiativeSystem, name: str, default: Any) -> str:
     """Gets the plain-words summaries of the rules an option changes, and its default."""
     rules = [r for r in system.rules.values() if r.option == name]
-    shown = default.value if isinstance(default, Enum) else default
+    shown = value_words(default)
     lines = [f"Default (the source): {shown}"]
     lines += [f"• {r.summary} ({r.id}; {r.source}, “{r.heading}”)" for r in rules]
     return "\n".join(lines)
@@ -50,7 +50,7 @@ class OptionsForm(QWidget):
         self.system = system
         self.defaults = system.options_type()
         self.editors: dict[str, QWidget] = {}
-        self._wheel_guard = _WheelOnlyWhenFocused(self)
+        self._wheel_guard = WheelOnlyWhenFocused(self)
         form = QFormLayout(self)
         for f in fields(self.defaults):
             default = getattr(self.defaults, f.name)
@@ -60,8 +60,9 @@ class OptionsForm(QWidget):
                 editor.setChecked(default)
             elif isinstance(default, Enum):
                 editor = QComboBox()
-                editor.addItems([str(m.value) for m in type(default)])
-                editor.setCurrentText(str(default.value))
+                for member in type(default):  # words on screen, the value in the item data
+                    editor.addItem(value_words(member), member.value)
+                editor.setCurrentIndex(editor.findData(default.value))
             elif isinstance(default, int):
                 editor = QSpinBox()
                 # Counts, segments and seconds cannot go below 0; hit-point thresholds
@@ -83,7 +84,7 @@ class OptionsForm(QWidget):
         if isinstance(editor, QCheckBox):
             return editor.isChecked()
         if isinstance(editor, QComboBox):
-            return editor.currentText()
+            return editor.currentData()
         if isinstance(editor, QSpinBox):
             return editor.value()
         assert isinstance(editor, QLineEdit)

@@ -7,6 +7,7 @@ spell by itself). A failed saving throw is popcorn's ``fails_save`` (Disrupting 
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 from core.encounter import replace_entry
 from core.model import Step
 from desktop.encounter.board_base import entry_text
+from desktop.encounter.condition_controls import ConditionControls
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.step_entries import EntryRef, entry_for_step, with_outcome, with_save
 from desktop.plain_text import plain
@@ -55,6 +57,7 @@ class OutcomePanel(QGroupBox):
         self.label.setWordWrap(True)
         # Three lines are kept for the header: the splitter cannot squeeze it to a cut line.
         self.label.setMinimumHeight(3 * self.label.fontMetrics().lineSpacing())
+        self.label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.damage = QSpinBox()
         self.damage.setRange(0, 999)
         self.damage.setToolTip("Damage of a hit")
@@ -89,12 +92,21 @@ class OutcomePanel(QGroupBox):
         row = QHBoxLayout()
         row.addWidget(QLabel("Damage"))
         for widget in (self.damage, self.hit_button, self.miss_button, self.heal_button,
-                       self.clear_button, self.save_button):
+                       self.clear_button):
             row.addWidget(widget)
+        # Fails Save (popcorn only) sits beside "another attack": the first row is full at
+        # 1280x720.
+        second = QHBoxLayout()
+        second.addWidget(self.another)
+        second.addStretch(1)
+        second.addWidget(self.save_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.label)
         layout.addLayout(row)
-        layout.addWidget(self.another)
+        layout.addLayout(second)
+        self.conditions = ConditionControls(controller)
+        self.conditions.refused.connect(lambda text: self._show_error(plain(text)))
+        layout.addWidget(self.conditions)
         layout.addWidget(self.error)
         self.set_step(None)
 
@@ -107,6 +119,7 @@ class OutcomePanel(QGroupBox):
             self.another.setChecked(False)
         self.step = step
         self._show_error("")
+        self.conditions.set_step(step)
         found = entry_for_step(self.controller.state, step) if step is not None else None
         usable = isinstance(found, EntryRef)
         for button in (self.hit_button, self.miss_button, self.clear_button, self.save_button):
@@ -118,12 +131,12 @@ class OutcomePanel(QGroupBox):
         if step is None:
             self.label.setText("Select a step in the resolution list.")
         elif isinstance(found, EntryRef):
-            self.label.setText(plain(f"#{step.seq} · {step_when(step)} · "
-                                     f"{step_sentence(step, self._labels())} — records on "
-                                     f"{self._describe(found)}"))
+            sentence = step_sentence(step, self._labels(), brief=True)
+            self.label.setText(plain(f"#{step.seq} · {step_when(step)} · {sentence} — records "
+                                     f"on {self._describe(found)}"))
         else:
             self.label.setText(plain(f"#{step.seq} · {step_when(step)} · "
-                                     f"{step_sentence(step, self._labels())}: {found}"))
+                                     f"{step_sentence(step, self._labels(), brief=True)}: {found}"))
 
     def _show_error(self, text: str) -> None:
         self.error.setText(text)

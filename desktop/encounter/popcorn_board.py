@@ -30,7 +30,7 @@ from core.log import Command, EncounterState, LogError, replay
 from core.model import Status
 from core.rules.popcorn import initiative_standing
 from core.scenario import ScenarioError, parse_scenario
-from desktop.encounter.board_base import BoardBase, entry_text
+from desktop.encounter.board_base import BoardBase, entry_text, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import POPCORN_ACTIONS
@@ -82,7 +82,7 @@ class PopcornBoard(BoardBase):
         grid = QGridLayout()
         for i, action in enumerate((*POPCORN_ACTIONS, WAIT)):
             key = str((i + 1) % 10)
-            box = LaneBox(action, f"{action} [{key}]")
+            box = LaneBox(action, f"{action} [{key}]", wrap_title=True)
             box.setToolTip(f"The active creature's turn: {action} (key {key})")
             box.view.setMaximumHeight(60)
             box.setMinimumWidth(56)  # ten lanes in five columns must fit beside 1280×720's list
@@ -93,11 +93,12 @@ class PopcornBoard(BoardBase):
             self.action_lanes[action] = box
             self._keys[key] = action
             grid.addWidget(box, i // 5, i % 5)
-        self.status_lanes = {key: LaneBox(key, title) for key, title in STATUS_LANES}
+        self.status_lanes = {key: LaneBox(key, title, wrap_title=True)
+                             for key, title in STATUS_LANES}
         for box in self.status_lanes.values():
             box.setMinimumWidth(56)
         # The meaning goes in the tooltip: at 1280×720 the lane is too narrow for a sentence.
-        self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]")
+        self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]", wrap_title=True)
         self.next_lane.setToolTip("Drop the creature the active one nominates (key N); after "
                                   "a turn saved without one, this passes it on")
         self.next_lane.view.setToolTip(self.next_lane.toolTip())
@@ -120,7 +121,7 @@ class PopcornBoard(BoardBase):
             status_row.addWidget(box)
         status_row.addWidget(self.next_lane)
         left = QVBoxLayout()
-        left.addWidget(QLabel("<b>Combatants</b> — drop the active one on an action"))
+        left.addWidget(wrapped_label("<b>Combatants</b> — drop the active one on an action"))
         left.addWidget(self.cards, 1)
         left.addWidget(self.editor)
         top = QHBoxLayout()
@@ -281,7 +282,8 @@ class PopcornBoard(BoardBase):
         """Fills Nominates, Target and Sets off with names (ids stay in the item data).
 
         Nominates leaves out the actor (unless every other creature has acted: the last one
-        may choose itself for the next round) and every creature that is out of the fight.
+        may choose itself for the next round) and every creature that is out of the fight;
+        Target leaves out the actor except for a spell.
         """
         resolved = self.controller.resolution
         alive = [c for c in self.combatants()
@@ -291,8 +293,9 @@ class PopcornBoard(BoardBase):
         current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
         done = {str(t.get("actor")) for t in current if not t.get("waits")}
         last = all(c.id in done or c.id == actor for c in alive)
+        spell = self.editor.action == "spell"  # a cleric may cure herself
         lists = {"nominates": [c for c in alive if c.id != actor or last],
-                 "target": [c for c in alive if c.id != actor],
+                 "target": [c for c in alive if c.id != actor or spell],
                  "triggers": [c for c in alive if c.id != actor]}
         for name, chosen in lists.items():
             combo = getattr(self.editor, name)

@@ -9,6 +9,7 @@ from PySide6.QtGui import QUndoCommand
 from core.log import Command, LogError
 from core.session import EncounterSession
 from core.store import StoreError
+from desktop.store_retry import AskRetry, with_retry
 
 ErrorSink = Callable[[str], None]
 
@@ -18,11 +19,13 @@ class SessionCommand(QUndoCommand):
 
     Exceptions cannot travel back through Qt's virtual call, so a refused first redo marks the
     command obsolete (QUndoStack then drops it) and keeps the reason in :attr:`error`.
+    A busy or unreachable database first asks ``ask_retry`` (Retry / Cancel): Retry saves the
+    same command (same id) again, Cancel refuses it as above.
     """
 
     def __init__(
         self, session: EncounterSession, command: Command, on_error: ErrorSink,
-        text: str | None = None,
+        text: str | None = None, ask_retry: AskRetry | None = None,
     ) -> None:
         # ``text`` is the DM's words for the Edit menu (names, not the log's ids)
         super().__init__(text if text is not None else command.name)
@@ -30,14 +33,15 @@ class SessionCommand(QUndoCommand):
         self._command = command
         self._on_error = on_error
         self._done_once = False
+        self._ask_retry = ask_retry
         self.error: str | None = None
 
     def redo(self) -> None:
         try:
             if self._done_once:
-                self._session.redo()
+                with_retry(self._session.redo, self._ask_retry)
             else:
-                self._session.execute(self._command)
+                with_retry(lambda: self._session.execute(self._command), self._ask_retry)
                 self._done_once = True
         except (LogError, StoreError) as exc:
             self.error = str(exc)
@@ -48,6 +52,6 @@ class SessionCommand(QUndoCommand):
 
     def undo(self) -> None:
         try:
-            self._session.undo()
+            with_retry(self._session.undo, self._ask_retry)
         except (LogError, StoreError) as exc:
             self._on_error(f"Undo failed: {exc}")

@@ -29,10 +29,19 @@ def _when(step: Step) -> str:
 
 def _notes(state: EncounterState, resolution: Resolution) -> dict[str, list[str]]:
     notes: dict[str, list[str]] = {}
+    running: dict[str, dict[str, str]] = {}  # creature → condition → since when
     for step in resolution.steps:
         if step.event is StepEvent.SPELL_DISRUPTED:
             spell = step.detail.get("spell") or "spell"
             notes.setdefault(step.actor, []).append(f"spell lost: {spell}{_when(step)}")
+        elif step.event is StepEvent.CONDITION_STARTS:
+            running.setdefault(step.actor, {})[str(step.detail.get("condition"))] = (
+                _when(step).strip(" ()"))
+        elif step.event is StepEvent.CONDITION_ENDS:
+            running.get(step.actor, {}).pop(str(step.detail.get("condition")), None)
+    for cid, names in running.items():  # conditions still on at the last step resolved
+        notes.setdefault(cid, []).extend(
+            f"{name} since {when}" if when else name for name, when in names.items())
     try:
         summary = build_summary(parse_scenario(scenario_document(state)), resolution)
     except (ScenarioError, SummaryError, ValueError):

@@ -47,6 +47,11 @@ class ProcedureStepper(QWidget):
         self.phase_list.setObjectName("phaseList")
         # About five phases show (the current one kept in view): the dice below need the room.
         self.phase_list.setMaximumHeight(5 * self.phase_list.fontMetrics().lineSpacing() + 12)
+        # A long title wraps onto a second line in the narrow column instead of being cut.
+        self.phase_list.setWordWrap(True)
+        self.phase_list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.phase_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.phase_list.setResizeMode(QListView.ResizeMode.Adjust)
         for phase in self.phases:
             self.phase_list.addItem(phase.title)
             item = self.phase_list.item(self.phase_list.count() - 1)

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.encounter import add_entry, remove_entry
-from desktop.encounter.board_base import BoardBase, entry_text
+from desktop.encounter.board_base import BoardBase, entry_text, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import TU_ACTIONS
@@ -119,7 +119,7 @@ class TimeUnitBoard(BoardBase):
         palette_box.addWidget(QLabel("<b>Actions</b>"))
         palette_box.addWidget(self.palette, 1)
         left = QVBoxLayout()
-        left.addWidget(QLabel("<b>Combatants</b> — drop an action here"))
+        left.addWidget(wrapped_label("<b>Combatants</b> — drop an action here"))
         left.addWidget(self.cards, 1)
         left.addWidget(self.editor)
         self.actions_lane.view.setWordWrap(True)  # a long action wraps instead of being cut

@@ -32,6 +32,7 @@ from desktop.encounter.tu_board import TimeUnitBoard
 from desktop.plain_text import plain
 from desktop.resolution.step_selection import StepSelectionSync
 from desktop.resolution.steps_model import StepsModel, make_steps_view
+from desktop.store_retry import asker
 from desktop.timeline import TimelineWidget
 
 LAYOUT_KEY = "encounter/splitters"
@@ -67,6 +68,7 @@ class EncounterWorkspace(QWidget):
         self.controller = EncounterController(
             session, roller or Roller.seeded(None if seed is None else
                                              int(seed) + len(session.log.commands)), self)
+        self.controller.ask_retry = asker(self)
         self.stepper = ProcedureStepper(self.controller)
         self.board = make_board(self.controller)
         self.steps_model = StepsModel(self)

@@ -15,6 +15,7 @@ from PySide6.QtGui import QUndoCommand
 from core.roster import MonsterTemplate, RosterEntry
 from core.roster_merge import ImportChanges
 from core.store import AppliedImport, Store, StoreError
+from desktop.store_retry import AskRetry, is_retryable, with_retry
 
 
 class RosterContext:
@@ -40,6 +41,8 @@ class RosterContext:
         self.on_template_changed = on_template_changed or on_changed
         self.versions: dict[int, int] = {}
         self.template_versions: dict[int, int] = {}
+        self.ask_retry: AskRetry | None = None
+        """Asks Retry / Cancel when the database is busy or away (None: fail at once)."""
 
     def current(self, entry: RosterEntry) -> RosterEntry:
         """Gets ``entry`` carrying the version this window last saw written."""
@@ -93,11 +96,16 @@ class RosterCommand(QUndoCommand):
 
     def _run(self, action: Callable[[], int | None]) -> None:
         try:
-            changed = action()
+            changed = with_retry(action, self.ctx.ask_retry)
         except StoreError as exc:
             self.failure = exc
             self.setObsolete(True)
-            self.ctx.on_failed(exc, self)
+            if is_retryable(exc) and self.ctx.ask_retry is not None:
+                # The DM saw the failure and chose Cancel: nothing was saved; show the roster
+                # as it is saved instead of a second message.
+                self.ctx.on_changed(None)
+            else:
+                self.ctx.on_failed(exc, self)
             return
         self._notify(changed)
 

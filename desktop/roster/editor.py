@@ -158,6 +158,10 @@ class RecordEditor(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Never narrower than the form: it does not scroll sideways, so a dock restored narrow
+        # (or dragged so) would cut every field at its right edge.
+        scroll.setMinimumWidth(form.minimumSizeHint().width()
+                               + scroll.verticalScrollBar().sizeHint().width())
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.save_reason, 1)

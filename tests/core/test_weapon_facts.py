@@ -13,6 +13,7 @@ import pytest
 from core.dice import Roller
 from core.model import Combatant, Resolution, Weapon
 from core.rules import find_system
+from core.rules.popcorn_attack import attack_notes
 from core.scenario import ScenarioError, declared_weapon, parse_scenario
 
 Doc = dict[str, Any]
@@ -195,3 +196,23 @@ def test_time_units_missile_from_the_facts() -> None:
     assert shot.tu == blow.tu and shot.group is not None and blow.group is not None
     assert shot.group < blow.group  # without the facts the two are simultaneous
     assert "time-units.order.missile-spell-melee" in shot.because
+
+
+def test_popcorn_attack_notes_see_a_table_missile() -> None:
+    """The modifiers shown for a popcorn attack: a bow from the table is a missile, so the
+    attacker's Dexterity counts, not its Strength."""
+    archer = {"id": "ann", "side": "party", "hp": 8, "dex": 16, "str": 6}
+    orc = {"id": "orc", "side": "monsters", "hp": 8}
+    doc = {
+        "format": "combatdesk/scenario-1",
+        "system": "popcorn",
+        "combatants": [archer, orc],
+        "rounds": [],
+    }
+    turn = {"actor": "ann", "action": "attack", "target": "orc", "weapon": "Short bow"}
+    melee = attack_notes(parse_scenario(doc), turn)
+    shot = attack_notes(parse_scenario(doc), {**turn, "weapon_facts": {"missile": True}})
+    assert any("Strength" in n.text for n in melee) and not any(
+        "Dexterity" in n.text for n in melee
+    )
+    assert any("Dexterity" in n.text for n in shot) and not any("Strength" in n.text for n in shot)

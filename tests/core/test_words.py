@@ -190,3 +190,25 @@ def test_house_rules_only_when_they_differ() -> None:
 @pytest.mark.parametrize("text", ["", "plain words", "Orc 1 is fine"])
 def test_text_without_ids_is_unchanged(text: str) -> None:
     assert NAMES.text(text) == text
+
+
+def test_interrupt_and_contact_details_read_with_names() -> None:
+    """side-d6.interrupt.set-against-charge and side-d6.move.contact-segment in words."""
+    from core.dice import Roller
+    from core.scenario import parse_scenario
+
+    doc = {"system": "side-d6", "options": {"set_weapon_double_damage": True},
+           "combatants": [{"id": "k-1", "name": "Sir Brannoc", "side": "raiders", "hp": 12,
+                           "movement": 120},
+                          {"id": "p-1", "name": "Old Tom", "side": "militia", "hp": 7}],
+           "rounds": [{"initiative": {"raiders": 1, "militia": 3}, "declarations": [
+               {"actor": "p-1", "action": "set"},
+               {"actor": "k-1", "action": "charge", "target": "p-1", "distance": 60,
+                "interrupts": [{"actor": "p-1", "hit": True, "damage": 3}]}]}]}
+    resolution = find_system("side-d6").resolve(parse_scenario(doc), Roller.seeded(1))
+    names = Names.from_document(doc)
+    texts = [step_sentence(s, names) for s in resolution.steps]
+    assert "reaches in segment 7" in texts[1] and "may be interrupted by Old Tom" in texts[1]
+    assert "an interrupt: set against a charge" in texts[2]
+    assert "double damage" in texts[2] and "3 rolled" in texts[2]
+    assert not any(re.search(r"k-1|p-1|rounds\[|declarations\[", t) for t in texts), texts

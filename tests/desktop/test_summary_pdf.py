@@ -241,3 +241,22 @@ def test_app_pdf_bad_scenario(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr and not out.exists()
     missing = _app("--pdf", str(out), str(tmp_path / "nope.json"))
     assert missing.returncode == 2 and "nope.json: no such file" in missing.stderr
+
+
+def test_a_printout_too_big_to_lay_out_is_refused_with_how_to_print_it(tmp_path: Path) -> None:
+    """6,000 fighters in one round: the PDF is refused in words within seconds (Qt's layout
+    would run for minutes), and the message says to print fewer rounds; nothing is written."""
+    fighters = [{"id": f"c{i}", "name": f"Fighter {i}", "side": "party" if i % 2 else "monsters",
+                 "hp": 8} for i in range(6000)]
+    blows = [{"actor": f"c{i}", "action": "attack", "target": f"c{i + 1 if i % 2 == 0 else i - 1}"}
+             for i in range(6000)]
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps({
+        "format": "combatdesk/scenario-1", "system": "side-d6", "seed": 1,
+        "combatants": fighters,
+        "rounds": [{"initiative": {"party": 3, "monsters": 4}, "declarations": blows}]}))
+    out = tmp_path / "huge.pdf"
+    done = _app("--pdf", str(out), str(path))
+    assert done.returncode == 2, done.stderr
+    assert "at most 5,000 are printed at once" in done.stderr and "--round" in done.stderr
+    assert "Traceback" not in done.stderr and not out.exists()

@@ -615,6 +615,342 @@ def test_unknown_option_refused() -> None:
         run(melee(4, 2, options={"nope": 1}))
 
 
+# --- conditions (core.rules.care) -------------------------------------------------------------
+
+
+def test_an_asleep_creature_cannot_act_until_its_condition_ends() -> None:
+    """addict.care.condition, addict.care.cannot-act: Sleep (1 segment) puts the orc to sleep
+    for the rest of round 1 and 1 more round; its blow in round 2 does not happen; in round 3
+    it acts again."""
+    sleep = {"actor": "m", "action": "D", "spell": "sleep", "target": "o",
+             "conditions": [{"name": "asleep", "rounds": 1}]}
+    blow = {"actor": "o", "action": "G", "target": "m", "hit": True, "damage": 1}
+    rounds = [{"initiative": {"party": 5, "monsters": 2}, "declarations": [sleep, dict(blow)]},
+              {"initiative": {"party": 1, "monsters": 6}, "declarations": [dict(blow)]},
+              {"initiative": {"party": 1, "monsters": 6}, "declarations": [dict(blow)]}]
+    res = run(scenario([MAGE, ORC], rounds))
+    started = step(res, "o", "condition-starts")
+    assert started.detail == {"condition": "asleep", "by": "m", "rounds": 1}
+    assert started.because == ("addict.care.condition",)
+    blocked = [s for s in res.steps if str(s.event) == "cannot-act"]
+    assert [(s.round, s.detail["condition"]) for s in blocked] == [(1, "asleep"), (2, "asleep")]
+    assert blocked[0].because == ("addict.care.cannot-act",)
+    ended = step(res, "o", "condition-ends")
+    assert ended.round == 2 and ended.detail == {"condition": "asleep"}
+    assert [s.round for s in res.steps if s.actor == "o" and str(s.event) == "hits"] == [3]
+    assert res.combatants["m"].hp == 4
+
+
+def test_a_condition_without_rounds_lasts_until_an_entry_ends_it() -> None:
+    """addict.care.condition: held until the fighter frees the orc with ends: true."""
+    hold = {"actor": "m", "action": "D", "spell": "sleep", "target": "o",
+            "conditions": [{"name": "held"}]}
+    free = {"actor": "f", "action": "B", "conditions": [{"name": "held", "target": "o",
+                                                          "ends": True}]}
+    blow = {"actor": "o", "action": "G", "target": "f"}
+    rounds = [{"initiative": {"party": 5, "monsters": 2}, "declarations": [hold]},
+              {"initiative": {"party": 1, "monsters": 6}, "declarations": [dict(blow)]},
+              {"initiative": {"party": 6, "monsters": 1}, "declarations": [free, dict(blow)]}]
+    res = run(scenario([MAGE, FIGHTER, ORC], rounds))
+    assert [(s.round, str(s.event)) for s in res.steps if s.actor == "o"] == [
+        (1, "condition-starts"), (2, "cannot-act"), (3, "condition-ends"), (3, "attacks")]
+    with pytest.raises(ScenarioError, match=r"declarations\[0\]\.conditions\[0\]\.target"):
+        bad = {**hold, "conditions": [{"name": "held", "target": "nobody"}]}
+        run(scenario([MAGE, ORC], [{"initiative": {"party": 5, "monsters": 2},
+                                     "declarations": [bad]}]))
+    with pytest.raises(ScenarioError, match=r"declarations\[0\]\.heal"):
+        run(scenario([MAGE, ORC], [{"initiative": {"party": 5, "monsters": 2},
+                                     "declarations": [{**hold, "heal": -2}]}]))
+
+
+# --- issue 13: parts of the text no case exercised yet -------------------------------------------
+
+CLERIC = {"id": "c", "side": "party", "hp": 8}
+WIGHT = {"id": "w", "side": "monsters", "hp": 12, "movement": 12,
+         "weapons": [{"name": "claw", "length": 1}]}
+
+
+@pytest.mark.parametrize("dice", [(2, 5), (4, 4)])
+def test_turning_beats_a_charge_won_or_tied(dice: tuple[int, int]) -> None:
+    """addict.oos.e-vs-d / addict.tie.e-vs-d ("VS turning: Turning resolves first"): the
+    cleric's turn comes before the wight's charge whether the wight's side won or tied."""
+    doc = scenario([CLERIC, WIGHT], [{"initiative": {"party": dice[0], "monsters": dice[1]},
+                                      "declarations": [
+        {"actor": "w", "action": "E", "charge": True, "target": "c", "hit": True, "damage": 3},
+        {"actor": "c", "action": "D", "kind": "turn", "target": "w"}]}])
+    res = run(doc)
+    assert brief(res)[:2] == [("c", "acts"), ("w", "charges")]
+    assert "addict.oos.e-vs-d" in res.steps[0].because
+
+
+WAND_USER = {"id": "m", "side": "party", "hp": 9}
+
+
+def test_a_hit_does_not_spoil_a_device() -> None:
+    """addict.device.not-spoiled (footnote 20): the orc's hit in segment 1 does not stop the
+    wand the mage uses in segment 2; a spell would have been lost. Knocked out, he cannot."""
+    doc = scenario([WAND_USER, ORC], [{"initiative": {"party": 2, "monsters": 5},
+                                       "declarations": [
+        {"actor": "m", "action": "D", "kind": "device", "segments": 2, "target": "o"},
+        {"actor": "o", "action": "G", "target": "m", "hit": True, "damage": 4}]}])
+    res = run(doc)
+    acts = step(res, "m", "acts")
+    assert acts.segment == 2 and "addict.device.not-spoiled" in acts.because
+    assert not [s for s in res.steps if str(s.event) == "spell-disrupted"]
+    doc["rounds"][0]["declarations"][1]["damage"] = 9
+    assert ("m", "acts") not in brief(run(doc))
+
+
+def test_device_retrieval_time_counts() -> None:
+    """addict.device.retrieval (E vs D "time to retrieve and use the device"): 2 segments to
+    dig the wand out plus 1 to use it; on a tie a 2-segment charge reaches first."""
+    doc = scenario([WAND_USER, {**ORC, "id": "o"}], [{"initiative": {"party": 3, "monsters": 3},
+                                                        "declarations": [
+        {"actor": "m", "action": "D", "kind": "device", "segments": 1, "retrieve_segments": 2,
+         "target": "o"},
+        {"actor": "o", "action": "E", "charge": True, "charge_segments": 2, "target": "m"}]}])
+    res = run(doc)
+    acts = step(res, "m", "acts")
+    assert acts.segment == 3 and "addict.device.retrieval" in acts.because
+    assert step(res, "o", "charges").seq < acts.seq
+
+
+@pytest.mark.parametrize(("use", "first"), [(3, "m"), (8, "o")])
+def test_tie_blow_at_a_device_user(use: int, first: str) -> None:
+    """addict.tie.device (G vs D covers "spellcasting or device usage"): on a tie the spear
+    (speed factor 6) is timed against the device: 3 segments finishes first, 8 after."""
+    doc = scenario([WAND_USER, ORC], [{"initiative": {"party": 4, "monsters": 4},
+                                       "declarations": [
+        {"actor": "m", "action": "D", "kind": "device", "segments": use, "target": "o"},
+        {"actor": "o", "action": "G", "target": "m", "hit": True, "damage": 1}]}])
+    res = run(doc)
+    assert res.steps[0].actor == first
+    assert "addict.tie.device" in step(res, "o", "hits").because
+
+
+ARCHER = {"id": "a", "side": "party", "hp": 9,
+          "weapons": [{"name": "short bow", "missile": True, "speed_factor": 7}]}
+
+
+def test_missile_loosed_partway_through_a_charge() -> None:
+    """addict.oos.missile-during-charge (footnote 14): the archer waits until segment 3 of a
+    4-segment charge; the arrow lands then, before the blows at contact."""
+    doc = scenario([ARCHER, ORC], [{"initiative": {"party": 1, "monsters": 6},
+                                    "declarations": [
+        {"actor": "o", "action": "E", "charge": True, "charge_segments": 4, "target": "a",
+         "hit": True, "damage": 2},
+        {"actor": "a", "action": "D", "target": "o", "fire_segment": 3, "hit": True,
+         "damage": 3}]}])
+    res = run(doc)
+    assert [(s.actor, str(s.event), s.segment) for s in res.steps] == [
+        ("o", "charges", 1), ("a", "hits", 3), ("o", "hits", 4)]
+    assert "addict.oos.missile-during-charge" in res.steps[1].because
+    doc["rounds"][0]["declarations"][1]["fire_segment"] = 5
+    with pytest.raises(ScenarioError, match=r"fire_segment: the charge runs from segment 1"):
+        run(doc)
+    doc["rounds"][0]["declarations"][0]["charge"] = False
+    with pytest.raises(ScenarioError, match="only a missile aimed at a combatant charging"):
+        run(doc)
+
+
+def test_distance_and_movement_give_the_contact_segment() -> None:
+    """addict.move.distance (footnote 19): 12″ charging indoors covers 24 ft a segment; 100 ft
+    less the spear's 8 ft is 4 segments, so the blows come in segment 4. From 300 ft the orc
+    is not within reach by segment 10 and strikes no blow; closing 30 ft at 6″ takes 5."""
+    orc = {**ORC, "movement": 12}
+    doc = scenario([FIGHTER, orc], [{"initiative": {"party": 1, "monsters": 6},
+                                     "declarations": [
+        {"actor": "o", "action": "E", "charge": True, "distance": 100, "target": "f",
+         "hit": True, "damage": 2}]}])
+    res = run(doc)
+    assert [(str(s.event), s.segment) for s in res.steps] == [("charges", 1), ("hits", 4)]
+    assert "addict.move.distance" in res.steps[0].because
+    doc["rounds"][0]["declarations"][0]["distance"] = 300
+    assert brief(run(doc)) == [("o", "charges")]
+    close = scenario([FIGHTER, {**orc, "movement": 6, "weapons": []}], [
+        {"initiative": {"party": 1, "monsters": 6}, "declarations": [
+            {"actor": "o", "action": "E", "distance": 30, "target": "f"}]}])
+    moves = step(run(close), "o", "moves")
+    assert moves.segment == 5 and moves.detail["distance"] == 30
+
+
+def test_distance_needs_a_movement_rate_and_no_typed_segments() -> None:
+    """addict.move.distance: a distance without a movement rate, or with charge_segments
+    too, is refused naming the field."""
+    doc = scenario([FIGHTER, ORC], [{"initiative": {"party": 1, "monsters": 6},
+                                     "declarations": [
+        {"actor": "o", "action": "E", "charge": True, "distance": 40, "target": "f"}]}])
+    with pytest.raises(ScenarioError, match=r"distance: 'o' needs a movement rate"):
+        run(doc)
+    doc["combatants"][1] = {**ORC, "movement": 9}
+    doc["rounds"][0]["declarations"][0]["charge_segments"] = 2
+    with pytest.raises(ScenarioError, match="not both"):
+        run(doc)
+
+
+def test_outdoor_charge_adds_a_third() -> None:
+    """addict.move.outdoors (footnote 9): outdoors 12″ charging is 16 ft a segment, so 50 ft
+    (claws, no reach) takes 4 segments; indoors (24 ft) it takes 3."""
+    doc = scenario([FIGHTER, {**WIGHT, "side": "monsters", "weapons": []}], [
+        {"initiative": {"party": 1, "monsters": 6}, "declarations": [
+            {"actor": "w", "action": "E", "charge": True, "distance": 50, "target": "f",
+             "hit": True, "damage": 1}]}])
+    assert step(run(doc), "w", "hits").segment == 3
+    doc["options"] = {"outdoors": True}
+    res = run(doc)
+    assert step(res, "w", "hits").segment == 4
+    assert "addict.move.outdoors" in step(res, "w", "charges").because
+
+
+def test_option_dmg_p67_losing_die() -> None:
+    """addict.option.g-vs-d-losing-die: the mage (die 5) casts a 3-segment spell; the orc
+    (die 3) swings a speed-factor-5 spear. Sources: 3 < 5, the spell goes off first. DMG p.67
+    option: 5 - 3 = 2 < 3, the blow lands first and the spell is lost."""
+    orc = {**ORC, "weapons": [{"name": "spear", "speed_factor": 5}]}
+    doc = scenario([MAGE, orc], [{"initiative": {"party": 5, "monsters": 3}, "declarations": [
+        {"actor": "m", "action": "D", "spell": "slow", "target": "o"},
+        {"actor": "o", "action": "G", "target": "m", "hit": True, "damage": 1}]}])
+    assert ("m", "spell-takes-effect") in brief(run(doc))
+    doc["options"] = {"g_vs_d_losing_die": True}
+    res = run(doc)
+    assert ("m", "spell-disrupted") in brief(res)
+    assert "addict.option.g-vs-d-losing-die" in step(res, "o", "hits").because
+
+
+def test_option_tie_extra_blows() -> None:
+    """addict.option.tie-extra-blows (DMG p.66): on a tie the dagger (2) against the halberd
+    (9) gets its second recorded hit with the halberd's blow at gap 5, before it at gap 3;
+    off by default, both dagger hits land at speed factor 2."""
+    thief = {"id": "t", "side": "party", "hp": 20, "weapons": [{"name": "dagger",
+                                                                "speed_factor": 2}]}
+    guard = {"id": "g", "side": "monsters", "hp": 20, "weapons": [{"name": "halberd",
+                                                                   "speed_factor": 9}]}
+    doc = scenario([thief, guard], [{"initiative": {"party": 2, "monsters": 2},
+                                     "declarations": [
+        {"actor": "t", "action": "G", "target": "g", "hits": [{"hit": True, "damage": 1},
+                                                               {"hit": True, "damage": 2}]},
+        {"actor": "g", "action": "G", "target": "t", "hit": True, "damage": 5}]}])
+    plain = run(doc)
+    assert [s.group for s in plain.steps] == [1, 1, 2]
+    doc["options"] = {"tie_extra_blow_gap": 5}
+    res = run(doc)
+    assert sorted((s.group, s.actor) for s in res.steps) == [(1, "t"), (2, "g"), (2, "t")]
+    assert "addict.option.tie-extra-blows" in [s for s in res.steps if s.actor == "t"][1].because
+    doc["options"] = {"tie_extra_blow_gap": 3}
+    assert [(s.actor, s.group) for s in run(doc).steps] == [("t", 1), ("t", 2), ("g", 3)]
+
+
+def test_option_missiles_against_a_charge_by_initiative() -> None:
+    """addict.option.missiles-vs-charge: by default the archer's two arrows fly before the
+    winning orc's charge; by initiative, one volley after the exchange."""
+    doc = scenario([ARCHER, ORC], [{"initiative": {"party": 1, "monsters": 6},
+                                    "declarations": [
+        {"actor": "o", "action": "E", "charge": True, "target": "a", "hit": True, "damage": 2},
+        {"actor": "a", "action": "D", "target": "o", "hits": [{"hit": True, "damage": 1},
+                                                               {"hit": True, "damage": 1}]}]}])
+    assert brief(run(doc))[:2] == [("a", "hits"), ("a", "hits")]
+    doc["options"] = {"missiles_vs_charge": "initiative"}
+    res = run(doc)
+    assert brief(res) == [("o", "charges"), ("o", "hits"), ("a", "hits")]
+    assert "addict.option.missiles-vs-charge" in res.steps[-1].because
+
+
+def test_option_action_wins_or_loses_initiative() -> None:
+    """addict.option.initiative-override: with the option a weapon of speed wins for its
+    wielder though the side lost; without it the field is refused, as is a third value."""
+    doc = melee(2, 5)
+    doc["rounds"][0]["declarations"][1]["initiative"] = "wins"
+    with pytest.raises(ScenarioError, match="initiative overrides"):
+        run(doc)
+    doc["options"] = {"initiative_overrides": True}
+    res = run(doc)
+    assert res.steps[0].actor == "f"
+    assert "addict.option.initiative-override" in res.steps[0].because
+    doc["rounds"][0]["declarations"][1]["initiative"] = "loses"
+    doc["rounds"][0]["initiative"] = {"party": 5, "monsters": 2}
+    assert run(doc).steps[0].actor == "o"
+    doc["rounds"][0]["declarations"][1]["initiative"] = "first"
+    with pytest.raises(ScenarioError, match="wins"):
+        run(doc)
+
+
+def test_option_slowed_caster_loses_and_is_struck() -> None:
+    """addict.option.initiative-override / addict.oos.losing-caster: the slowed mage's side
+    won, but her spell loses initiative on its own, so the orc's blow spoils it."""
+    doc = scenario([MAGE, ORC], [{"initiative": {"party": 5, "monsters": 2}, "declarations": [
+        {"actor": "m", "action": "D", "spell": "sleep", "target": "o", "initiative": "loses"},
+        {"actor": "o", "action": "G", "target": "m", "hit": True, "damage": 1}]}],
+        options={"initiative_overrides": True})
+    assert ("m", "spell-disrupted") in brief(run(doc))
+
+
+def test_option_mutual_charges_by_length() -> None:
+    """addict.option.mutual-charges: the fighter's side won, but charging each other the
+    orc's 8 ft spear outreaches the 3.5 ft sword in one exchange; by default each charge is
+    resolved in its side's turn."""
+    doc = scenario([FIGHTER, ORC], [{"initiative": {"party": 5, "monsters": 2},
+                                     "declarations": [
+        {"actor": "f", "action": "E", "charge": True, "target": "o", "hit": True, "damage": 1},
+        {"actor": "o", "action": "E", "charge": True, "target": "f", "hit": True,
+         "damage": 1}]}])
+    assert brief(run(doc)) == [("f", "charges"), ("f", "hits"), ("o", "charges"),
+                               ("o", "hits")]
+    doc["options"] = {"mutual_charges_by_length": True}
+    res = run(doc)
+    assert brief(res) == [("f", "charges"), ("o", "charges"), ("o", "hits"), ("f", "hits")]
+    assert "addict.option.mutual-charges" in res.steps[2].because
+
+
+def test_option_claw_with_its_opponents_blow() -> None:
+    """addict.tie.no-speed-factor (with-opponent): on a tie the bear's claw at the fighter
+    lands with the fighter's speed-factor-5 sword, not with the thief's dagger (2)."""
+    thief = {"id": "t", "side": "party", "hp": 9, "weapons": [{"name": "dagger",
+                                                               "speed_factor": 2}]}
+    bear = {"id": "b", "side": "monsters", "hp": 30, "weapons": [{"name": "claw"}]}
+    doc = scenario([FIGHTER, thief, bear], [{"initiative": {"party": 3, "monsters": 3},
+                                              "declarations": [
+        {"actor": "b", "action": "G", "target": "f", "hit": True, "damage": 1},
+        {"actor": "f", "action": "G", "target": "b", "hit": True, "damage": 1},
+        {"actor": "t", "action": "G", "target": "b", "hit": True, "damage": 1}]}])
+    assert step(run(doc), "b", "hits").group == step(run(doc), "t", "hits").group
+    doc["options"] = {"no_speed_factor_in_ties": "with-opponent"}
+    res = run(doc)
+    assert step(res, "b", "hits").group == step(res, "f", "hits").group
+    assert step(res, "t", "hits").group < step(res, "b", "hits").group
+
+
+def test_bystander_within_reach_retaliates_against_a_charge() -> None:
+    """addict.oos.charge-retaliation (E: "the target and any other combatants within 1″"):
+    the thief, not the charge's target, spends her routine on the charging orc; she strikes
+    in the exchange with the fighter, by weapon length. Being within 1″ is the DM's call."""
+    thief = {"id": "t", "side": "party", "hp": 9, "weapons": [{"name": "dagger",
+                                                               "speed_factor": 2,
+                                                               "length": 1}]}
+    doc = scenario([FIGHTER, thief, ORC], [{"initiative": {"party": 2, "monsters": 5},
+                                            "declarations": [
+        {"actor": "o", "action": "E", "charge": True, "target": "f", "hit": True, "damage": 1},
+        {"actor": "t", "action": "G", "target": "o", "retaliate": True, "hit": True,
+         "damage": 2}]}])
+    res = run(doc)
+    assert brief(res) == [("o", "charges"), ("o", "hits"), ("t", "hits")]
+    assert "addict.oos.charge-retaliation" in step(res, "t", "hits").because
+
+
+def test_grapple_resolves_after_blows() -> None:
+    """addict.declare.action-letters (H "Grapple or hold"): a grapple resolves after the
+    side's blows and its hit can hold the target with a condition."""
+    doc = scenario([FIGHTER, {**FIGHTER, "id": "g"}, ORC], [
+        {"initiative": {"party": 5, "monsters": 1}, "declarations": [
+            {"actor": "g", "action": "H", "target": "o", "hit": True, "damage": 0,
+             "conditions": [{"name": "held", "target": "o", "rounds": 1}]},
+            {"actor": "f", "action": "G", "target": "o", "hit": True, "damage": 1},
+            {"actor": "o", "action": "G", "target": "f", "hit": True, "damage": 1}]}])
+    res = run(doc)
+    assert [(s.actor, str(s.event)) for s in res.steps][:3] == [
+        ("f", "hits"), ("g", "hits"), ("o", "condition-starts")]
+    assert ("o", "cannot-act") in brief(res)
+
+
 def test_every_rule_is_tested() -> None:
     """Every rule id of the catalogue is cited by at least one test docstring here."""
     module = sys.modules[__name__]
@@ -628,14 +964,14 @@ def test_every_rule_is_tested() -> None:
 
 ACTORS = ["p1", "p2", "p3", "m1", "m2", "m3"]
 COMBATANTS = [
-    {"id": "p1", "side": "party", "hp": 8, "attack_routines": 2,
+    {"id": "p1", "side": "party", "hp": 8, "attack_routines": 2, "movement": 12,
      "weapons": [{"name": "sword", "speed_factor": 5, "length": 3.5}]},
     {"id": "p2", "side": "party", "hp": 5,
      "spells": [{"name": "sleep", "casting_time": 1}, {"name": "slow", "casting_time": 3}]},
     {"id": "p3", "side": "party", "hp": 6, "dex": 17,
      "weapons": [{"name": "bow", "missile": True, "speed_factor": 7}]},
-    {"id": "m1", "side": "monsters", "hp": 7, "weapons": [{"name": "spear", "length": 8,
-                                                            "speed_factor": 6}]},
+    {"id": "m1", "side": "monsters", "hp": 7, "movement": 6,
+     "weapons": [{"name": "spear", "length": 8, "speed_factor": 6}]},
     {"id": "m2", "side": "monsters", "hp": 5,
      "spells": [{"name": "sleep", "casting_time": 1}, {"name": "slow", "casting_time": 3}]},
     {"id": "m3", "side": "monsters", "hp": 9},
@@ -658,6 +994,11 @@ def declarations(draw: st.DrawFn) -> Doc:
             decl["kind"] = draw(st.sampled_from(["device", "turn"]))
     if letter == "E":
         decl["charge"] = draw(st.booleans())
+        way = draw(st.sampled_from(["plain", "segments", "distance"]))
+        if way == "segments":
+            decl["charge_segments"] = draw(st.integers(1, 12))
+        elif way == "distance" and actor in ("p1", "m1"):
+            decl["distance"] = draw(st.integers(0, 300))
     if draw(st.booleans()):
         decl["hits"] = [{"hit": draw(st.booleans()), "damage": draw(st.integers(0, 6))}
                         for _ in range(draw(st.integers(1, 3)))]
@@ -681,7 +1022,12 @@ def scenarios(draw: st.DrawFn) -> Doc:
             spec["initiative"] = {"party": draw(st.integers(1, 6)),
                                   "monsters": draw(st.integers(1, 6))}
         rounds.append(spec)
-    return scenario(COMBATANTS, rounds, seed=draw(st.integers(0, 10_000)))
+    options = draw(st.fixed_dictionaries({}, optional={
+        "g_vs_d_losing_die": st.booleans(), "tie_extra_blow_gap": st.integers(0, 6),
+        "missiles_vs_charge": st.sampled_from(["first", "initiative"]),
+        "mutual_charges_by_length": st.booleans(),
+        "no_speed_factor_in_ties": st.sampled_from(["with-fastest", "with-opponent"])}))
+    return scenario(COMBATANTS, rounds, seed=draw(st.integers(0, 10_000)), options=options)
 
 
 @settings(max_examples=150, deadline=None)

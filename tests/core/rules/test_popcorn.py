@@ -548,3 +548,70 @@ def test_four_thousand_combatants_one_round_is_fast() -> None:
     res = resolve(cs, [{"turns": turns}], initiative=init)
     assert time.perf_counter() - start < 5
     assert len(res.steps) == 8000
+
+
+# --- issue 13: movement allowance, line of sight, attack notes ----------------------------------
+
+def test_moved_distance_is_held_to_the_rate_and_half_for_a_withdrawal() -> None:
+    """popcorn.move.encounter-rate and popcorn.move.fighting-withdrawal: ``moved`` is checked."""
+    cs = [pc("ann", movement=40), mon("orc")]
+
+    def moving(**kw: Any) -> list[dict[str, Any]]:
+        return [{"turns": [t("ann", "orc", **kw), t("orc", "ann")]}]
+
+    res = resolve(cs, moving(action="move", moved=25), initiative=INIT)
+    assert res.steps[0].detail["distance"] == 25
+    assert "up to its encounter rate, 40, not 45" in str(
+        refused(cs, moving(action="move", moved=45), initiative=INIT))
+    res = resolve(cs, moving(action="attack", target="orc", move="withdraw", moved=20),
+                  initiative=INIT)
+    assert res.steps[0].detail["distance"] == 20
+    err = refused(cs, moving(action="attack", target="orc", move="withdraw", moved=21),
+                  initiative=INIT)
+    assert err.field == "rounds[0].turns[0].moved" and "half" in str(err)
+    assert "no movement" in str(refused(cs, moving(action="attack", moved=5), initiative=INIT))
+
+
+def test_spell_needs_its_target_in_sight() -> None:
+    """popcorn.spell.line-of-sight: an unseen target is refused unless the spell says so."""
+    unseen = [{"turns": [t("ann", "orc", action="spell", target="orc", target_visible=False),
+                         t("orc", "ann")]}]
+    err = refused(TWO, unseen, initiative=INIT)
+    assert err.field == "rounds[0].turns[0].target_visible" and "visible" in str(err)
+    unseen[0]["turns"][0]["sight_needed"] = False
+    assert resolve(TWO, unseen, initiative=INIT).steps[0].event == StepEvent.BEGINS_CASTING
+
+
+def test_attack_notes_give_the_modifiers_in_words() -> None:
+    """popcorn.attack.range-modifier, popcorn.attack.partial-cover and
+    popcorn.attack.ability-modifier, with popcorn.attack.natural-1-and-20,
+    popcorn.attack.range-and-cover, popcorn.attack.invulnerable and popcorn.move.retreat."""
+    from core.rules.popcorn_attack import attack_notes, total_bonus
+
+    sc = parse_scenario({"system": "popcorn", "combatants": [
+        pc("cai", name="Cai", dex=16, str=6), mon("wolf", name="Grey Wolf")]})
+    shot = {"actor": "cai", "action": "missile", "target": "wolf", "range": "short",
+            "cover": "partial", "cover_penalty": -2}
+    notes = attack_notes(sc, shot)
+    texts = [n.text for n in notes]
+    assert texts[:3] == ["Cai's Dexterity: +2", "Short range: +1", "Grey Wolf is in partial "
+                         "cover: -2"]
+    assert total_bonus(notes) == 1 and not any(n.blocks for n in notes)
+    assert "wolf" not in " ".join(texts)  # names, never ids
+    long_shot = attack_notes(sc, {**shot, "range": "long", "cover": None,
+                                  "cover_penalty": None}, target_retreating=True)
+    assert total_bonus(long_shot) == 2 + -1 + 2
+    assert any("shield does not count" in n.text for n in long_shot)
+    blocked = attack_notes(sc, {**shot, "range": "beyond", "cover": "complete",
+                                "cover_penalty": None})
+    assert sum(n.blocks for n in blocked) == 2
+    melee = attack_notes(sc, {"actor": "cai", "action": "attack", "target": "wolf",
+                              "cover": "partial", "immune": True})
+    assert [n.rule for n in melee] == [
+        "popcorn.attack.ability-modifier", "popcorn.attack.partial-cover",
+        "popcorn.attack.natural-1-and-20", "popcorn.attack.invulnerable"]
+    assert melee[0].text == "Cai's Strength: -1" and melee[1].bonus is None
+    err = refused(TWO, [{"turns": [t("ann", "orc", action="missile", target="orc",
+                                     cover="partial", cover_penalty=-5)]}], initiative=INIT)
+    assert err.field == "rounds[0].turns[0].cover_penalty"
+    assert all(n.rule in RULES for n in notes + long_shot + blocked + melee)

@@ -385,6 +385,32 @@ def test_hp_rule_options() -> None:
     assert all(str(s.event) != "dies" for s in res.steps)
 
 
+def test_sleep_in_segments() -> None:
+    """side-d6.care.condition, side-d6.care.cannot-act: the mage's sleep (2 segments) lands on
+    the orc, which then does not act for the rest of the round and one more; in round 3 it
+    attacks. A bad condition target is refused by its path."""
+    rounds = [{"initiative": {"party": 6, "monsters": 1}, "declarations": [
+        {"actor": "mage", "action": "spell", "spell": "sleep", "target": "orc",
+         "conditions": [{"name": "asleep", "rounds": 1}]},
+        {"actor": "orc", "action": "attack", "target": "fighter"}]},
+        {"initiative": {"party": 1, "monsters": 6}, "declarations": [
+            {"actor": "orc", "action": "attack", "target": "fighter"}]},
+        {"initiative": {"party": 1, "monsters": 6}, "declarations": [
+            {"actor": "orc", "action": "attack", "target": "fighter"}]}]
+    res = run([P, MAGE, M], rounds)
+    start = only(res, "orc", "condition-starts")
+    assert (start.round, start.segment) == (1, 3) and start.detail["condition"] == "asleep"
+    assert start.because == ("side-d6.care.condition",)
+    assert [(s.round, str(s.event)) for s in res.steps if s.actor == "orc"] == [
+        (1, "condition-starts"), (1, "cannot-act"), (2, "cannot-act"), (2, "condition-ends"),
+        (3, "attacks")]
+    blocked = [s for s in res.steps if str(s.event) == "cannot-act"]
+    assert blocked[0].because == ("side-d6.care.cannot-act",)
+    rounds[0]["declarations"][0]["conditions"] = [{"name": "asleep", "target": "nobody"}]
+    with pytest.raises(ScenarioError, match=r"conditions\[0\]\.target"):
+        run([P, MAGE, M], rounds)
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 
@@ -470,3 +496,126 @@ def test_properties(doc: dict[str, Any], seed: int) -> None:
         if fate == "cancelled":
             assert not declared
     assert set(out.resolution.combatants) == {c.id for c in sc.combatants}
+
+
+# --- interrupts, contact segments and the options of issue 13 -----------------------------------
+
+KNIGHT = {"id": "knight", "side": "raiders", "hp": 12, "movement": 120}
+PIKE = {"id": "pikeman", "side": "militia", "hp": 7}
+
+
+def _charge(charge: dict[str, Any], set_decl: dict[str, Any] | None = None,
+            **extra: Any) -> Resolution:
+    decls = [set_decl or {"actor": "pikeman", "action": "set"},
+             {"actor": "knight", "action": "charge", "target": "pikeman", **charge}]
+    return run([KNIGHT, PIKE], [{"initiative": {"raiders": 1, "militia": 3},
+                                 "declarations": decls}], **extra)
+
+
+def test_fleeing_attack_interrupts_the_flight() -> None:
+    """side-d6.interrupt.fleeing-attack: the blow lands first; a slain fleer never flees."""
+    def flee(damage: int) -> Resolution:
+        return run([P, M], [{"initiative": {"party": 2, "monsters": 5}, "declarations": [
+            {"actor": "fighter", "action": "attack", "target": "orc"},
+            {"actor": "orc", "action": "flee",
+             "interrupts": [{"actor": "fighter", "hit": True, "damage": damage}]}]}])
+    res = flee(2)
+    assert [(s.actor, str(s.event), s.segment) for s in res.steps] == [
+        ("fighter", "hits", 2), ("orc", "flees", 2)]
+    assert res.steps[0].detail["interrupt"] == "fleeing attack"
+    assert list(res.steps[1].detail["may_interrupt"]) == ["fighter"]
+    assert (res.combatants["orc"].hp, res.combatants["orc"].status) == (3, Status.FLED)
+    res = flee(5)
+    assert [str(s.event) for s in res.steps] == ["hits", "dies"]
+    assert res.combatants["orc"].status is Status.DEAD
+    with pytest.raises(ScenarioError, match=r"only a flight .* or a charge"):
+        run([P, M], [{"initiative": {"party": 2, "monsters": 5}, "declarations": [
+            {"actor": "orc", "action": "attack", "target": "fighter",
+             "interrupts": [{"actor": "fighter", "hit": False}]}]}])
+    with pytest.raises(ScenarioError, match="on orc's side"):
+        run([P, M, {"id": "orc-2", "side": "monsters"}], [
+            {"initiative": {"party": 2, "monsters": 5}, "declarations": [
+                {"actor": "orc", "action": "flee", "interrupts": [{"actor": "orc-2"}]}]}])
+
+
+def test_set_weapon_interrupts_the_charge_at_contact() -> None:
+    """side-d6.interrupt.set-against-charge: the set spear strikes before the charger."""
+    res = _charge({"hit": True, "damage": 4,
+                   "interrupts": [{"actor": "pikeman", "hit": True, "damage": 3}]})
+    assert [(s.actor, str(s.event), s.segment) for s in res.steps] == [
+        ("pikeman", "readies", 1), ("knight", "charges", 3), ("pikeman", "hits", 3),
+        ("knight", "hits", 3)]
+    assert res.combatants["knight"].hp == 9 and res.combatants["pikeman"].hp == 3
+    res = _charge({"hit": True, "damage": 4,
+                   "interrupts": [{"actor": "pikeman", "hit": True, "damage": 12}]})
+    assert [str(s.event) for s in res.steps][-2:] == ["hits", "dies"]
+    assert res.combatants["pikeman"].hp == 7
+    with pytest.raises(ScenarioError, match="set its weapon against"):
+        run([KNIGHT, PIKE, {"id": "squire", "side": "raiders"}],
+            [{"initiative": {"raiders": 1, "militia": 3}, "declarations": [
+                {"actor": "pikeman", "action": "set", "target": "squire"},
+                {"actor": "knight", "action": "charge", "target": "pikeman",
+                 "interrupts": [{"actor": "pikeman", "hit": False}]}]}])
+
+
+def test_set_weapon_double_damage_is_an_option() -> None:
+    """side-d6.interrupt.set-double-damage: off by default; on, the step shows both numbers."""
+    spear = {"interrupts": [{"actor": "pikeman", "hit": True, "damage": 4}]}
+    plain = only(_charge(spear), "pikeman", "hits")
+    assert plain.detail["damage"] == 4 and "doubled" not in plain.detail
+    doubled = only(_charge(spear, options={"set_weapon_double_damage": True}),
+                   "pikeman", "hits")
+    assert doubled.detail["damage"] == 8 and doubled.detail["damage_rolled"] == 4
+    assert "side-d6.interrupt.set-double-damage" in doubled.because
+
+
+def test_contact_segment_from_distance_and_movement() -> None:
+    """side-d6.move.contact-segment: 60 at 120 a round is 5 segments; the blow waits."""
+    res = _charge({"distance": 60, "hit": True, "damage": 4})
+    charge, blow = only(res, "knight", "charges"), only(res, "knight", "hits")
+    assert (charge.segment, charge.detail["contact_segment"], blow.segment) == (3, 7, 7)
+    assert only(_charge({"charge_segments": 2, "hit": True, "damage": 1}),
+                "knight", "hits").segment == 4
+    # a long charge reaches in the next round, on the same clock
+    far = _charge({"distance": 120, "hit": True, "damage": 1})
+    assert only(far, "knight", "charges").detail["contact_round"] == 2
+    assert (only(far, "knight", "hits").round, only(far, "knight", "hits").segment) == (2, 2)
+    with pytest.raises(ScenarioError, match="no movement rate"):
+        run([P, M], [{"initiative": {"party": 2, "monsters": 5}, "declarations": [
+            {"actor": "fighter", "action": "close", "target": "orc", "distance": 30}]}])
+    with pytest.raises(ScenarioError, match="only a charge or a close"):
+        run([KNIGHT, PIKE], [{"initiative": {"raiders": 1, "militia": 3}, "declarations": [
+            {"actor": "knight", "action": "attack", "target": "pikeman", "distance": 30}]}])
+    with pytest.raises(ScenarioError, match="surprise segment holds only"):
+        run([KNIGHT, PIKE], [{"surprise": True, "declarations": [
+            {"actor": "knight", "action": "charge", "target": "pikeman", "distance": 30}]}],
+            surprise={"raiders": 6, "militia": 1})
+
+
+def test_spell_starts_option_segment_1() -> None:
+    """side-d6.spell.starts-in-initiative-segment: option spell_starts=segment-1."""
+    rounds = [{"initiative": {"party": 1, "monsters": 4},
+               "declarations": [{"actor": "mage", "action": "spell", "spell": "sleep"}]}]
+    assert only(run([MAGE, M], rounds), "mage", "begins-casting").segment == 4
+    res = run([MAGE, M], rounds, options={"spell_starts": "segment-1"})
+    assert only(res, "mage", "begins-casting").segment == 1
+    assert only(res, "mage", "spell-takes-effect").segment == 3
+
+
+def test_interrupt_offers_name_who_may_strike() -> None:
+    """side-d6.interrupt.fleeing-attack and side-d6.interrupt.set-against-charge: offers."""
+    from core.rules.side_d6 import interrupt_offers
+
+    sc = scenario([P, M, KNIGHT, PIKE], [{"initiative": {"party": 2, "monsters": 5},
+                                          "declarations": [
+        {"actor": "fighter", "action": "attack", "target": "orc"},
+        {"actor": "orc", "action": "flee"},
+        {"actor": "pikeman", "action": "set"},
+        {"actor": "knight", "action": "charge", "target": "pikeman"}]}])
+    offers = interrupt_offers(sc, 0)
+    assert [(o.mover, o.kind, o.by) for o in offers] == [
+        ("orc", "fleeing attack", ("fighter",)),
+        ("knight", "set against a charge", ("pikeman",))]
+    text = offers[0].words({"orc": "Grishnak", "fighter": "Aldo"})
+    assert text.startswith("Grishnak: Aldo may strike as it flees")
+    assert "misses" in text and "orc" not in text

@@ -405,6 +405,25 @@ def test_duration_in_rounds_is_ten_tu_a_round() -> None:
                             "effect": {"name": "x", "duration": 1, "target": "zz"}}]))
 
 
+def test_durations_in_minutes_and_turns() -> None:
+    """time-units.duration.minutes-and-turns: a minute is 60 TU, a turn 600, tu counts TU."""
+    def expiry(unit: str, duration: int = 1, **options: Any) -> int | None:
+        d = doc(PAIR, [{"actor": "a", "action": "other", "roll": 1,
+                        "effect": {"name": "bless", "duration": duration, "unit": unit}}])
+        if options:
+            d["options"] = options
+        step = first(resolve(d), "a", "effect-expires")
+        assert "time-units.duration.minutes-and-turns" in step.because or unit == "rounds"
+        return step.tu
+    assert expiry("minutes", 2) == 6 + 120
+    assert expiry("turns") == 6 + 600
+    assert expiry("tu", 7) == 6 + 7
+    assert expiry("rounds", 3) == 6 + 30
+    assert expiry("minutes", round_tu=6) == 6 + 36  # a minute stays six rounds
+    with pytest.raises(ScenarioError, match=r"effect\.unit"):
+        expiry("hours")
+
+
 def test_dead_combatants_later_actions_are_dropped() -> None:
     """time-units.death.no-further-actions: a dies step, then nothing more from the dead."""
     scenario = parse_scenario(doc(PAIR, [
@@ -425,6 +444,32 @@ def test_death_threshold_option_makes_unconscious() -> None:
         options={"death_threshold": -10}))
     assert acts(res) == [(6, "a", "hits")]
     assert res.combatants["b"].status is Status.UNCONSCIOUS
+
+
+def test_conditions_start_when_the_action_is_complete_and_end_after_their_rounds() -> None:
+    """time-units.care.condition: sleep at TU 7 for 1 round lasts to TU 17 (10 TU a round)."""
+    mage = {"id": "a", "side": "party", "hp": 5, "spells": [{"name": "sleep", "level": 1}]}
+    res = resolve(doc([mage, PAIR[1]], [
+        {"actor": "a", "action": "spell", "spell": "sleep", "target": "b", "roll": 1,
+         "conditions": [{"name": "asleep", "rounds": 1}]}]))
+    start = first(res, "b", "condition-starts")
+    assert (start.tu, start.detail["condition"], start.detail["by"]) == (7, "asleep", "a")
+    assert first(res, "b", "condition-ends").tu == 17
+
+
+def test_an_asleep_creature_loses_its_action_and_goes_on_when_it_wakes() -> None:
+    """time-units.care.cannot-act: the orc's blow due at TU 10 does not happen while it sleeps;
+    its next action counts from TU 17, when the sleep ends."""
+    mage = {"id": "a", "side": "party", "hp": 5, "spells": [{"name": "sleep", "level": 1}]}
+    res = resolve(doc([mage, PAIR[1]], [
+        {"actor": "a", "action": "spell", "spell": "sleep", "target": "b", "roll": 1,
+         "conditions": [{"name": "asleep", "rounds": 1}]},
+        {"actor": "b", "action": "melee", "target": "a", "roll": 5},
+        {"actor": "b", "action": "melee", "target": "a", "roll": 3}]))
+    assert [a for a in acts(res) if a[1] == "b"] == [
+        (7, "b", "condition-starts"), (10, "b", "cannot-act"), (17, "b", "condition-ends"),
+        (25, "b", "attacks")]
+    assert first(res, "b", "cannot-act").detail["condition"] == "asleep"
 
 
 # --- errors ---------------------------------------------------------------------------------------

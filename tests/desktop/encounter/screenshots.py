@@ -31,8 +31,13 @@ from tests.desktop.encounter.conftest import (
 )
 
 
+def _named(raw: dict[str, Any]) -> dict[str, Any]:
+    """The test scenarios name creatures by id only; a DM's screen shows names (orc-1 → Orc 1)."""
+    return {"name": str(raw["id"]).replace("-", " ").capitalize(), **raw}
+
+
 def _start(window: MainWindow, document: dict[str, Any]) -> EncounterWorkspace:
-    combatants = tuple(read_combatant(c, f"combatants[{i}]")
+    combatants = tuple(read_combatant(_named(c), f"combatants[{i}]")
                        for i, c in enumerate(document["combatants"]))
     plan = EncounterPlan(document["system"], document["system"], document.get("options") or {},
                          int(document.get("seed") or 7), combatants)
@@ -78,7 +83,7 @@ def popcorn(window: MainWindow) -> EncounterWorkspace:
     ws = _start(window, document)
     ws.stepper.go_to_phase(2)
     for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
+        type_die(ws, f"initiative {cid.replace('-', ' ').capitalize()}", str(total))
     board: Any = ws.board
     drop_card(board, board.action_lanes["attack"].model, "goblin")
     board.editor.set_value("target", "bob")
@@ -96,7 +101,7 @@ def popcorn_morale(window: MainWindow) -> EncounterWorkspace:
     ws = _start(window, document)
     ws.stepper.go_to_phase(3)
     for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
+        type_die(ws, f"initiative {cid.replace('-', ' ').capitalize()}", str(total))
     board: Any = ws.board
     for actor, target, nominee, hit, damage in (("hala", "goblin-1", "goblin-2", True, 3),
                                                 ("goblin-2", "hala", "hobgoblin", True, 2),

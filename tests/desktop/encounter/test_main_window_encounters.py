@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QComboBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from core.store import Store
@@ -36,6 +36,15 @@ def test_new_encounter_dialog_builds_options_from_the_source_defaults(window: Ma
     assert "Default (the source): 6" in tip and "6 seconds" in tip
     form.editors["seconds_per_segment"].setValue(10)
     assert form.values() == {"seconds_per_segment": 10}
+    # A list option reads in words ("with fastest"), the value chosen is the option's own.
+    ties = form.editors["no_speed_factor_in_ties"]
+    assert isinstance(ties, QComboBox)
+    shown = [ties.itemText(i) for i in range(ties.count())]
+    assert "with fastest" in shown and not [t for t in shown if "-" in t or "_" in t]
+    ties.setCurrentIndex(shown.index(next(t for t in shown if t != ties.currentText())))
+    assert form.values()["no_speed_factor_in_ties"] in {
+        m.value for m in type(form.defaults.no_speed_factor_in_ties)}
+    ties.setCurrentIndex(shown.index("with fastest"))
     for row in range(dialog.fighters.rowCount()):  # nobody on the party side
         dialog.fighters.item(row, 0).setCheckState(Qt.CheckState.Unchecked)
     dialog.set_count("Orc", 2)

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 
+from core.model import Step
 from desktop.encounter.letter_board import LetterBoard
+from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
 from tests.desktop.table.conftest import IdWatch, button
 from tests.desktop.table.letter_helpers import (
@@ -150,12 +152,67 @@ def fight(window: MainWindow, ids: IdWatch, system: str, lanes: Lanes) -> None:
         fill(board, Target="Orc 2")
         key_card(board, "Orc 2", lanes.blow_key)
         fill(board, Target="Garrick")
+        if number == 3:
+            # a sleep and a cure, declared before the dice like any spell
+            drop_card(board, "Halvaine the Arcane", lanes.spell)
+            fill(board, Target="Orc 1", Spell="Sleep")
+            drop_card(board, "Sister Ysolde", lanes.spell)
+            fill(board, Target="Brannoc the Bold", Spell="Cure light wounds")
+            assert board.message.text() == "", board.message.text()
         type_die(ws, "initiative party", dice[0])
         type_die(ws, "initiative monsters", dice[1])
         record(ws, "Garrick", "Orc 2", False)
         ids.check()
+        if number == 3:
+            heal_and_sleep(window, ws, ids)
     undo_redo(window, ids, None, lambda: None)  # the last outcome: Ctrl+Z, Ctrl+Shift+Z
 
     gui, cli = gui_and_cli_steps(ws)
     assert gui == cli
     ids.check()
+
+
+def _spell_step(ws: EncounterWorkspace, caster: str, spell: str) -> Step:
+    names = {c.id: c.label for c in ws.controller.state.combatants.values()}
+    resolution = ws.controller.resolution
+    assert resolution is not None
+    return next(s for s in resolution.steps if names[s.actor] == caster
+                and s.event == "spell-takes-effect" and s.detail.get("spell") == spell)
+
+
+def _hp(ws: EncounterWorkspace, name: str) -> int | None:
+    resolution = ws.controller.resolution
+    assert resolution is not None
+    cid = next(c.id for c in ws.controller.state.combatants.values() if c.label == name)
+    return resolution.combatants[cid].hp
+
+
+def heal_and_sleep(window: MainWindow, ws: EncounterWorkspace, ids: IdWatch) -> None:
+    """The cure heals Brannoc by the figure typed; the sleep puts Orc 1 to sleep until ended,
+    so its next blow does not happen; Ctrl+Z after each takes exactly that back."""
+    hurt = _hp(ws, "Brannoc the Bold")
+    ws.select_step(_spell_step(ws, "Sister Ysolde", "Cure light wounds").seq)
+    ws.outcome.damage.setValue(3)
+    ws.outcome.heal_button.click()
+    assert ws.outcome.error.text() == ""
+    assert hurt is not None and _hp(ws, "Brannoc the Bold") == hurt + 3
+    undo_redo(window, ids, hurt, lambda: _hp(ws, "Brannoc the Bold"))
+
+    def asleep() -> list[str]:
+        resolution = ws.controller.resolution
+        assert resolution is not None
+        names = {c.id: c.label for c in ws.controller.state.combatants.values()}
+        return [f"{names[s.actor]} {s.event} {s.detail.get('condition')}"
+                for s in resolution.steps if str(s.event).startswith(("condition", "cannot"))]
+
+    assert asleep() == []
+    ws.select_step(_spell_step(ws, "Halvaine the Arcane", "Sleep").seq)
+    controls = ws.outcome.conditions
+    assert controls.on.currentText() == "Orc 1"  # the spell's target, by name
+    assert controls.on.itemText(0) == "Orc 1"
+    controls.condition.setCurrentText("asleep")
+    button(controls, "Start").click()
+    assert ws.outcome.error.isHidden(), ws.outcome.error.text()
+    assert asleep()[0] == "Orc 1 condition-starts asleep"
+    ids.check()
+    undo_redo(window, ids, [], asleep)

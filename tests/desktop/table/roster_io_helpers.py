@@ -16,8 +16,13 @@ from desktop.roster.tree_model import ITEM_ROLE
 TABLES = ("campaigns", "characters", "monster_templates", "session_log")
 
 
-def dump(path: Path, skip: tuple[str, ...] = ()) -> dict[str, list[tuple[Any, ...]]]:
-    """Gets every row of the campaign tables in id order: "the database as it was"."""
+AUDIT = ("changed_by", "changed_at")
+"""Who wrote a row and when: an undo is itself a write, so these name the undo."""
+
+
+def dump(path: Path, skip: tuple[str, ...] = AUDIT) -> dict[str, list[tuple[Any, ...]]]:
+    """Gets every row of the campaign tables in id order: "the database as it was" (the audit
+    columns left out)."""
     engine = create_engine(f"sqlite:///{path}")
     out: dict[str, list[tuple[Any, ...]]] = {}
     try:

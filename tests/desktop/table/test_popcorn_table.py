@@ -12,6 +12,7 @@ from PySide6.QtTest import QTest
 
 from core.cli import resolve_scenario
 from core.encounter import scenario_document
+from core.model import Step
 from core.scenario import parse_scenario
 from desktop.encounter.popcorn_board import PopcornBoard
 from desktop.encounter.workspace import EncounterWorkspace
@@ -56,6 +57,18 @@ def _record(ws: EncounterWorkspace, actor: str, hit: bool, damage: int = 0) -> N
     ws.outcome.damage.setValue(damage)
     (ws.outcome.hit_button if hit else ws.outcome.miss_button).click()
     assert ws.outcome.error.text() == ""
+
+
+def _events(ws: EncounterWorkspace) -> list[tuple[str, str]]:
+    labels = {c.id: c.label for c in ws.controller.state.combatants.values()}
+    return [(str(s.event), labels[s.actor]) for s in ws.controller.resolution.steps]
+
+
+def _spell_step(ws: EncounterWorkspace, caster: str) -> Step:
+    """The caster's last spell step (takes effect, or begins casting)."""
+    labels = {c.id: c.label for c in ws.controller.state.combatants.values()}
+    return [s for s in ws.controller.resolution.steps if labels[s.actor] == caster
+            and s.event in ("spell-takes-effect", "begins-casting")][-1]
 
 
 def _take(board: PopcornBoard, actor: str, action: str, **fields: str) -> None:
@@ -156,14 +169,44 @@ def test_a_three_round_popcorn_fight_at_the_table(table: MainWindow) -> None:
 
     type_die(ws, f"morale {ORC2} (round 2)", 6, "morale orc-2 (round 2)")
 
-    # Round 3: Orc 2 hits Ysolde and names her; she strikes it down.
+    # Round 3: Orc 2 hits Ysolde and names her; she holds it (a condition recorded on her
+    # spell) and names Brannoc, who strikes the held orc down and names her to open round 4.
     button(board, "New Round").click()
     _take(board, ORC2, "attack", target=YSOLDE, nominates=YSOLDE)
     _record(ws, ORC2, True, 2)
     undo_redo(ws)
-    _take(board, YSOLDE, "attack", target=ORC2)
-    _record(ws, YSOLDE, True, 12)
+    _take(board, YSOLDE, "spell", target=ORC2, spell="Hold person", nominates=BRANNOC)
+    before = _events(ws)
+    ws.select_step(_spell_step(ws, YSOLDE).seq)
+    controls = ws.outcome.conditions
+    assert controls.on.currentText() == ORC2
+    controls.condition.setCurrentText("held")
+    button(controls, "Start").click()
+    assert ws.outcome.error.isHidden(), ws.outcome.error.text()
+    assert ("condition-starts", ORC2) in _events(ws)
     undo_redo(ws)
+    ids.check()
+    ws.controller.stack.undo()
+    assert _events(ws) == before
+    ws.controller.stack.redo()
+    _take(board, BRANNOC, "attack", target=ORC2, nominates=YSOLDE)
+    _record(ws, BRANNOC, True, 12)
+    undo_redo(ws)
+    ids.check()
+
+    # Round 4: Ysolde cures herself of the orc's 2 points.
+    button(board, "New Round").click()
+    _take(board, YSOLDE, "spell", target=YSOLDE, spell="Cure light wounds")
+    hurt = ws.controller.resolution.combatants["roster-2"].hp
+    ws.select_step(_spell_step(ws, YSOLDE).seq)
+    ws.outcome.damage.setValue(2)
+    ws.outcome.heal_button.click()
+    assert ws.outcome.error.isHidden(), ws.outcome.error.text()
+    assert ws.controller.resolution.combatants["roster-2"].hp == hurt + 2
+    undo_redo(ws)
+    ws.controller.stack.undo()
+    assert ws.controller.resolution.combatants["roster-2"].hp == hurt
+    ws.controller.stack.redo()
     ids.check()
 
     # The GUI's steps are the CLI's resolution of the same encounter written as a scenario.

@@ -53,3 +53,16 @@ def test_a_cards_context_menu_changes_moves_and_takes_back_one_command_each(
     letter_ids.check()
     table.undo_action.trigger()
     assert lane(board, "attack").model.texts() == ["Garrick → Orc 1"]
+
+
+def test_no_declaration_form_until_a_card_is_put_on_a_lane(table: MainWindow) -> None:
+    """A fresh fight shows no empty form whose Declare would be refused with a blank name;
+    the form opens for the card dropped, and Escape closes it again."""
+    ws = start_fight(table, "side-d6")
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    assert board.editor.isHidden()
+    drop_card(board, "Brannoc the Bold", "attack")
+    assert not board.editor.isHidden() and "Brannoc the Bold" in board.editor.title()
+    board.editor.close_editor()
+    assert board.editor.isHidden() and board.message.text() == ""

@@ -25,6 +25,7 @@ from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
 from tests.desktop.table.conftest import IdWatch, button
 from tests.desktop.table.tu_helpers import (
+    choose,
     click_row,
     declare,
     drop_action,
@@ -208,3 +209,67 @@ def test_time_units_fight_outcomes_land_on_the_right_actions(
     assert max(s["tu"] for s in steps_json(ws)) >= 30
     QApplication.processEvents()
     check_ids(ids)
+
+
+def test_time_units_heal_and_hold_at_the_table(table: MainWindow, ids: IdWatch) -> None:
+    """A cure recorded with Heals gives Brannoc hit points back; Hold person recorded as a
+    condition keeps Orc 1's next blow from happening; Ctrl+Z after each; the CLI agrees."""
+    ws = new_time_units_encounter(table, orcs=1, seed=5)
+    board = ws.board
+    assert isinstance(board, TimeUnitBoard)
+
+    def act(actor: str, kind: str, target: str, d10: int, spell: str = "") -> None:
+        drop_action(board, kind, actor)
+        if spell:
+            choose(board.editor.spell, spell)
+        declare(board, target)
+        type_next_d10(ws, d10)
+
+    act("Orc 1", "melee", "Brannoc the Bold", 1)
+    act("Sister Ysolde", "spell", "Orc 1", 1, spell="Hold person")
+    act("Orc 1", "melee", "Brannoc the Bold", 9)
+    act("Sister Ysolde", "spell", "Brannoc the Bold", 1, spell="Cure light wounds")
+    rows = visible_rows(ws)
+    orc_blows = [r[1] for r in rows if r[2] == "Orc 1" and r[3] == "attacks"]
+    assert len(orc_blows) == 2, rows
+    full = hp_of(ws, "Brannoc the Bold")
+
+    click_row(ws, orc_blows[0], "Orc 1")
+    type_damage(ws, 4)
+    button(ws.outcome, "Hit").click()
+    hurt = hp_of(ws, "Brannoc the Bold")
+    assert hurt != full
+    undo_then_redo(table, ws)
+
+    # Hold person takes effect: the condition row of the outcome panel, by names.
+    hold = next(r for r in visible_rows(ws) if r[2] == "Sister Ysolde"
+                and r[3] == "spell takes effect")
+    click_row(ws, hold[1], "Sister Ysolde")
+    controls = ws.outcome.conditions
+    assert controls.on.currentText() == "Orc 1"
+    controls.condition.setCurrentText("held")
+    button(controls, "Start").click()
+    assert ws.outcome.error.isHidden(), ws.outcome.error.text()
+    rows = visible_rows(ws)
+    assert any(r[2] == "Orc 1" and r[3] == "cannot act" for r in rows), rows
+    assert [r[1] for r in rows if r[2] == "Orc 1" and r[3] == "attacks"] == [], rows
+    status = ws.status_view.model()
+    orc_row = next(r for r in range(status.rowCount()) if status.index(r, 0).data() == "Orc 1")
+    assert status.index(orc_row, 4).data().startswith("held since TU ")
+    check_ids(ids)
+    undo_then_redo(table, ws)
+
+    # The cure: Heals with the figure typed, never above the maximum.
+    cure = [r for r in visible_rows(ws) if r[2] == "Sister Ysolde"
+            and r[3] == "spell takes effect"][-1]
+    click_row(ws, cure[1], "Sister Ysolde")
+    type_damage(ws, 3)
+    button(ws.outcome, "Heals").click()
+    assert ws.outcome.error.isHidden(), ws.outcome.error.text()
+    now, most = (int(x) for x in hp_of(ws, "Brannoc the Bold").split(" / "))
+    assert now == min(int(hurt.split(" / ")[0]) + 3, most)
+    check_ids(ids)
+    undo_then_redo(table, ws)
+
+    document = scenario_document(ws.controller.state)
+    assert resolve_scenario(parse_scenario(document)).to_json()["steps"] == steps_json(ws)

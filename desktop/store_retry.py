@@ -1,0 +1,68 @@
+"""Retry / Cancel for a store call that failed only because the database was busy or away.
+
+A lock held by another Combat Desk or program, a server that did not answer in time or a lost
+connection are worth another try; every other refusal (a conflict, a full disk) is not, and
+keeps its own message. Retry repeats the very same call: an encounter command keeps its id, so
+the store saves it once however often it is tried. Cancel gives the failure back to the caller,
+which leaves the campaign and the screen as they were before the command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from core.store import DatabaseLockedError, DatabaseUnavailableError, StoreError
+from desktop.plain_text import plain
+
+RETRYABLE = (DatabaseLockedError, DatabaseUnavailableError)
+DIALOG_NAME = "store-retry"
+"""The message box's object name (tests find it by this)."""
+
+AskRetry = Callable[[StoreError], bool]
+_T = TypeVar("_T")
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Tells whether ``exc`` is a busy or unreachable database (worth a Retry)."""
+    return isinstance(exc, RETRYABLE)
+
+
+def ask_retry(parent: QWidget | None, exc: StoreError) -> bool:
+    """Shows the failure with Retry and Cancel; True when the DM chose Retry."""
+    box = QMessageBox(parent)
+    box.setObjectName(DIALOG_NAME)
+    box.setIcon(QMessageBox.Icon.Warning)
+    busy = isinstance(exc, DatabaseLockedError)
+    box.setWindowTitle(
+        "The campaign database is busy" if busy else "The campaign database does not answer"
+    )
+    box.setText(plain(str(exc)))
+    box.setInformativeText(
+        "Retry repeats the same change (it is never saved twice). Cancel leaves the campaign "
+        "as it was before it."
+    )
+    box.setStandardButtons(QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Retry)
+    box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+    return box.exec() == QMessageBox.StandardButton.Retry
+
+
+def asker(parent: QWidget | None) -> AskRetry:
+    """Gets an :data:`AskRetry` that shows its dialog over ``parent``."""
+    return lambda exc: ask_retry(parent, exc)
+
+
+def with_retry(call: Callable[[], _T], ask: AskRetry | None) -> _T:
+    """Runs ``call``; while it fails as busy or unreachable and the DM says Retry, runs it again.
+
+    Cancel (or no ``ask``) raises the last failure, for the caller's own handling.
+    """
+    while True:
+        try:
+            return call()
+        except RETRYABLE as exc:
+            if ask is None or not ask(exc):
+                raise
