@@ -6,7 +6,7 @@ applies its own defaults exactly as it does for a scenario file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -31,12 +31,17 @@ from desktop.roster.tables import weapon_table
 
 NONE = "—"
 
+MOVING = frozenset({"move", "charge", "E"})
+"""Actions that cover a distance (side-d6's move and charge, the DMG's close letter E)."""
+ATTACKING = frozenset({"attack", "missile"})
+"""popcorn actions whose roll the attack-roll rules modify (range, cover)."""
+
 FIELDS_BY_SYSTEM: dict[str, tuple[str, ...]] = {
-    "addict": ("segment", "target", "area", "weapon", "spell", "charge", "prepared",
-               "trigger_actor", "delay_seconds"),
-    "side-d6": ("segment", "target", "weapon", "spell", "charge", "hold"),
-    "popcorn": ("target", "weapon", "spell", "ready", "triggers", "effect_name",
-                "effect_duration", "nominates"),
+    "addict": ("segment", "target", "area", "weapon", "spell", "charge", "distance",
+               "prepared", "trigger_actor", "delay_seconds"),
+    "side-d6": ("segment", "target", "weapon", "spell", "charge", "distance", "hold"),
+    "popcorn": ("target", "weapon", "range", "cover", "spell", "ready", "triggers",
+                "effect_name", "effect_duration", "nominates"),
     "time-units": ("target", "weapon", "spell", "attacks"),
 }
 
@@ -70,6 +75,39 @@ class EntryEditor(QGroupBox):
         self.weapon.editTextChanged.connect(self._show_weapon_facts)
         self.spell = QComboBox()
         self.charge = QCheckBox("charge")
+        self.charge.toggled.connect(lambda _on: self._show_rows())
+        self.distance = QSpinBox()
+        self.distance.setRange(0, 9999)
+        self.distance.setSpecialValueText("not given")
+        if system_id == "addict":  # footnote 19 in feet, the move's inches ×10 (an option)
+            self.distance.setSuffix(" ft")
+            self.distance.setToolTip(
+                "How far the mover is from its target, in feet: it covers a tenth of its move a "
+                "segment (a charge twice that indoors) and strikes once within its weapon's "
+                "length. Not given: the usual count of segments.")
+        else:  # side-d6 counts the distance in the unit of the combatant's Move
+            self.distance.setSuffix(" (Move's unit)")
+            self.distance.setToolTip(
+                "How far the mover is from its target, in the unit of its Move (inches on the "
+                "table for a Move of 9): it covers a tenth of its Move a segment. Not given: "
+                "the usual count of segments.")
+        self.range = QComboBox()
+        for text, value in ((NONE, None), ("short (+1)", "short"), ("medium", "medium"),
+                            ("long (−1)", "long"), ("beyond long (no attack)", "beyond")):
+            self.range.addItem(text, value)
+        self.range.setToolTip("Range band of a missile (Missile Attacks: Range Modifiers)")
+        self.cover = QComboBox()
+        for text, value in ((NONE, None), ("none", "none"), ("partial", "partial"),
+                            ("complete (cannot be hit)", "complete")):
+            self.cover.addItem(text, value)
+        self.cover.setToolTip("The target's cover (Targets Behind Cover)")
+        self.attack_notes = QLabel()
+        self.attack_notes.setObjectName("attackNotes")
+        self.attack_notes.setWordWrap(True)
+        self.describe_attack: Callable[[dict[str, Any]], str] | None = None
+        """Set by a board whose system has attack-roll rules: the notes for an entry, in words."""
+        for combo in (self.range, self.cover, self.target):
+            combo.currentIndexChanged.connect(lambda _i: self.show_attack_notes())
         self.prepared = QLineEdit()
         self.prepared.setPlaceholderText("prepare with trigger, e.g. when the orc moves")
         self.trigger_actor = QComboBox()
@@ -125,11 +163,14 @@ class EntryEditor(QGroupBox):
                   "delay_seconds": "Delay", "hold": "Hold to", "waits": "", "ready": "Ready",
                   "triggers": "Sets off", "nominates": "Nominates", "attacks": "Attacks",
                   "effect_name": "Effect", "segment": "Surprise segment",
-                  "effect_duration": "Lasts"}
+                  "effect_duration": "Lasts", "distance": "Distance", "range": "Range",
+                  "cover": "Cover"}
         for name in self.fields:
             form.addRow(labels[name], getattr(self, name))
             if name == "weapon":
                 form.addRow("", self.weapon_facts)
+            if name == "cover":
+                form.addRow("", self.attack_notes)
         buttons = QHBoxLayout()
         buttons.addWidget(self.submit_button)
         buttons.addWidget(cancel)
@@ -138,6 +179,26 @@ class EntryEditor(QGroupBox):
         """The index of the declaration being changed (None: a new one)."""
         self.set_surprise(False)
         self.hide()
+
+    def _show_rows(self) -> None:
+        """Shows Distance only for a move or charge, Range and Cover only for an attack."""
+        moving = self.action in MOVING or self.charge.isChecked()
+        if "distance" in self.fields:
+            self.form.setRowVisible(self.distance, moving)
+        attacking = self.action in ATTACKING
+        for name in ("range", "cover"):
+            if name in self.fields:
+                self.form.setRowVisible(getattr(self, name), attacking)
+        if "cover" in self.fields:
+            self.form.setRowVisible(self.attack_notes, attacking)
+        self.show_attack_notes()
+
+    def show_attack_notes(self) -> None:
+        """Shows what modifies the attack's roll as the form stands (popcorn)."""
+        if self.describe_attack is None or self.action not in ATTACKING or not self.actor:
+            self.attack_notes.clear()
+            return
+        self.attack_notes.setText(self.describe_attack(self.entry()))
 
     def set_surprise(self, surprise: bool) -> None:
         """Shows the surprise-segment field only while declaring in the surprise segments."""
@@ -205,12 +266,15 @@ class EntryEditor(QGroupBox):
         for box in (self.charge, self.waits):
             box.setChecked(False)
         for spin in (self.delay_seconds, self.hold, self.attacks, self.effect_duration,
-                     self.segment):
+                     self.segment, self.distance):
             spin.setValue(0)
+        for combo in (self.range, self.cover):
+            combo.setCurrentIndex(0)
         for name, value in (values or {}).items():
             if name in self.fields and value is not None:
                 self.set_value(name, value[0] if isinstance(value, list) and value else value)
         self._show_weapon_facts()
+        self._show_rows()
         edit = self.weapon.lineEdit()
         if edit is not None:
             edit.setCursorPosition(0)  # "none (natural attack)" reads from its start
@@ -244,6 +308,10 @@ class EntryEditor(QGroupBox):
             widget = getattr(self, name)
             if name == "segment" and not self._surprise:
                 continue
+            if name == "distance" and not (self.action in MOVING or self.charge.isChecked()):
+                continue
+            if name in ("range", "cover") and self.action not in ATTACKING:
+                continue
             if isinstance(widget, QComboBox):
                 data = widget.currentData()
                 typed = widget.currentText().strip()
@@ -267,6 +335,14 @@ class EntryEditor(QGroupBox):
                                "duration": self.effect_duration.value(),
                                "target": entry.get("target") or self.actor}
         return entry
+
+    def kept_from(self, old: Mapping[str, Any], entry: Mapping[str, Any]) -> dict[str, Any]:
+        """Gets what a changed entry keeps of the saved one: every field this form does not
+        edit (recorded hits and damage, conditions, heals, a failed save, interrupts…), so
+        changing a target never drops an outcome the DM recorded elsewhere."""
+        managed = {*self.fields, "actor", "action", "waits", "weapon_facts"} - {
+            "effect_name", "effect_duration"}
+        return {k: v for k, v in old.items() if k not in managed and k not in entry}
 
     def declared_weapon(self) -> DeclaredWeapon:
         """Gets the weapon as chosen: what to write and its facts in words."""

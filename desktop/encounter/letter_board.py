@@ -366,8 +366,8 @@ class LetterBoard(BoardBase):
         what = self._titles.get(str(entry.get("action")), str(entry.get("action")))
         if self.editor.editing is not None:
             old = self._entry(self.editor.editing) or {}
-            # outcomes already recorded stay with the declaration
-            kept = {k: v for k, v in old.items() if k in ("hit", "damage", "hits")}
+            # outcomes, conditions and the like recorded elsewhere stay with the declaration
+            kept = self.editor.kept_from(old, entry)
             if old.get("delay_seconds") and "delay_seconds" not in entry:
                 kept["delay_seconds"] = old["delay_seconds"]
             done = self._run_named(

@@ -29,6 +29,7 @@ from core.encounter import (
 from core.log import Command, EncounterState, LogError, replay
 from core.model import Status
 from core.rules.popcorn import initiative_standing
+from core.rules.popcorn_attack import attack_notes, total_bonus
 from core.scenario import ScenarioError, parse_scenario
 from desktop.encounter.board_base import BoardBase, entry_text, wrapped_label
 from desktop.encounter.controller import EncounterController
@@ -75,6 +76,7 @@ class PopcornBoard(BoardBase):
 
     def __init__(self, controller: EncounterController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent=parent)
+        self.editor.describe_attack = self.attack_words
         self.setObjectName("popcornBoard")
         self.active: str | None = None
         self.action_lanes: dict[str, LaneBox] = {}
@@ -136,6 +138,25 @@ class PopcornBoard(BoardBase):
         layout = QHBoxLayout(self)
         layout.addLayout(left, 2)
         layout.addLayout(right, 5)
+
+    # --- the attack roll ----------------------------------------------------------------------
+
+    def attack_words(self, entry: dict[str, Any]) -> str:
+        """Gets what modifies a declared attack's roll, in words (Attacking, Missile Attacks)."""
+        state = self.controller.state
+        target = entry.get("target")
+        recent = [t for r in state.rounds[-2:] for t in r.get("turns") or ()]
+        retreating = bool(target) and any(
+            t.get("actor") == target and (t.get("action") == "retreat"
+                                          or t.get("move") == "retreat") for t in recent)
+        try:
+            notes = attack_notes(parse_scenario(scenario_document(state)), entry,
+                                 target_retreating=retreating)
+        except ScenarioError as exc:
+            return escape(self.controller.words(str(exc)))
+        total = total_bonus(notes)
+        head = f"<b>Attack roll: {total:+d}</b>" if total else "<b>Attack roll</b>"
+        return "<br>".join([head, *(escape(n.text) for n in notes)])
 
     # --- who is active ----------------------------------------------------------------------
 
@@ -262,9 +283,10 @@ class PopcornBoard(BoardBase):
         if not self.open_editor(str(turn.get("actor")), action, verb="Change turn"):
             return False
         self.editing = index
-        for name in ("target", "weapon", "spell", "ready", "nominates"):
+        for name in ("target", "weapon", "spell", "ready", "nominates", "range", "cover"):
             if turn.get(name):
                 self.editor.set_value(name, turn[name])
+        self.editor.show_attack_notes()
         if turn.get("triggers"):
             first = turn["triggers"][0]
             self.editor.set_value("triggers", first.get("actor") if isinstance(first, dict)
@@ -352,9 +374,7 @@ class PopcornBoard(BoardBase):
         if self.editing is not None:
             index, self.editing = self.editing, None
             turns = list(self.controller.state.rounds[-1].get("turns") or ())
-            kept = {k: v for k, v in dict(turns[index]).items()
-                    if k in ("hit", "damage", "hits", "triggered", "roll", "effect")
-                    and k not in entry}
+            kept = self.editor.kept_from(dict(turns[index]), entry)
             who = self.labels().get(str(entry.get("actor")), "a creature")
             command = self._named(replace_entry("turns", index, {**kept, **entry}),
                                   f"Change {who}'s turn")
