@@ -1090,6 +1090,12 @@ def schedule(scenario: Scenario, dice: RollSource) -> tuple[Resolution, dict[int
     return resolution, fates
 
 
+def ordinal(n: int) -> str:
+    """Gets ``2nd`` from 2."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 class TimeUnitSystem:
     """The time-unit combat system (``time-units``)."""
 
@@ -1108,11 +1114,19 @@ class TimeUnitSystem:
         if isinstance(document.get("initiative"), Mapping):
             needed += missing_side_dice(document, ("initiative",), document["initiative"],
                                         "encounter initiative")
+        count: dict[object, int] = {}
         for index, action in enumerate(document.get("actions") or []):
-            if isinstance(action, Mapping) and action.get("roll") is None:
-                who = action.get("actor")
+            if not isinstance(action, Mapping):
+                continue
+            who = action.get("actor")
+            count[who] = count.get(who, 0) + 1
+            if action.get("roll") is None:
+                # A fighter's later actions say which they are: three alike could not be told
+                # apart in the dice list.
+                nth = count[who]
+                which = f", {ordinal(nth)} action" if nth > 1 else ""
                 needed.append(RollRequest(("actions", index, "roll"), "1d10",
-                                          f"initiative {who} ({action.get('action')})"))
+                                          f"initiative {who} ({action.get('action')}{which})"))
         return needed
 
     def resolve(self, scenario: Scenario, dice: RollSource) -> Resolution:

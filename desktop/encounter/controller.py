@@ -152,17 +152,19 @@ class EncounterController(QObject):
         Returns how many were rolled. A die that appears only because of another (a morale
         check a roll brings on) is left for the DM to see first.
         """
-        asked = {r.purpose for r in self.rolls_needed()}
+        # By where each die goes, not by its words: three time-unit actions of one fighter
+        # once read alike, and all but one were left unrolled.
+        asked = {r.where for r in self.rolls_needed()}
         if not asked:
             return 0
         done = 0
         self.stack.beginMacro(f"Roll {len(asked)} dice" if len(asked) > 1 else "Roll a die")
         try:
             for _ in range(len(asked)):
-                request = next((r for r in self.rolls_needed() if r.purpose in asked), None)
+                request = next((r for r in self.rolls_needed() if r.where in asked), None)
                 if request is None or not self.roll(request):
                     break
-                asked.discard(request.purpose)
+                asked.discard(request.where)
                 done += 1
         finally:
             self.stack.endMacro()

@@ -22,8 +22,9 @@ class RollRow(QWidget):
         self.request = request
         self.setObjectName(f"roll-{request.purpose}")
         # ``words``: what the die decides with names, e.g. "Initiative Orc 1 (1d10)".
-        label = QLabel(f"<b>{escape(words)}</b>" if words else
-                       f"<b>{escape(request.purpose)}</b> ({escape(request.expression)})")
+        self.label = label = QLabel(
+            f"<b>{escape(words)}</b>" if words else
+            f"<b>{escape(request.purpose)}</b> ({escape(request.expression)})")
         label.setMinimumWidth(0)
         self.roll_button = QPushButton("Roll")
         self.roll_button.setToolTip(f"Roll {request.expression} with the app's dice")

@@ -154,7 +154,9 @@ class TimelineLayout:
             return 0.0, self.ticks[-1][0]  # the clock from TU 0, past the last step
         if self.rounds:
             return self.rounds[0].x0, self.rounds[-1].x1
-        xs = list(self.step_x.values()) or [0.0, 1.0]
+        if not self.step_x:  # nothing played yet: whole places, never "-0.4 … 1.4"
+            return 0.5, 5.5
+        xs = list(self.step_x.values())
         return min(xs) - 0.5, max(xs) + 0.5
 
     @property

@@ -567,7 +567,8 @@ class TimelineWidget(QWidget):
             return  # rebuilding the legend's labels costs more than all the marks
         self._legend_kinds = (spans, marks)
         self.legend.clear()
-        self.legend.setColumnCount(max(1, min(6, len(spans) + len(marks))))
+        # One line for up to eight kinds: a second line took the rows' room at 1280x720.
+        self.legend.setColumnCount(max(1, min(8, len(spans) + len(marks))))
         for span_kind in spans:
             self.legend.addItem(self.bar_items[span_kind], SPAN_STYLES[span_kind].label)
         for mark_kind in marks:

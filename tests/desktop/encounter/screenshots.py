@@ -125,7 +125,7 @@ def time_units(window: MainWindow) -> EncounterWorkspace:
     type_die(ws, "initiative bolog (spell)", "8")
     press_on_card(board, "bolog", "M")
     fill_and_declare(board, target="orc-2", weapon="quarterstaff")
-    type_die(ws, "initiative bolog (melee)", "7")
+    type_die(ws, "initiative bolog (melee, 2nd action)", "7")
     press_on_card(board, "orc-1", "M")
     fill_and_declare(board, target="bolog")
     board.advance()

@@ -33,7 +33,7 @@ def test_bolog_built_in_the_gui_resolves_as_the_cli(start) -> None:  # type: ign
     type_die(ws, "initiative bolog (spell)", "8")
     press_on_card(board, "bolog", "M")  # M: melee from the palette, by keyboard
     fill_and_declare(board, target="orc-2", weapon="quarterstaff")
-    type_die(ws, "initiative bolog (melee)", "7")
+    type_die(ws, "initiative bolog (melee, 2nd action)", "7")
     assert gui_steps(ws) == cli_steps(document)
 
     assert board.advance() == 1

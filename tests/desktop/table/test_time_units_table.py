@@ -273,3 +273,26 @@ def test_time_units_heal_and_hold_at_the_table(table: MainWindow, ids: IdWatch) 
 
     document = scenario_document(ws.controller.state)
     assert resolve_scenario(parse_scenario(document)).to_json()["steps"] == steps_json(ws)
+
+
+def test_roll_all_pending_rolls_every_action_of_one_fighter_in_one_click(
+    table: MainWindow, ids: IdWatch,
+) -> None:
+    """Three melee actions declared for Brannoc and one for the orc, no dice typed: the dice
+    list tells his three apart, and one click on Roll All Pending rolls all four (one undo)."""
+    ws = new_time_units_encounter(table, orcs=1, seed=3)
+    board = ws.board
+    assert isinstance(board, TimeUnitBoard)
+    for actor, target in (("Brannoc the Bold", "Orc 1"), ("Brannoc the Bold", "Orc 1"),
+                          ("Brannoc the Bold", "Orc 1"), ("Orc 1", "Brannoc the Bold")):
+        drop_action(board, "melee", actor)
+        declare(board, target)
+    labels = [row.label.text() for row in ws.stepper.rows]
+    assert len(labels) == 4 and len(set(labels)) == 4, labels
+    assert any("2nd action" in t for t in labels) and any("3rd action" in t for t in labels)
+    check_ids(ids)
+    button(ws.stepper, "Roll All Pending").click()
+    assert ws.controller.rolls_needed() == []
+    assert all(a.get("roll") is not None for a in ws.controller.state.actions)
+    ws.controller.stack.undo()
+    assert len(ws.controller.rolls_needed()) == 4
