@@ -103,8 +103,9 @@ class _RowsEditor(QWidget):
             if col in self._checks:
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Checked if value else Qt.CheckState.Unchecked)
-            else:
-                item.setText("" if value is None else str(value))
+            else:  # 4.0 feet reads "4", as the DM typed it
+                item.setText("" if value is None else f"{value:g}" if isinstance(value, float)
+                             else str(value))
             self.table.setItem(row, col, item)
 
     def _text(self, row: int, col: int) -> str:
@@ -370,6 +371,8 @@ class SpellsEditor(_RowsEditor):
         elif spent:
             self.summary.setText(f"{rows - spent} of {rows} memorised spells available, "
                                  f"{spent} spent.")  # fmt: skip
+        elif rows == 1:
+            self.summary.setText("The memorised spell is available.")
         else:
             self.summary.setText(f"All {rows} memorised spells available.")
 

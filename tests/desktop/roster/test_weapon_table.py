@@ -127,3 +127,19 @@ def test_one_systems_list(qtbot: QtBot) -> None:
     weapons.add_button.click()
     type_cell(qtbot, weapons.table, 1, 0, "Two-handed sword")
     assert row_values(weapons, 1) == ["Two-handed sword", "", "", False, True, ""]
+
+
+def test_a_typed_length_and_one_memorised_spell_read_as_the_dm_wrote_them(qtbot: QtBot) -> None:
+    """A length of 4 feet shows "4" (not "4.0"), a custom weapon's 2.5 stays "2.5"; one
+    memorised spell reads in the singular."""
+    from core.model import Spell
+    from desktop.roster.tables import SpellsEditor
+
+    weapons = WeaponsEditor()
+    qtbot.addWidget(weapons)
+    weapons.set_weapons([Weapon("Cudgel", 4, 4.0), Weapon("Stick", 3, 2.5)])
+    assert [weapons.table.item(r, 2).text() for r in range(2)] == ["4", "2.5"]
+    spells = SpellsEditor()
+    qtbot.addWidget(spells)
+    spells.set_spells([Spell("Sleep")])
+    assert spells.summary.text() == "The memorised spell is available."
