@@ -1,10 +1,14 @@
 """A multi-classed PC typed into the roster form: "2/2" is saved, shown back, and reopened."""
 
+from dataclasses import replace
+
 from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
+from core.roster import RosterEntry
 from core.store import Store
 from desktop.main_window import MainWindow
+from desktop.roster.conflict_dialog import differences
 from desktop.roster.tree_model import COLUMNS, ITEM_ROLE
 from tests.desktop.roster.test_editing import select, type_into
 
@@ -66,3 +70,10 @@ def test_the_dm_types_one_level_a_class_saves_and_finds_it_after_reopening(
     finally:
         again.close()
         reopened.close()
+
+
+def test_a_conflict_shows_the_levels_as_the_form_does() -> None:
+    mine = RosterEntry(name="Elwyn", level=3, class_levels=(3, 2))
+    theirs = replace(mine, class_levels=(3, 3))
+    assert differences(mine, theirs) == [("Level", "3/2", "3/3")]
+    assert differences(replace(mine, class_levels=()), mine) == [("Level", "3", "3/2")]
