@@ -43,6 +43,8 @@ class RosterEntry:
     side: str = "party"
     status: RosterStatus = RosterStatus.ACTIVE
     level: int | None = None
+    """The highest of the class levels (what an encounter and anything wanting one number
+    reads); the only level of a single-classed entry."""
     char_class: str = ""
     race: str = ""
     hp: int | None = None
@@ -67,6 +69,9 @@ class RosterEntry:
     """Positions in ``spells`` of the memorised spells already spent (cast or lost)."""
     notes: str = ""
     version: int = 0
+    class_levels: tuple[int, ...] = ()
+    """One level per class of a multi-classed character (Fighter/Magic-User 2/2), in the
+    order of its classes; empty for a single class. ``level`` is the highest of them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +106,57 @@ class SessionLogEntry:
     created_at: datetime
     summary: str
     details: tuple[str, ...] = ()
+
+
+MAX_CLASSES = 3
+"""The most classes one character holds at once (AD&D demi-humans: Fighter/Magic-User/Thief)."""
+LEVEL_EXAMPLE = "2, or one level a class like 2/2"
+
+
+class LevelTextError(ValueError):
+    """A level as typed or read from a file that is neither a number nor levels like 2/2."""
+
+
+def parse_levels(text: str) -> tuple[int | None, tuple[int, ...]]:
+    """Reads a level as a DM writes it: "" (none), "5", or one level a class "2/2", "3/3/2".
+
+    Gets (level, class levels): the level is the highest part; class levels are empty for a
+    single number. Raises :class:`LevelTextError` saying in words what is wrong.
+    """
+    cleaned = text.strip().replace("−", "-")
+    if not cleaned:
+        return None, ()
+    parts = [p.strip() for p in cleaned.split("/")]
+    if len(parts) > MAX_CLASSES:
+        raise LevelTextError(
+            f"a character has at most {MAX_CLASSES} classes, so at most {MAX_CLASSES} levels "
+            f"(e.g. 3/3/2), not {len(parts)} in {cleaned!r}"
+        )
+    levels: list[int] = []
+    for part in parts:
+        try:
+            levels.append(int(part))
+        except ValueError:
+            what = "an empty part" if not part else f"{part!r}"
+            raise LevelTextError(
+                f"{cleaned!r} has {what} where a whole number belongs; write {LEVEL_EXAMPLE}"
+            ) from None
+    if len(levels) == 1:
+        return levels[0], ()
+    return max(levels), tuple(levels)
+
+
+def level_text(entry: RosterEntry) -> str:
+    """Gets an entry's level as the DM wrote it: "2/2" for a multi-class, "5", or ""."""
+    if entry.class_levels:
+        return "/".join(str(n) for n in entry.class_levels)
+    return "" if entry.level is None else str(entry.level)
+
+
+def with_levels(entry: RosterEntry, text: str) -> RosterEntry:
+    """Gets ``entry`` with the level read from ``text`` (see :func:`parse_levels`)."""
+    level, class_levels = parse_levels(text)
+    return replace(entry, level=level, class_levels=class_levels)
 
 
 def available_spells(entry: RosterEntry) -> tuple[Spell, ...]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from core.dice import DiceError, parse_dice
 from core.model import Weapon
-from core.roster import MonsterTemplate, RosterEntry
+from core.roster import MAX_CLASSES, MonsterTemplate, RosterEntry
 from core.rules.abilities import adnd_dex_reaction, bx_initiative_modifier
 
 ABILITY_RANGE = (3, 18)
@@ -64,7 +64,11 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
     elif len(entry.name) > 200:
         problems["name"] = "A name is at most 200 characters."
     problems.update(_text_problems(entry, ("name", "char_class", "race", "side", "notes")))
-    if entry.level is not None and not 0 <= entry.level <= MAX_LEVEL:
+    if entry.class_levels:
+        level = _class_level_problem(entry)
+        if level is not None:
+            problems["level"] = level
+    elif entry.level is not None and not 0 <= entry.level <= MAX_LEVEL:
         problems["level"] = f"Level is 0–{MAX_LEVEL}."
     if entry.max_hp is not None and not 1 <= entry.max_hp <= MAX_HP:
         problems["max_hp"] = f"Max HP is 1–{MAX_HP}."
@@ -109,6 +113,18 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
     if any(not 0 <= i < len(entry.spells) for i in entry.spent_spells):
         problems.setdefault("spells", "A spent mark belongs to no memorised spell.")
     return problems
+
+
+def _class_level_problem(entry: RosterEntry) -> str | None:
+    """Gets what is wrong with a multi-classed entry's levels (shown beside Level)."""
+    shown = "/".join(str(n) for n in entry.class_levels)
+    if not 2 <= len(entry.class_levels) <= MAX_CLASSES:
+        return f"One level a class: 2 or {MAX_CLASSES} of them (e.g. 2/2), not {shown}."
+    if any(not 1 <= n <= MAX_LEVEL for n in entry.class_levels):
+        return f"Each class level is 1–{MAX_LEVEL}, so {shown} cannot be saved."
+    if entry.level != max(entry.class_levels):
+        return f"Level {entry.level} is not the highest of the class levels {shown}."
+    return None
 
 
 def _check_weapons(weapons: Sequence[Weapon]) -> str | None:

@@ -16,7 +16,14 @@ from typing import Any
 
 from core.model import Combatant, Kind
 from core.results import START_KEYS, roster_combatant
-from core.roster import MonsterTemplate, RosterEntry, RosterStatus
+from core.roster import (
+    LevelTextError,
+    MonsterTemplate,
+    RosterEntry,
+    RosterStatus,
+    level_text,
+    parse_levels,
+)
 from core.roster_checks import check_entry, check_template
 from core.scenario import ScenarioError, combatant_to_json, read_combatant
 
@@ -67,6 +74,14 @@ def _refuse_problems(entry: RosterEntry, where: str) -> None:
     if problems:
         field, reason = next(iter(problems.items()))
         raise RosterImportError(f"{where}, field {field}", reason)
+
+
+def _levels(text: str, where: str) -> tuple[int | None, tuple[int, ...]]:
+    """Reads a level written as text ("5", "2/2"); the message names the place in words."""
+    try:
+        return parse_levels(text)
+    except LevelTextError as exc:
+        raise RosterImportError(where, str(exc)) from None
 
 
 def _status(value: Any, where: str) -> RosterStatus:
@@ -126,6 +141,9 @@ def entry_from_json(value: Any, where: str) -> RosterEntry:
     if not isinstance(value, dict):
         raise RosterImportError(where, f"expected an object, got {type(value).__name__}")
     data = {k: v for k, v in value.items() if k not in _ROSTER_ONLY}
+    class_levels: tuple[int, ...] = ()
+    if isinstance(data.get("level"), str):  # "2/2": one level a class (a number reads as ever)
+        data["level"], class_levels = _levels(data["level"], f"{where}, field level")
     data["spells"], spent = _spent_marks(data.get("spells", []), where)
     data.setdefault("id", "imported")
     data.setdefault("side", "party")
@@ -162,6 +180,7 @@ def entry_from_json(value: Any, where: str) -> RosterEntry:
         spells=combatant.spells,
         spent_spells=spent,
         notes=_opt_str(value, "notes", where=where),
+        class_levels=class_levels,
     )
     _refuse_problems(entry, where)
     return entry
@@ -252,6 +271,8 @@ def entry_to_json(entry: RosterEntry) -> dict[str, Any]:
     )
     if entry.str_score is not None:
         out["str_score"] = entry.str_score
+    if entry.class_levels:  # a multi-class writes its levels as the DM does; one level, a number
+        out["level"] = level_text(entry)
     out["spells"] = _spells_json(entry)  # every memorised spell, the spent ones marked
     return out
 
@@ -352,7 +373,7 @@ CSV_COLUMNS = (
 TEMPLATE_KIND = "template"
 """The ``kind`` of a CSV row holding a monster template (hit_dice, surprises_on, xp are theirs)."""
 _CSV_INTS = {
-    "level": "level", "hp": "hp", "max_hp": "max_hp", "ac": "ac", "str": "str_score",
+    "hp": "hp", "max_hp": "max_hp", "ac": "ac", "str": "str_score",
     "dex": "dex", "wis": "wis", "initiative_adj": "initiative_adj",
     "surprise_adj": "surprise_adj", "missile_adj": "missile_adj", "reaction_adj": "reaction_adj",
     "movement": "movement", "morale": "morale",
@@ -454,6 +475,7 @@ def _entry_from_row(row: Mapping[str, str], line: int) -> RosterEntry:
     except ValueError:
         allowed = ", ".join([*(k.value for k in Kind), TEMPLATE_KIND])
         raise RosterImportError(where("kind"), f"{kind_text!r} is not one of {allowed}") from None
+    ints["level"], class_levels = _levels(row.get("level") or "", where("level"))
     routines = _csv_int(row.get("attack_routines") or "", where("attack_routines"))
     attacks = _csv_int(row.get("attacks") or "", where("attacks"))
     weapons = _csv_list(row.get("weapons") or "", where("weapons"), "weapons")[0].weapons
@@ -472,6 +494,7 @@ def _entry_from_row(row: Mapping[str, str], line: int) -> RosterEntry:
         spells=spells,
         spent_spells=spent,
         notes=row.get("notes") or "",
+        class_levels=class_levels,
         **ints,
     )
     _refuse_problems(entry, f"line {line}")
@@ -543,6 +566,7 @@ def write_roster_csv(
             spells=json.dumps(data["spells"]) if e.spells else "",
         )  # fmt: skip
         row["class"] = e.char_class
+        row["level"] = level_text(e)
         for col, field in _CSV_INTS.items():
             value = getattr(e, field)
             row[col] = "" if value is None else value

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import TypeVar
 
-from core.roster import MonsterTemplate, RosterEntry
+from core.roster import MonsterTemplate, RosterEntry, level_text
 
 Record = RosterEntry | MonsterTemplate
 _R = TypeVar("_R", RosterEntry, MonsterTemplate)
@@ -66,6 +66,14 @@ def differences(existing: Record, incoming: Record) -> tuple[str, ...]:
         if f.name in ("id", "version"):
             continue
         old, new = getattr(existing, f.name), getattr(incoming, f.name)
+        if f.name == "class_levels":
+            continue  # shown with the level, as the DM writes it ("level 2 → 2/2")
+        if (
+            f.name == "level"
+            and isinstance(existing, RosterEntry)
+            and isinstance(incoming, RosterEntry)
+        ):
+            old, new = level_text(existing) or None, level_text(incoming) or None
         if old == new:
             continue
         label = _LABELS.get(f.name, f.name.replace("_", " "))

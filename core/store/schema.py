@@ -140,6 +140,9 @@ class CharacterRow(Audited, Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utc_now, onupdate=utc_now
     )
+    class_levels: Mapped[str | None] = mapped_column(String(20))
+    """One level a class as the DM writes it ("2/2", schema 0005); NULL for a single class,
+    whose one level is ``level``."""
 
     # Optimistic concurrency: every UPDATE checks and bumps ``version``.
     __mapper_args__ = {"version_id_col": version}

@@ -35,7 +35,16 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from core.log import Command, Event
 from core.model import Kind, Spell, Weapon
-from core.roster import Campaign, MonsterTemplate, RosterEntry, RosterStatus, SessionLogEntry
+from core.roster import (
+    Campaign,
+    LevelTextError,
+    MonsterTemplate,
+    RosterEntry,
+    RosterStatus,
+    SessionLogEntry,
+    level_text,
+    parse_levels,
+)
 from core.roster_checks import check_template
 from core.roster_merge import ImportChanges
 from core.store import health
@@ -242,7 +251,19 @@ def _entry(row: CharacterRow) -> RosterEntry:
         spent_spells=tuple(i for i, s in enumerate(row.spells) if s.get("spent")),
         notes=row.notes,
         version=row.version,
+        class_levels=_class_levels(row.class_levels),
     )
+
+
+def _class_levels(stored: str | None) -> tuple[int, ...]:
+    """Reads the ``class_levels`` column ("2/2"); NULL, or text this version cannot read (a
+    hand-edited file), is a single class whose level is the ``level`` column."""
+    if not stored:
+        return ()
+    try:
+        return parse_levels(stored)[1]
+    except LevelTextError:
+        return ()
 
 
 def _character_values(entry: RosterEntry) -> dict[str, Any]:
@@ -256,6 +277,7 @@ _CHARACTER_COLUMNS = (
     "kind", "name", "side", "status", "level", "char_class", "race", "hp", "max_hp", "ac",
     "str_score", "dex", "wis", "initiative_adj", "surprise_adj", "missile_adj", "reaction_adj",
     "movement", "morale", "attack_routines", "attacks", "weapons", "spells", "notes",
+    "class_levels",
 )  # fmt: skip
 _CHARACTERS_TABLE = Base.metadata.tables["characters"]
 
@@ -266,6 +288,7 @@ def _fill_character(row: CharacterRow, entry: RosterEntry) -> None:
     row.side = entry.side
     row.status = str(entry.status)
     row.level = entry.level
+    row.class_levels = level_text(entry) if entry.class_levels else None
     row.char_class = entry.char_class
     row.race = entry.race
     row.hp = entry.hp

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import Kind, Spell, Weapon
-from core.roster import MonsterTemplate, RosterEntry, RosterStatus
+from core.roster import MonsterTemplate, RosterEntry, RosterStatus, level_text
 from desktop.roster.editor import INT_FIELDS, TEXT_FIELDS
 
 Record = RosterEntry | MonsterTemplate
@@ -114,6 +114,10 @@ def differences(mine: Record, theirs: Record) -> list[tuple[str, str, str]]:
         if f.name in NOT_COMPARED:
             continue
         a, b = getattr(mine, f.name), getattr(theirs, f.name)
+        if f.name == "class_levels":
+            continue  # shown with the level, as the form shows it ("2/2")
+        if f.name == "level" and isinstance(mine, RosterEntry) and isinstance(theirs, RosterEntry):
+            a, b = level_text(mine) or None, level_text(theirs) or None
         if a != b:
             label = labels.get(f.name, f.name)
             if f.name == "spent_spells":

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import Kind
-from core.roster import RosterEntry, RosterStatus
+from core.roster import LevelTextError, RosterEntry, RosterStatus, level_text, parse_levels
 from core.roster_checks import adjustments, ascending_ac, check_entry
 from desktop.plain_text import plain
 from desktop.roster.tables import SpellsEditor, TableError, WeaponsEditor
@@ -336,7 +336,7 @@ class EntryEditor(RecordEditor):
         shown = entry or RosterEntry(name="")
         self._loading = True
         for key, edit in self.fields.items():
-            value = getattr(shown, key)
+            value = level_text(shown) if key == "level" else getattr(shown, key)
             edit.setText("" if value is None else str(value))
         self.kind_box.setCurrentIndex(self.kind_box.findData(shown.kind))
         self.status_box.setCurrentIndex(self.status_box.findData(shown.status))
@@ -360,7 +360,14 @@ class EntryEditor(RecordEditor):
         """Gets the entry as typed and the reason each bad field cannot be saved."""
         problems: dict[str, str] = {}
         ints: dict[str, Any] = {}
+        try:  # "5", or one level a class for a multi-classed character ("2/2")
+            ints["level"], class_levels = parse_levels(self.fields["level"].text())
+        except LevelTextError as exc:
+            problems["level"] = f"Level: {exc}."
+            ints["level"], class_levels = None, ()
         for key, label in INT_FIELDS.items():
+            if key == "level":
+                continue
             text = self.fields[key].text().strip().replace("−", "-")
             if not text:
                 if key in REQUIRED_INTS:
@@ -396,6 +403,7 @@ class EntryEditor(RecordEditor):
             spells=spells,
             spent_spells=spent,
             notes=self.notes.toPlainText(),
+            class_levels=class_levels,
             **ints,
         )
         for key, reason in check_entry(entry).items():

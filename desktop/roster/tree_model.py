@@ -21,7 +21,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.model import Kind
-from core.roster import MonsterTemplate, RosterEntry, RosterStatus
+from core.roster import MonsterTemplate, RosterEntry, RosterStatus, level_text
 from core.roster_checks import ascending_ac
 
 Index = QModelIndex | QPersistentModelIndex
@@ -44,6 +44,7 @@ MONSTER_GROUP = (Kind.MONSTER, "Monsters")
 """Shown only when a roster entry is a monster (imported ones can be)."""
 
 COLUMNS = ("Name", "Class / HD", "Level", "HP", "AC (AAC)", "Move", "Side", "Status")
+_LEVEL_COLUMN = COLUMNS.index("Level")
 _GROUP_ID = 0  # internalId of group rows; entry rows carry their group number + 1
 
 
@@ -56,7 +57,7 @@ def _entry_cells(e: RosterEntry) -> tuple[str, ...]:
     ac = "" if e.ac is None else f"{e.ac} ({ascending_ac(e.ac)})"
     cls = " ".join(p for p in (e.race, e.char_class) if p)
     status = str(e.status).capitalize()
-    return (e.name, cls, _num(e.level), hp, ac, _num(e.movement), e.side, status)
+    return (e.name, cls, level_text(e), hp, ac, _num(e.movement), e.side, status)
 
 
 def _template_cells(t: MonsterTemplate) -> tuple[str, ...]:
@@ -65,6 +66,8 @@ def _template_cells(t: MonsterTemplate) -> tuple[str, ...]:
 
 
 def _sort_key(item: Item, column: int) -> Any:
+    if column == _LEVEL_COLUMN and isinstance(item, RosterEntry) and item.level is not None:
+        return float(item.level)  # a multi-class ("2/3") sorts by its highest level
     cells = _entry_cells(item) if isinstance(item, RosterEntry) else _template_cells(item)
     text = cells[column]
     head = text.split(" ")[0]

@@ -377,3 +377,16 @@ def test_the_standalone_program_runs_access_too(
         app_main(["access", "grant", "Greyhawk", "bob", "--as", "player", "--database", url]) == 2
     )
     assert capsys.readouterr().err.startswith("error: This campaign is an SQLite file")
+
+
+def test_a_co_dm_saves_class_levels_with_the_group_rights_as_they_are(group: Group) -> None:
+    """Schema 0005's column needs no grant of its own: the group's rights are table-wide."""
+    alice, carol = group.open("alice"), group.open("carol")
+    greyhawk = alice.create_campaign("Greyhawk")
+    elwyn = alice.add_entry(greyhawk.id, RosterEntry(name="Elwyn", level=2, class_levels=(2, 2)))
+    acl.grant(alice, greyhawk, group.roles["carol"], "co-dm")
+    saved = carol.update_entry(replace(elwyn, level=3, class_levels=(3, 2)))
+    assert alice.roster(greyhawk.id) == [saved] and saved.class_levels == (3, 2)
+    assert _audit(group.admin, "characters")[0][0] == group.roles["carol"]
+    for store in (alice, carol):
+        store.close()

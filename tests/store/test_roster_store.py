@@ -46,3 +46,26 @@ def test_results_write_all_or_nothing(store: Store) -> None:
     assert saved.hp == 0
     (line,) = store.session_log(campaign.id)
     assert (line.summary, line.details) == ("Fight", ("Wat: HP 3 → 0",))
+
+
+ELWYN = RosterEntry(name="Elwyn", char_class="Fighter/Magic-User", level=3, class_levels=(3, 2))
+
+
+def test_class_levels_survive_every_way_an_entry_is_written(store: Store) -> None:
+    """Saved, updated, bulk-imported, restored and changed by results: "3/2" stays "3/2"."""
+    campaign = store.create_campaign("Greyhawk")
+    saved = store.add_entry(campaign.id, ELWYN)
+    assert (saved.level, saved.class_levels) == (3, (3, 2))
+    raised = store.update_entry(replace(saved, level=3, class_levels=(3, 3)))
+    assert store.roster(campaign.id)[0].class_levels == (3, 3)
+    single = store.update_entry(replace(raised, level=4, class_levels=()))
+    assert (single.level, single.class_levels) == (4, ())
+    store.import_entries(campaign.id, [replace(ELWYN, name="Brother")], "Import")
+    store.remove_entry(single.id or 0, single.version)
+    back = store.restore_entry(campaign.id, replace(single, class_levels=(4, 1)))
+    assert back.class_levels == (4, 1)
+    (after_fight,) = store.apply_results(campaign.id, [replace(back, hp=2)], "Fight", [])
+    assert (after_fight.hp, after_fight.class_levels) == (2, (4, 1))
+    by_name = {e.name: e for e in store.roster(campaign.id)}
+    assert by_name["Brother"].class_levels == (3, 2)
+    assert by_name["Elwyn"].class_levels == (4, 1)

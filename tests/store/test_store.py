@@ -242,3 +242,35 @@ def test_sample_campaign_loads_whole(store: Store) -> None:
     assert [e.name for e in store.roster(campaign.id)] == [e.name for e in roster]
     assert {t.name for t in store.monster_templates(campaign.id)} >= {"Orc", "Goblin"}
     assert sum(e.kind is Kind.PC for e in roster) == 4
+
+
+def test_an_0004_file_upgrades_with_its_characters_single_classed(db_path: Path) -> None:
+    """A row written before 0005 (with 0004's audit columns) reads as one class, its level
+    kept; a multi-class can then be saved into it."""
+    from alembic import command
+
+    engine = create_engine(f"sqlite:///{db_path}")
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0004")
+        conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.exec_driver_sql(
+            "INSERT INTO campaigns (id, name, created_at, changed_by, changed_at) "
+            "VALUES (1, 'Greyhawk', '2026-01-01', 'dm', '2026-01-01')"
+        )
+        conn.exec_driver_sql(
+            "INSERT INTO characters (id, campaign_id, kind, name, side, status, level, "
+            "char_class, race, attack_routines, attacks, weapons, spells, notes, version, "
+            "updated_at, changed_by, changed_at) VALUES (1, 1, 'pc', 'Elwyn', 'party', "
+            "'active', 3, 'Fighter/Magic-User', 'Half-elf', 1, 1, '[]', '[]', '', 1, "
+            "'2026-01-01', 'dm', '2026-01-01')"
+        )
+    engine.dispose()
+    store = Store.open(f"sqlite:///{db_path}")
+    (elwyn,) = store.roster(1)
+    assert (elwyn.level, elwyn.class_levels) == (3, ())
+    saved = store.update_entry(replace(elwyn, class_levels=(3, 2)))
+    store.close()
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT level, class_levels FROM characters").fetchall() == [(3, "3/2")]
+    conn.close()
+    assert saved.class_levels == (3, 2)
