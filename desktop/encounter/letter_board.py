@@ -78,13 +78,14 @@ class LetterBoard(BoardBase):
         super().__init__(controller, parent=parent)
         self.setObjectName("letterBoard")
         lanes = lanes_for(controller.system_id)
+        # Two lines a card (the full text in its tooltip): a narrow lane shows several cards.
         self.lanes = {lane.action: LaneBox(lane.action, f"{lane.title} [{lane.key}]",
-                                           lane.meaning, editable=True)
+                                           lane.meaning, editable=True, max_lines=2)
                       for lane in lanes}
         self._keys = {lane.key: lane.action for lane in lanes}
         self._titles = {lane.action: lane.title for lane in lanes}
-        grid = QGridLayout()
-        columns = 3  # wide enough for "actor → target" on two lines at 1280×720
+        grid = self.grid = QGridLayout()
+        columns = self.columns = 3  # wide enough for "actor → target" on two lines at 1280×720
         for i, box in enumerate(self.lanes.values()):
             # The meaning stays as the lane's tooltip: at 1280×720 its words took the
             # whole lane and cut the cards in it.
@@ -240,6 +241,7 @@ class LetterBoard(BoardBase):
                 rows[lane].append((lane_text(dict(entry), labels), index))
         for key, box in self.lanes.items():
             box.model.set_rows(rows[key])
+        self._share_height(rows)
         surprise = self.in_surprise_round() or (not state.rounds and bool(self.surprised_names()))
         self.editor.set_surprise(surprise)
         if not state.rounds:
@@ -257,6 +259,16 @@ class LetterBoard(BoardBase):
             self.new_round_button.setText("New &Round")
         self.new_round_button.setShortcut(QKeySequence("Ctrl+R"))
         self.dice_label.setText(plain(self.dice_text()))
+
+    def _share_height(self, rows: dict[str, list[tuple[str, int | None]]]) -> None:
+        """Gives a row of lanes height by the cards in its fullest lane (capped), so a crowded
+        lane shows two or three cards at 1280x720 instead of one and a scroll bar; empty rows
+        keep their minimum, still a drop target. Only a change of cards moves a lane: opening
+        the form does not."""
+        counts = [len(rows[key]) for key in self.lanes]
+        for row in range(self.grid.rowCount()):
+            fullest = max(counts[row * self.columns:(row + 1) * self.columns], default=0)
+            self.grid.setRowStretch(row, 1 + min(fullest, 3))
 
     def _show_timer(self) -> None:
         if self.timing is None or not self.timer.isValid():

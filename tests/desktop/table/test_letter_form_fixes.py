@@ -10,6 +10,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox, QWidget
 
+from desktop.encounter.card_delegate import clipped_lines
 from desktop.encounter.letter_board import LetterBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
@@ -251,3 +252,38 @@ def test_the_timer_stays_one_line_and_a_new_form_opens_at_its_top(table: MainWin
     assert 0 <= top < board.editor_area.viewport().height()  # Target in sight
     fill(board, Target="Garrick")
     assert lane(board, "G [G]").model.texts() == ["Orc 1 → Garrick"]
+
+
+# --- 6. cards on two lines, so a lane at 1280x720 shows more than one ---------------------------
+
+
+@pytest.mark.parametrize("system, blow", [("addict", "G [G]"), ("side-d6", "attack")])
+def test_a_lane_at_1280x720_shows_two_whole_cards_each_naming_actor_and_target(
+    table: MainWindow, system: str, blow: str
+) -> None:
+    ws = start_fight(table, system)
+    board = _board(ws)
+    for actor, target in (
+        ("Halvaine the Arcane", "Orc 2"),
+        ("Brannoc the Bold", "Orc 1"),
+        ("Orc 2", "Pip Underbough"),
+    ):
+        drop_card(board, actor, blow)
+        fill(board, Target=target)
+    QApplication.processEvents()
+    view = lane(board, blow).view
+    model = view.model()
+    line = view.fontMetrics().lineSpacing()
+    rects = [view.visualRect(model.index(row, 0)) for row in range(model.rowCount())]
+    assert all(r.height() <= 2 * line + 8 for r in rects), [r.height() for r in rects]
+    shown = [r for r in rects if view.viewport().rect().contains(r)]
+    assert len(shown) >= 2, (view.viewport().height(), [r.height() for r in rects])
+    # What is drawn: the actor on the first line, "→ target" starting the second; the whole
+    # card in the tooltip.
+    width = view.viewport().width() - 6
+    for row, (actor, target) in enumerate((("Halvaine", "Orc 2"), ("Brannoc", "Orc 1"))):
+        index = model.index(row, 0)
+        lines = clipped_lines(str(index.data()), view.font(), width, 2)
+        assert len(lines) == 2 and lines[0].startswith(actor[:3]), lines
+        assert lines[1].startswith("→ " + target[:3]), lines
+        assert str(index.data()) in str(index.data(Qt.ItemDataRole.ToolTipRole))
