@@ -6,6 +6,7 @@ applies its own defaults exactly as it does for a scenario file.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from core.model import Combatant, Weapon
 from core.weapons import DeclaredWeapon, declare_weapon, fold
+from desktop.encounter.options_form import WheelOnlyWhenFocused
 from desktop.roster.tables import weapon_table
 
 NONE = "—"
@@ -35,6 +37,8 @@ MOVING = frozenset({"move", "charge", "E"})
 """Actions that cover a distance (side-d6's move and charge, the DMG's close letter E)."""
 ATTACKING = frozenset({"attack", "missile"})
 """popcorn actions whose roll the attack-roll rules modify (range, cover)."""
+FROM_TIMER = -1
+"""The Delay field's "from the timer": below 0, so that a typed 0 s is a figure of its own."""
 
 FIELDS_BY_SYSTEM: dict[str, tuple[str, ...]] = {
     "addict": ("segment", "target", "area", "weapon", "spell", "charge", "distance",
@@ -44,6 +48,25 @@ FIELDS_BY_SYSTEM: dict[str, tuple[str, ...]] = {
                 "effect_name", "effect_duration", "nominates"),
     "time-units": ("target", "weapon", "spell", "attacks"),
 }
+
+
+def offered_spells(actor: Combatant, spent: Iterable[str], kept: object = None) -> list[str]:
+    """Gets the names of the spells ``actor`` can still cast, in its memorised order.
+
+    Each name in ``spent`` takes away one memorised copy (two magic missiles memorised, one
+    cast: one is still offered). ``kept``, the spell of the declaration being changed, stays.
+    """
+    left = Counter(str(name) for name in spent)
+    names = []
+    for spell in actor.spells:
+        if left[spell.name] > 0:
+            left[spell.name] -= 1
+        else:
+            names.append(spell.name)
+    if isinstance(kept, str) and kept not in names and any(
+            s.name == kept for s in actor.spells):
+        names.append(kept)
+    return names
 
 
 class EntryEditor(QGroupBox):
@@ -112,11 +135,14 @@ class EntryEditor(QGroupBox):
         self.prepared.setPlaceholderText("prepare with trigger, e.g. when the orc moves")
         self.trigger_actor = QComboBox()
         self.delay_seconds = QSpinBox()
-        self.delay_seconds.setRange(0, 600)
+        # FROM_TIMER, not 0, is "from the timer": a DM who types 0 s means no delay at all.
+        self.delay_seconds.setRange(FROM_TIMER, 600)
         self.delay_seconds.setSuffix(" s")
         self.delay_seconds.setSpecialValueText("from the timer")
+        self.delay_seconds.setValue(FROM_TIMER)
         self.delay_seconds.setToolTip("Real seconds the player took to declare: left at 'from "
-                                      "the timer', the timer's figure is used")
+                                      "the timer', the timer's figure is used; a figure typed "
+                                      "here (0 s too) wins over the timer")
         self.hold = QSpinBox()
         self.hold.setRange(0, 10)
         self.hold.setSpecialValueText("no hold")
@@ -175,6 +201,12 @@ class EntryEditor(QGroupBox):
         buttons.addWidget(self.submit_button)
         buttons.addWidget(cancel)
         form.addRow(buttons)
+        # Scrolling the form past a list or spin box must not change it (a target became
+        # someone else after two notches): the wheel changes only the field clicked into.
+        self._wheel_guard = WheelOnlyWhenFocused(self)
+        for widget in (*self.findChildren(QComboBox), *self.findChildren(QSpinBox)):
+            widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            widget.installEventFilter(self._wheel_guard)
         self.editing: int | None = None
         """The index of the declaration being changed (None: a new one)."""
         self.set_surprise(False)
@@ -218,12 +250,14 @@ class EntryEditor(QGroupBox):
     def open_for(
         self, actor: Combatant, action: str, combatants: Sequence[Combatant], verb: str = "Declare",
         unavailable: Iterable[str] = (), values: Mapping[str, Any] | None = None,
-        editing: int | None = None,
+        editing: int | None = None, spent_spells: Iterable[str] = (),
     ) -> None:
         """Shows the editor for ``actor`` doing ``action``, every field reset (or to ``values``).
 
         Lists offer combatants by name; the actor itself and ``unavailable`` ones (the dead)
-        are left out.
+        are left out. The Spell list leaves out ``spent_spells`` (one memorised copy for each
+        name given: cast or lost earlier in the fight), except the spell of the declaration
+        being changed.
         """
         self.actor, self.action, self.editing = actor.id, action, editing
         self.setTitle(f"{verb}: {actor.label} — {action}")
@@ -259,15 +293,15 @@ class EntryEditor(QGroupBox):
                 self.weapon.addItem(n, n)
         self.spell.clear()
         self.spell.addItem(NONE, None)
-        for sp in actor.spells:
-            self.spell.addItem(sp.name, sp.name)
+        for name in offered_spells(actor, spent_spells, (values or {}).get("spell")):
+            self.spell.addItem(name, name)
         for line in (self.area, self.prepared, self.ready, self.effect_name):
             line.clear()
         for box in (self.charge, self.waits):
             box.setChecked(False)
         for spin in (self.delay_seconds, self.hold, self.attacks, self.effect_duration,
                      self.segment, self.distance):
-            spin.setValue(0)
+            spin.setValue(spin.minimum())  # each one's "not given" (Delay: from the timer)
         for combo in (self.range, self.cover):
             combo.setCurrentIndex(0)
         for name, value in (values or {}).items():
@@ -323,6 +357,9 @@ class EntryEditor(QGroupBox):
             elif isinstance(widget, QCheckBox):
                 if widget.isChecked():
                     entry[name] = True
+            elif widget is self.delay_seconds:
+                if widget.value() != FROM_TIMER:  # 0 s typed is written: it wins over the timer
+                    entry[name] = widget.value()
             elif isinstance(widget, QSpinBox):
                 if widget.value():
                     entry[name] = widget.value()

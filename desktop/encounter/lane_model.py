@@ -1,8 +1,8 @@
 """A drop lane of the action board: the declarations in it, card drops onto it, and the cards
 on it as things a DM can open (change), drag to another lane (move) and take back.
 
-An entry wraps onto as many lines as it needs (actor → target first); its tooltip holds the
-full text as well.
+An entry wraps onto as many lines as it needs (actor → target first), or onto at most
+``max_lines`` lines where the lane asks for it; its tooltip holds the full text as well.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.encounter.card_delegate import ClippedCardDelegate
 from desktop.encounter.mime import COMBATANT_MIME, DECLARATION_MIME, decode, encode
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -192,7 +193,7 @@ class LaneBox(QGroupBox):
 
     def __init__(
         self, key: str, title: str, meaning: str = "", parent: QWidget | None = None,
-        editable: bool = False, wrap_title: bool = False,
+        editable: bool = False, wrap_title: bool = False, max_lines: int | None = None,
     ) -> None:
         # A group box cuts a long title in a narrow lane ("withdraw [" at 1280x720); with
         # ``wrap_title`` the title is a label that goes onto a second line instead.
@@ -223,6 +224,8 @@ class LaneBox(QGroupBox):
         self.view.setAlternatingRowColors(True)
         self.view.setSpacing(1)
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
+        if max_lines is not None:  # cards cut to a few lines, so a narrow lane shows several
+            self.view.setItemDelegate(ClippedCardDelegate(max_lines, self.view))
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # An explicit minimum wins over the title's width: lanes may narrow on small screens.
         self.setMinimumWidth(80)

@@ -36,6 +36,7 @@ from core.model import Status, StepEvent
 from core.rules import find_system
 from desktop.encounter.board_base import BoardBase, wrapped_label
 from desktop.encounter.controller import EncounterController
+from desktop.encounter.elided_label import ElidedLabel
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import lanes_for
 from desktop.plain_text import plain
@@ -77,13 +78,14 @@ class LetterBoard(BoardBase):
         super().__init__(controller, parent=parent)
         self.setObjectName("letterBoard")
         lanes = lanes_for(controller.system_id)
+        # Two lines a card (the full text in its tooltip): a narrow lane shows several cards.
         self.lanes = {lane.action: LaneBox(lane.action, f"{lane.title} [{lane.key}]",
-                                           lane.meaning, editable=True)
+                                           lane.meaning, editable=True, max_lines=2)
                       for lane in lanes}
         self._keys = {lane.key: lane.action for lane in lanes}
         self._titles = {lane.action: lane.title for lane in lanes}
-        grid = QGridLayout()
-        columns = 3  # wide enough for "actor → target" on two lines at 1280×720
+        grid = self.grid = QGridLayout()
+        columns = self.columns = 3  # wide enough for "actor → target" on two lines at 1280×720
         for i, box in enumerate(self.lanes.values()):
             # The meaning stays as the lane's tooltip: at 1280×720 its words took the
             # whole lane and cut the cards in it.
@@ -112,12 +114,13 @@ class LetterBoard(BoardBase):
         self.dice_label = QLabel()
         self.dice_label.setObjectName("diceState")
         self.dice_label.setWordWrap(True)
-        self.timer_label = QLabel()
+        # One line that never grows: a wrapping timer pushed the form down as it started.
+        self.timer_label = ElidedLabel()
         self.timer_label.setObjectName("declarationTimer")
-        self.timer_label.setWordWrap(True)
         self.timer = QElapsedTimer()
         self.timing: str | None = None
-        self.last_timed: tuple[str, int] | None = None
+        self.last_timed: tuple[str, int] | tuple[str, int, int] | None = None
+        """Who declared last and the seconds used (and the timer's, when the DM typed them)."""
         self._tick = QTimer(self)
         self._tick.setInterval(250)
         self._tick.timeout.connect(self._show_timer)
@@ -207,7 +210,9 @@ class LetterBoard(BoardBase):
             waiting = self._pending("surprise")
             if waiting:
                 parts.append(f"Surprise: waiting for dice ({', '.join(waiting)}).")
-            else:
+            elif not state.rounds or self.in_surprise_round():
+                # only while the surprise segments are ahead or being played: from the next
+                # round on, "Surprised: …" would be stale (and name the dead)
                 names = self.surprised_names()
                 parts.append(f"Surprised: {', '.join(names)}." if names
                              else "Surprise: no one is surprised.")
@@ -236,6 +241,7 @@ class LetterBoard(BoardBase):
                 rows[lane].append((lane_text(dict(entry), labels), index))
         for key, box in self.lanes.items():
             box.model.set_rows(rows[key])
+        self._share_height(rows)
         surprise = self.in_surprise_round() or (not state.rounds and bool(self.surprised_names()))
         self.editor.set_surprise(surprise)
         if not state.rounds:
@@ -254,10 +260,25 @@ class LetterBoard(BoardBase):
         self.new_round_button.setShortcut(QKeySequence("Ctrl+R"))
         self.dice_label.setText(plain(self.dice_text()))
 
+    def _share_height(self, rows: dict[str, list[tuple[str, int | None]]]) -> None:
+        """Gives a row of lanes height by the cards in its fullest lane (capped), so a crowded
+        lane shows two or three cards at 1280x720 instead of one and a scroll bar; empty rows
+        keep their minimum, still a drop target. Only a change of cards moves a lane: opening
+        the form does not."""
+        counts = [len(rows[key]) for key in self.lanes]
+        for row in range(self.grid.rowCount()):
+            fullest = max(counts[row * self.columns:(row + 1) * self.columns], default=0)
+            self.grid.setRowStretch(row, 1 + min(fullest, 3))
+
     def _show_timer(self) -> None:
         if self.timing is None or not self.timer.isValid():
-            if self.last_timed is not None:
-                name, seconds = self.last_timed
+            if self.last_timed is not None and len(self.last_timed) == 3:
+                name, seconds, clocked = self.last_timed
+                self.timer_label.setText(
+                    f"{name}: {seconds} s typed — delay {self._delay(seconds)} (used; the "
+                    f"timer had {clocked} s).")
+            elif self.last_timed is not None:
+                name, seconds = self.last_timed[:2]
                 self.timer_label.setText(
                     f"{name} declared in {seconds} s — delay {self._delay(seconds)} (used).")
             else:
@@ -316,8 +337,27 @@ class LetterBoard(BoardBase):
             return
         self.refresh()
         self.editor.open_for(actor, lane, self.combatants(), "Declare",
-                             unavailable=self._unavailable())
+                             unavailable=self._unavailable(), spent_spells=self.spells_used(cid))
+        self._show_form_top()
         self.start_declaration_timer(cid)
+
+    def _show_form_top(self) -> None:
+        """Scrolls the form to its heading and Target: it opened where the last one was left,
+        with Target out of sight."""
+        self.editor_area.verticalScrollBar().setValue(0)
+
+    def spells_used(self, cid: str) -> list[str]:
+        """Gets the spells ``cid`` has cast or lost so far in this fight, once per casting.
+
+        The roster's spent spells never reach the encounter (a combatant starts with those
+        still available); these are the ones this fight used up.
+        """
+        resolution = self.controller.resolution
+        if resolution is None:
+            return []
+        used = (StepEvent.SPELL_TAKES_EFFECT, StepEvent.SPELL_DISRUPTED)
+        return [str(s.detail["spell"]) for s in resolution.steps
+                if s.actor == cid and s.event in used and s.detail.get("spell")]
 
     def change_declaration(self, index: int) -> None:
         """Opens a declaration already on a lane in the form, to change it."""
@@ -326,7 +366,9 @@ class LetterBoard(BoardBase):
         if entry is None or actor is None:
             return
         self.editor.open_for(actor, str(entry.get("action")), self.combatants(), "Change",
-                             unavailable=self._unavailable(), values=entry, editing=index)
+                             unavailable=self._unavailable(), values=entry, editing=index,
+                             spent_spells=self.spells_used(actor.id))
+        self._show_form_top()
 
     def _entry(self, index: int) -> dict[str, Any] | None:
         rounds = self.controller.state.rounds
@@ -361,6 +403,7 @@ class LetterBoard(BoardBase):
             f"Take back {name}: {self._titles.get(str(entry.get('action')), 'declaration')}")
 
     def _on_entry_submitted(self, entry: dict[str, Any]) -> None:
+        typed, clocked = False, 0
         labels = self.labels()
         name = labels.get(self.editor.actor, "someone")
         what = self._titles.get(str(entry.get("action")), str(entry.get("action")))
@@ -378,12 +421,11 @@ class LetterBoard(BoardBase):
             # slow declaration there must not push the blow out of them.
             surprise = self.in_surprise_round() or (
                 not self.controller.state.rounds and bool(self.surprised_names()))
-            if self._timed and not surprise and self.timing == self.editor.actor \
-                    and self.timer.isValid() \
-                    and not self.editor.delay_seconds.value():  # the DM's own figure wins
-                entry["delay_seconds"] = self.timer.elapsed() // 1000
-                if not entry["delay_seconds"]:
-                    del entry["delay_seconds"]
+            timed = self._timed and self.timing == self.editor.actor and self.timer.isValid()
+            clocked = self.timer.elapsed() // 1000 if timed else 0
+            typed = "delay_seconds" in entry  # the DM's own figure (0 s too) wins
+            if timed and not surprise and not typed and clocked:
+                entry["delay_seconds"] = clocked
             if not self.controller.state.rounds:
                 fields = {"surprise": True} if self.surprised_names() else None
                 if not self.controller.run(start_round(1, fields)):
@@ -392,7 +434,8 @@ class LetterBoard(BoardBase):
         if done:
             self.editor.hide()
             if self._timed and self.timing is not None:
-                self.last_timed = (name, int(entry.get("delay_seconds", 0)))
+                used = int(entry.get("delay_seconds", 0))
+                self.last_timed = (name, used) if not typed else (name, used, clocked)
                 self._stop_timer()
             self.cards.setFocus()
 

@@ -1,0 +1,90 @@
+"""Draws a lane's card on at most a few lines, the last one cut with "…".
+
+At 1280x720 a lane is about a hundred pixels wide: a card that wrapped onto as many lines as
+it needed ("Halvaine the Arcane → Orc 2 · Magic missile (hit 3)" took four) filled the lane,
+so it showed one card and a scroll bar. Who and whom come first, so two lines keep them; the
+card's tooltip holds the full text.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QTextLayout
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+_Index = QModelIndex | QPersistentModelIndex
+_PAD = 3
+"""Pixels around the text, as the style's own item padding roughly leaves."""
+
+
+def clipped_lines(text: str, font: QFont, width: int, max_lines: int) -> list[str]:
+    """Gets ``text`` wrapped at word boundaries to ``width`` pixels, at most ``max_lines``
+    lines, the last one ending in "…" when words were left out.
+
+    A card reading "actor → target · …" keeps the actor on the first line and the target at
+    the start of the next, each cut on its own, so neither is lost to a long name.
+    """
+    actor, arrow, rest = text.partition(" → ")
+    if arrow and max_lines >= 2:
+        first = QFontMetrics(font).elidedText(actor, Qt.TextElideMode.ElideRight, width)
+        return [first, *_wrapped(f"→ {rest}", font, width, max_lines - 1)]
+    return _wrapped(text, font, width, max_lines)
+
+
+def _wrapped(text: str, font: QFont, width: int, max_lines: int) -> list[str]:
+    layout = QTextLayout(text, font)
+    layout.beginLayout()
+    spans: list[tuple[int, int]] = []
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(max(width, 1))
+        spans.append((line.textStart(), line.textLength()))
+    layout.endLayout()
+    lines = [text[start : start + length].strip() for start, length in spans[:max_lines]]
+    if len(spans) > max_lines:
+        rest = text[spans[max_lines - 1][0] :].strip()
+        lines[-1] = QFontMetrics(font).elidedText(rest, Qt.TextElideMode.ElideRight, width)
+    return lines or [""]
+
+
+class ClippedCardDelegate(QStyledItemDelegate):
+    """Paints each card on at most ``max_lines`` lines of the view's width."""
+
+    def __init__(self, max_lines: int = 2, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.max_lines = max_lines
+
+    def _width(self, option: QStyleOptionViewItem) -> int:
+        view = option.widget  # type: ignore[attr-defined]
+        width = view.viewport().width() if view is not None else option.rect.width()  # type: ignore[attr-defined]
+        return max(width - 2 * _PAD, 10)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+        self.initStyleOption(option, index)
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        width = self._width(option)
+        lines = clipped_lines(text, option.font, width, self.max_lines)  # type: ignore[attr-defined]
+        height = len(lines) * QFontMetrics(option.font).lineSpacing()  # type: ignore[attr-defined]
+        return QSize(width, height + 2 * _PAD)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        self.initStyleOption(option, index)
+        text = option.text  # type: ignore[attr-defined]
+        option.text = ""  # type: ignore[attr-defined]
+        widget = option.widget  # type: ignore[attr-defined]
+        style = widget.style() if widget is not None else None
+        if style is not None:  # the background, selection and focus as the style draws them
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, widget)
+        rect = option.rect.adjusted(_PAD, _PAD, -_PAD, -_PAD)  # type: ignore[attr-defined]
+        lines = clipped_lines(text, option.font, rect.width(), self.max_lines)  # type: ignore[attr-defined]
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        painter.save()
+        painter.setFont(option.font)  # type: ignore[attr-defined]
+        painter.setPen(option.palette.color(role))  # type: ignore[attr-defined]
+        painter.drawText(
+            rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), "\n".join(lines)
+        )
+        painter.restore()
