@@ -310,6 +310,11 @@ class PopcornBoard(BoardBase):
             name = self.labels().get(self.active or "", "the active creature")
             self.show_refusal(f"choose what {name} does first (drop it on an action)")
             return False
+        if self.editor.nominates.findData(cid) < 0:
+            # Not offered (it has acted, or is out of the fight): the engine says why, in its
+            # own words, rather than the turn being saved with no one named.
+            self._on_entry_submitted({**self.editor.entry(), "nominates": cid})
+            return True
         self.editor.set_value("nominates", cid)
         self.editor.submit()
         return True

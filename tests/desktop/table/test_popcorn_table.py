@@ -334,6 +334,9 @@ def test_dm_words_name_what_the_dm_did(table: MainWindow) -> None:
     # Sets off offers only who holds a readied action; Nominates only who is still to act.
     assert items(board.editor.triggers)[1:] == [BRANNOC]
     assert items(board.editor.nominates)[1:] == [PIP, KOBOLD1]
+    key_on_card(board, BRANNOC, "N")  # not offered: refused in the engine's words, not saved
+    assert "Refused" in board.message.text() and "already acted" in board.message.text()
+    assert not board.editor.isHidden() and len(ws.controller.state.rounds[-1]["turns"]) == 1
     pick(board.editor.triggers, BRANNOC)
     pick(board.editor.nominates, PIP)
     QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
