@@ -387,6 +387,9 @@ def test_a_morale_check_waits_for_its_die(table: MainWindow) -> None:
     assert "fled" not in " ".join(shown)
     card = board.cards_model.index(card_row(board, kobold), 0)
     assert "fled" not in str(card.data())
+    printed = table.encounter_actions.summary_html(ws)
+    assert printed is not None and "waits for its die" in printed
+    assert "checks morale: rolled" not in printed
     ids.check()
     # The table's die comes in: now it is known, and shown.
     type_die(ws, f"morale {kobold} (round 1)", 12, f"morale {kid} (round 1)")
