@@ -397,6 +397,11 @@ def _detail_words(key: str, value: Any, step: Step, names: Names) -> str:
     return f"{key_words(key)} {value_words(value)}"
 
 
+_FELL_WORDS = {"dead": "died", "fled": "fled", "unconscious": "fell unconscious",
+               "surrendered": "surrendered"}
+"""How a fallen nominee left the fight, as the verb of a sentence."""
+
+
 def step_words(step: Step, names: Names, brief: bool = False) -> str:
     """Gets what happens in a step, in words, without the actor: ``hits Orc 1 for 3 …``.
 
@@ -446,16 +451,27 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
         text = "bleeds" + (f", now at {hp} hp" if hp is not None else "")
     elif event == StepEvent.MORALE_CHECK:
         roll, morale, result = take("roll"), take("morale"), take("result")
-        text = (
-            f"checks morale: rolled {value_words(roll)} against {value_words(morale)}, "
-            f"{value_words(result)}"
-        )
+        if roll is None and result is None:  # the table has not given the 2d6 yet
+            text = f"checks morale against {value_words(morale)}: waits for its die"
+        else:
+            text = (
+                f"checks morale: rolled {value_words(roll)} against {value_words(morale)}, "
+                f"{value_words(result)}"
+            )
     elif event == StepEvent.SURPRISED:
         segs = take("segments")
         text = "is surprised"
         text += f" for {plural(segs, 'segment')}" if isinstance(segs, int) else ""
     elif event == StepEvent.NOMINATES:
-        text = f"names {target} to act next"
+        fell, again = take("nominee_fell"), take("chosen_again")
+        if fell:  # popcorn.pass.fallen-nominee: named before the blow was known
+            text = (f"names {target} to act next, but {target} "
+                    f"{_FELL_WORDS.get(str(fell), f'is {value_words(fell)}')} before acting: "
+                    "the turn passes back to be named again")
+        elif again:
+            text = f"names {target} to act next instead, after the first choice fell"
+        else:
+            text = f"names {target} to act next"
     elif event == StepEvent.READIES:
         text = f"readies an action: {value_words(take('trigger'))}"
     elif event == StepEvent.READIED_TRIGGERS:
@@ -481,6 +497,12 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
         text += f" (its action on {target} does not happen)" if target else ""
     elif event in (StepEvent.MOVES, StepEvent.CHARGES, StepEvent.FLEES):
         text = str(event) + (f" toward {target}" if target else "") + with_weapon
+        movement = take("movement")
+        if isinstance(movement, str) and movement not in ("move", str(event)):
+            text += f" in a {movement.replace('-', ' ')}"  # retreat, fighting withdrawal
+        distance = take("distance")
+        if isinstance(distance, int) and not isinstance(distance, bool):
+            text += f", {distance} ft"
     else:
         text = event_words(event) + (f" → {target}" if target else "")
     extra = [_detail_words(k, v, step, names) for k, v in d.items() if k not in used]

@@ -435,7 +435,7 @@ class EncounterActions:
         from core.words import Names
 
         state = workspace.controller.state
-        resolution = workspace.controller.resolution
+        resolution = workspace.controller.known_resolution()  # no result before its die
         if resolution is None:
             return None
         campaign = self.window.campaign

@@ -86,7 +86,7 @@ class BoardBase(QWidget):
 
     def refresh_cards(self, notes: dict[str, str] | None = None, active: str | None = None) -> None:
         kept = self.cards.current_id()
-        resolution = self.controller.resolution
+        resolution = self.controller.known_resolution()  # no fled monster before its die
         results = dict(resolution.combatants) if resolution is not None else {}
         self.cards_model.set_combatants(self.combatants(), results, notes, active)
         if kept is not None:

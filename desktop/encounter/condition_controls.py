@@ -178,12 +178,23 @@ class ConditionControls(QWidget):
         rounds = None if self.rounds.value() < 0 else self.rounds.value()
         changed = with_condition(found.part(), name, str(target) if target else None, rounds,
                                  ends)
-        return self._push(found, changed)
+        who = self.on.currentText() or "its target"
+        by = self._by(found)
+        words = f"{who} is no longer {name} ({by})" if ends else f"{who} is {name} ({by})"
+        return self._push(found, changed, words)
+
+    def _by(self, found: EntryRef) -> str:
+        """Gets ``Sister Ysolde's action``: whose action the condition is recorded on."""
+        actor = str(found.part().get("actor"))
+        combatant = self.controller.state.combatants.get(actor)
+        return f"{combatant.label if combatant else 'a creature'}'s action"
 
     def clear(self) -> bool:
         """Takes every condition off the step's entry."""
         found = self._found()
-        return found is not None and self._push(found, without_conditions(found.part()))
+        return found is not None and self._push(
+            found, without_conditions(found.part()),
+            f"Clear the conditions recorded on {self._by(found)}")
 
     def _found(self) -> EntryRef | None:
         if self.step is None:
@@ -195,7 +206,8 @@ class ConditionControls(QWidget):
             return None
         return found
 
-    def _push(self, found: EntryRef, part: dict[str, Any]) -> bool:
+    def _push(self, found: EntryRef, part: dict[str, Any], words: str) -> bool:
+        """Saves the changed entry; ``words`` say what the DM did (status bar and Undo)."""
         if part == found.part():
             self.refused.emit("That is already recorded.")
             return False
@@ -205,4 +217,4 @@ class ConditionControls(QWidget):
         if reason is not None:
             self.refused.emit(f"Refused: {reason}")
             return False
-        return self.controller.run(command, check=False)
+        return self.controller.run(command, check=False, text=words)

@@ -20,6 +20,7 @@ from core.rules.base import RollRequest
 from core.scenario import ScenarioError
 from core.session import EncounterSession
 from core.words import Names, command_words
+from desktop.encounter.known_steps import known_resolution
 from desktop.encounter.session_command import SessionCommand
 from desktop.store_retry import AskRetry
 
@@ -75,6 +76,11 @@ class EncounterController(QObject):
         except _ENGINE_ERRORS:
             needed = []
         return needed + morale_dice(self.state, None if self.error else self.resolution)
+
+    def known_resolution(self) -> Resolution | None:
+        """Gets the resolution as the table may read it: what hangs on a die not yet given
+        (a morale check's result, a surprise, a segment) left unsaid (see known_steps)."""
+        return known_resolution(self.resolution, self.rolls_needed(), len(self.state.rounds))
 
     def words(self, text: str) -> str:
         """Gets an engine message in the DM's words: names for ids, places for paths."""

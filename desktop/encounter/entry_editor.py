@@ -304,6 +304,11 @@ class EntryEditor(QGroupBox):
             spin.setValue(spin.minimum())  # each one's "not given" (Delay: from the timer)
         for combo in (self.range, self.cover):
             combo.setCurrentIndex(0)
+        # A missile action shoots the first missile weapon carried, not the engine's default
+        # (the first weapon, often a sword): it is chosen, so the entry names it.
+        shooting = next((w.name for w in actor.weapons if w.missile), None)
+        if action == "missile" and shooting is not None:
+            self.weapon.setCurrentIndex(self.weapon.findData(shooting))
         for name, value in (values or {}).items():
             if name in self.fields and value is not None:
                 self.set_value(name, value[0] if isinstance(value, list) and value else value)

@@ -182,7 +182,30 @@ class OutcomePanel(QGroupBox):
         if found is None:
             return False
         changed = with_outcome(found.part(), hit, self.damage.value(), self.another.isChecked())
-        return self._push(found, changed)
+        target = self._target_name(found)
+        if hit is None:
+            words = f"Clear what {self._doer(found, owner=True)} did"
+        elif hit:
+            damage = self.damage.value()
+            words = f"{self._doer(found, noun='attack')} hits {target}" + (
+                f" for {damage}" if damage else "")
+        else:
+            words = f"{self._doer(found, noun='attack')} misses {target}"
+        return self._push(found, changed, words)
+
+    def _doer(self, found: EntryRef, owner: bool = False, noun: str = "action") -> str:
+        """Gets who did it in words: ``Kobold 2`` or ``Kobold 2's readied attack``."""
+        actor = self._labels().get(str(found.part().get("actor")), "a creature")
+        if found.trigger is not None:
+            return f"{actor}'s readied {noun}"
+        return f"{actor}'s {noun}" if owner else actor
+
+    def _target_name(self, found: EntryRef) -> str:
+        """Gets the name of what the step's action is aimed at (the step's own target first)."""
+        labels = self._labels()
+        target = (self.step.target if self.step is not None else None) or \
+            found.part().get("target") or found.entry.get("target")
+        return labels.get(str(target), "its target") if target else "its target"
 
     def record_heal(self) -> bool:
         """Records that the selected spell heals its target by the figure in the box."""
@@ -195,20 +218,26 @@ class OutcomePanel(QGroupBox):
             part["heal"] = amount
         else:
             part.pop("heal", None)
-        return self._push(found, part)
+        target = self._target_name(found)
+        words = (f"{self._doer(found)} heals {target} {amount} hp" if amount
+                 else f"{self._doer(found)} heals {target} nothing")
+        return self._push(found, part, words)
 
     def record_save(self, fails: bool) -> bool:
         """Records (or takes back) a failed saving throw on the step's entry."""
         found = self._selected_entry()
         if found is None:
             return False
-        return self._push(found, with_save(found.part(), fails))
+        words = (f"{self._doer(found)}: a saving throw failed" if fails
+                 else f"{self._doer(found)}: the failed saving throw taken back")
+        return self._push(found, with_save(found.part(), fails), words)
 
-    def _push(self, found: EntryRef, part: dict[str, object]) -> bool:
+    def _push(self, found: EntryRef, part: dict[str, object], words: str) -> bool:
+        """Saves the changed entry; ``words`` say what the DM did (status bar and Undo)."""
         command = replace_entry(found.which, found.index, found.rebuilt(part), found.round_number)
         reason = self.controller.why_refused(command)
         if reason is not None:
             self._show_error(plain(f"Refused: {reason}"))
             self.save_button.setChecked(bool(found.part().get("fails_save")))
             return False
-        return self.controller.run(command, check=False)
+        return self.controller.run(command, check=False, text=words)

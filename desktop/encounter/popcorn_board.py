@@ -62,6 +62,28 @@ def _fired(turns: list[dict[str, Any]]) -> set[str]:
     return out
 
 
+def _holding_ready(state: EncounterState, upto: int | None = None) -> set[str]:
+    """Gets the creatures holding a readied action before turn ``upto`` of this round (None:
+    after every turn), as the engine keeps them (Readying an Action): a creature's own turn
+    or its being named again drops what it readied; a turn that sets it off uses it."""
+    holding: set[str] = set()
+    last = len(state.rounds) - 1
+    for r, spec in enumerate(state.rounds):
+        turns = list(spec.get("turns") or ())
+        if r == last and upto is not None:
+            turns = turns[:upto]
+        for turn in turns:
+            actor = str(turn.get("actor"))
+            holding.discard(actor)
+            for item in turn.get("triggers") or ():
+                holding.discard(str(item.get("actor") if isinstance(item, dict) else item))
+            if turn.get("ready") and not turn.get("triggered"):
+                holding.add(actor)
+            if turn.get("nominates"):
+                holding.discard(str(turn["nominates"]))
+    return holding
+
+
 def _last_turn_of(state: EncounterState) -> dict[str, Any] | None:
     """Gets the last turn played (a readied action set off does not pass the action)."""
     for spec in reversed(state.rounds):
@@ -110,6 +132,12 @@ class PopcornBoard(BoardBase):
         self.cards.key_typed.connect(self._on_key_typed)
         self.active_label = QLabel()
         self.active_label.setObjectName("activeCreature")
+        self.active_label.setWordWrap(True)  # the fallen-nominee advice is a long sentence
+        self.fallen: str | None = None
+        """The nominee that fell before acting (popcorn.pass.fallen-nominee), if any."""
+        self.chosen: tuple[str, tuple[int, int]] | None = None
+        """The creature named again after a fallen nominee, with the turn count it was named
+        at: the engine needs no command for it (the next turn taken is the new choice)."""
         self.initiative_label = QLabel()
         self.initiative_label.setObjectName("initiativeTotals")
         self.initiative_label.setWordWrap(True)
@@ -178,7 +206,7 @@ class PopcornBoard(BoardBase):
     def refresh(self) -> None:
         state = self.controller.state
         labels = self.labels()
-        resolved = self.controller.resolution
+        resolved = self.controller.known_resolution()
         last = _last_turn_of(state)
         self.active = str(last["nominates"]) if last and last.get("nominates") else None
         round_no = f"<b>Round {max(state.round, 1)}</b> — "
@@ -190,19 +218,35 @@ class PopcornBoard(BoardBase):
             actor = escape(labels.get(str(last.get("actor")), "the last creature"))
             text = (f"{round_no}{actor} has acted: name who acts next (select a card and "
                     "press N, or drop it on “Acts next”)")
+        self.fallen = None
         if self.active is not None and resolved is not None and self.active in \
                 resolved.combatants and resolved.combatants[self.active].status \
                 is not Status.ACTIVE:
-            # Pass the Action (popcorn.pass.fallen-nominee): the nominee fell before acting.
-            fallen = escape(labels.get(self.active, "the nominee"))
+            # Pass the Action (popcorn.pass.fallen-nominee): the nominee fell before acting, so
+            # its nominator chooses again and the engine takes the next turn as that choice.
+            self.fallen = self.active
             self.active = None
-            text = (f"{round_no}{fallen} fell before acting: "
-                    f"{escape(labels.get(str(last.get('actor') if last else ''), 'the nominator'))}"
-                    " names another — drop any creature still to act on an action")
+            fallen = escape(labels.get(self.fallen, "the nominee"))
+            by = escape(labels.get(str(last.get("actor") if last else ""), "the nominator"))
+            chosen = self.chosen[0] if self.chosen and self.chosen[1] == self._turn_key() \
+                else None
+            if chosen is not None and chosen in resolved.combatants and \
+                    resolved.combatants[chosen].status is Status.ACTIVE:
+                self.active = chosen
+                text = ""
+            else:
+                text = (f"{round_no}{fallen} fell before acting, so {by} names another "
+                        "creature: select one still to act and press N (or drop it on “Acts "
+                        "next”), then drop it on an action")
         name = labels.get(self.active or "", self.active)
         self.refresh_cards(active=self.active)
-        self.active_label.setText(f"{round_no}active: <b>{escape(str(name))}</b>" if name
-                                  else text)
+        if name and self.fallen is not None:
+            text = (f"{round_no}active: <b>{escape(str(name))}</b> — named again after "
+                    f"{escape(labels.get(self.fallen, 'the nominee'))} fell; drop it on an "
+                    "action")
+        elif name:
+            text = f"{round_no}active: <b>{escape(str(name))}</b>"
+        self.active_label.setText(text)
         self.initiative_label.setText(self._initiative_text())
         current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
         fired = _fired(current)
@@ -252,20 +296,52 @@ class PopcornBoard(BoardBase):
         named it after the blow was known): one command that changes that turn.
         """
         if self.editor.isHidden():
+            if self.fallen is not None:
+                return self.choose_again(cid)
             last = self._last_turn()
             if last is not None and not last[1].get("nominates"):
                 index, turn = last
                 by = self.labels().get(str(turn.get("actor")), "the last creature")
                 named = self.labels().get(cid, "another creature")
+                words = f"{by} names {named} to act next"
                 return self.controller.run(self._named(
-                    replace_entry("turns", index, {**turn, "nominates": cid}),
-                    f"{by} names {named} to act next"))
+                    replace_entry("turns", index, {**turn, "nominates": cid}), words),
+                    text=words)
             name = self.labels().get(self.active or "", "the active creature")
             self.show_refusal(f"choose what {name} does first (drop it on an action)")
             return False
+        if self.editor.nominates.findData(cid) < 0:
+            # Not offered (it has acted, or is out of the fight): the engine says why, in its
+            # own words, rather than the turn being saved with no one named.
+            self._on_entry_submitted({**self.editor.entry(), "nominates": cid})
+            return True
         self.editor.set_value("nominates", cid)
         self.editor.submit()
         return True
+
+    def choose_again(self, cid: str) -> bool:
+        """The nominator of a fallen creature names ``cid``: it becomes the active one.
+
+        Nothing is saved (popcorn.pass.fallen-nominee: the next turn taken is the new choice),
+        but the engine is asked first whether ``cid`` may take that turn.
+        """
+        state = self.controller.state
+        try:
+            trial = replay([add_entry("turns", {"actor": cid, "action": "other"})], state)
+            resolve_state(trial, Roller.seeded(state.config.get("seed")))
+        except (ScenarioError, LogError) as exc:
+            self.show_refusal(self.controller.words(str(exc)))
+            return False
+        self.chosen = (cid, self._turn_key())
+        self.message.clear()
+        self.refresh()
+        return True
+
+    def _turn_key(self) -> tuple[int, int]:
+        """Gets (rounds, turns of this round): a choice made again lapses once either moves."""
+        state = self.controller.state
+        turns = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        return len(state.rounds), len(turns)
 
     def _last_turn(self) -> tuple[int, dict[str, Any]] | None:
         state = self.controller.state
@@ -283,6 +359,7 @@ class PopcornBoard(BoardBase):
         if not self.open_editor(str(turn.get("actor")), action, verb="Change turn"):
             return False
         self.editing = index
+        self._name_choices(str(turn.get("actor")), upto=index)
         for name in ("target", "weapon", "spell", "ready", "nominates", "range", "cover"):
             if turn.get(name):
                 self.editor.set_value(name, turn[name])
@@ -300,12 +377,15 @@ class PopcornBoard(BoardBase):
         self._name_choices(cid)
         return True
 
-    def _name_choices(self, actor: str) -> None:
+    def _name_choices(self, actor: str, upto: int | None = None) -> None:
         """Fills Nominates, Target and Sets off with names (ids stay in the item data).
 
-        Nominates leaves out the actor (unless every other creature has acted: the last one
-        may choose itself for the next round) and every creature that is out of the fight;
-        Target leaves out the actor except for a spell.
+        Nominates offers only creatures still to act this round (popcorn.pass.nominate-next),
+        never the actor, unless every other creature has acted: then the last one may name
+        anyone, itself included, to open the next round (pass.last-nominates-next-round).
+        Sets off offers only creatures holding a readied action (ready.trigger). Target leaves
+        out the actor except for a spell. Creatures out of the fight are never offered.
+        ``upto``: the turn being changed (what came before it counts).
         """
         resolved = self.controller.resolution
         alive = [c for c in self.combatants()
@@ -313,12 +393,17 @@ class PopcornBoard(BoardBase):
                  or resolved.combatants[c.id].status is Status.ACTIVE]
         state = self.controller.state
         current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
-        done = {str(t.get("actor")) for t in current if not t.get("waits")}
+        if upto is not None:
+            current = current[:upto]
+        done = {str(t.get("actor")) for t in current
+                if not t.get("waits") and not t.get("triggered")}
         last = all(c.id in done or c.id == actor for c in alive)
         spell = self.editor.action == "spell"  # a cleric may cure herself
-        lists = {"nominates": [c for c in alive if c.id != actor or last],
+        holding = _holding_ready(state, upto) - {actor}
+        lists = {"nominates": [c for c in alive if last or (c.id != actor
+                                                             and c.id not in done)],
                  "target": [c for c in alive if c.id != actor or spell],
-                 "triggers": [c for c in alive if c.id != actor]}
+                 "triggers": [c for c in alive if c.id in holding]}
         for name, chosen in lists.items():
             combo = getattr(self.editor, name)
             none = combo.itemText(0) if combo.count() else ""
@@ -376,9 +461,9 @@ class PopcornBoard(BoardBase):
             turns = list(self.controller.state.rounds[-1].get("turns") or ())
             kept = self.editor.kept_from(dict(turns[index]), entry)
             who = self.labels().get(str(entry.get("actor")), "a creature")
-            command = self._named(replace_entry("turns", index, {**kept, **entry}),
-                                  f"Change {who}'s turn")
-            if self.controller.run(command):
+            words = f"Change {who}'s turn"
+            command = self._named(replace_entry("turns", index, {**kept, **entry}), words)
+            if self.controller.run(command, text=words):
                 self.editor.hide()
                 self.cards.setFocus()
             else:
@@ -386,11 +471,21 @@ class PopcornBoard(BoardBase):
             return
         if not self.controller.state.rounds and not self.controller.run(start_round(1)):
             return
-        who = self.labels().get(str(entry.get("actor")), "a creature")
-        what = "waits" if entry.get("waits") else entry.get("action") or "turn"
-        if self.controller.run(self._named(add_entry("turns", entry), f"{who}: {what}")):
+        words = self._turn_words_for(entry)
+        if self.controller.run(self._named(add_entry("turns", entry), words), text=words):
             self.editor.hide()
             self.cards.setFocus()
+
+    def _turn_words_for(self, entry: dict[str, Any]) -> str:
+        """Gets ``Pip Underbough: attack on Orc 1, names Brannoc`` for a turn taken."""
+        labels = self.labels()
+        who = labels.get(str(entry.get("actor")), "a creature")
+        text = f"{who}: " + ("waits" if entry.get("waits") else entry.get("action") or "turn")
+        if entry.get("target"):
+            text += f" on {labels.get(str(entry['target']), 'a creature')}"
+        if entry.get("nominates"):
+            text += f", names {labels.get(str(entry['nominates']), 'another creature')}"
+        return text
 
     @staticmethod
     def _named(command: Command, name: str) -> Command:

@@ -22,7 +22,6 @@ from core.model import Step
 from core.session import EncounterSession
 from desktop.encounter.board_base import BoardBase
 from desktop.encounter.controller import EncounterController
-from desktop.encounter.known_steps import known_resolution
 from desktop.encounter.letter_board import LetterBoard
 from desktop.encounter.outcome_panel import OutcomePanel
 from desktop.encounter.popcorn_board import PopcornBoard
@@ -167,10 +166,9 @@ class EncounterWorkspace(QWidget):
         self.stepper.refresh()
         self.board.refresh()
         # Steps hanging on a die not yet entered are not shown as known (segment systems).
-        shown = known_resolution(self.controller.resolution, self.controller.rolls_needed(),
-                                 len(state.rounds))
+        shown = self.controller.known_resolution()
         self.sync.set_resolution(shown, combatants)
-        self.status_model.set_state(state, self.controller.resolution)
+        self.status_model.set_state(state, shown)
         self.outcome.set_step(self._selected_step())
         error = self.controller.error
         reason = f"The engine cannot resolve this yet: {error}" if error else ""
@@ -180,7 +178,7 @@ class EncounterWorkspace(QWidget):
 
     def _selected_step(self) -> Step | None:
         seq = self.sync.selected_step()
-        resolution = self.controller.resolution
+        resolution = self.controller.known_resolution()
         if seq is None or resolution is None:
             return None
         return next((s for s in resolution.steps if s.seq == seq), None)

@@ -7,6 +7,8 @@ no id on screen; and the fight resolves as the CLI resolves the same encounter a
 
 from __future__ import annotations
 
+from html import unescape
+
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -20,6 +22,7 @@ from desktop.main_window import MainWindow
 from tests.desktop.table.conftest import button
 from tests.desktop.table.popcorn_helpers import (
     PopcornWatch,
+    card_row,
     drop_on,
     items,
     key_on_card,
@@ -217,3 +220,179 @@ def test_a_three_round_popcorn_fight_at_the_table(table: MainWindow) -> None:
     assert any(e == "readied-triggers" for e, _ in events)
     assert any(e == "waits" for e, _ in events)
     assert ws.controller.resolution.combatants["orc-1"].status == "dead"
+
+
+# --- what a new DM ran into (fallen nominee, morale, words, lists, a missile's weapon) ---------
+
+PIP, KOBOLD1, KOBOLD2 = "Pip Underbough", "Kobold 1", "Kobold 2"
+MORALE_FAILS_SEED = 1
+"""A dice seed whose 2d6 fails the kobold's morale (the test checks the engine says so)."""
+
+
+def _start_with(window: MainWindow, party: tuple[str, ...], seed: int = 0,
+                **monsters: int) -> EncounterWorkspace:
+    """Starts a popcorn fight of ``party`` against ``monsters`` (template name: count)."""
+    dialog = window.encounter_actions.ask_new_encounter()
+    assert dialog is not None
+    dialog.set_system("popcorn")
+    dialog.seed.setValue(seed)
+    for row in range(dialog.fighters.rowCount()):
+        item = dialog.fighters.item(row, 0)
+        if item.text() not in party:
+            item.setCheckState(Qt.CheckState.Unchecked)
+    for name, count in monsters.items():
+        dialog.set_count(name, count)
+    dialog.accept()
+    ws = window.encounter_actions.current()
+    assert ws is not None and isinstance(ws.board, PopcornBoard)
+    return ws
+
+
+def _step_texts(ws: EncounterWorkspace) -> list[str]:
+    """Every step of the resolution list as the DM reads it on hovering its row."""
+    model = ws.steps_view.model()
+    return [unescape(str(model.index(r, 0).data(Qt.ItemDataRole.ToolTipRole)))
+            for r in range(model.rowCount())]
+
+
+def test_a_fallen_nominee_is_replaced_by_pressing_n(table: MainWindow) -> None:
+    """popcorn.pass.fallen-nominee: N on a living creature makes it the active one."""
+    ids = PopcornWatch(table)
+    ws = _start_with(table, (BRANNOC, PIP), Kobold=2)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for name, d20 in ((BRANNOC, 17), (PIP, 9), (KOBOLD1, 5), (KOBOLD2, 4)):
+        type_die(ws, f"initiative {name}", d20)
+
+    # A missile turn shoots the bow Brannoc carries, not his first weapon (the sword).
+    assert drop_on(board, lane(board, "missile ["), BRANNOC)
+    assert board.editor.weapon.currentText() == "Long bow"
+    pick(board.editor.target, KOBOLD1)
+    pick(board.editor.nominates, KOBOLD1)
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
+    assert board.editor.isHidden(), board.message.text()
+    assert ws.controller.state.rounds[-1]["turns"][0]["weapon"] == "Long bow"
+    assert any(f"attacks {KOBOLD1} with Long bow" in t for t in _step_texts(ws))
+    assert ws.controller.stack.undoText() == f"{BRANNOC}: missile on {KOBOLD1}, names {KOBOLD1}"
+
+    # The arrow kills the nominee: the header says in full what to do, and wraps.
+    _record(ws, BRANNOC, True, 9)
+    header = board.active_label
+    assert header.wordWrap()
+    assert (f"{KOBOLD1} fell before acting, so {BRANNOC} names another creature: select one "
+            "still to act and press N (or drop it on “Acts next”), then drop it on an action"
+            in header.text())
+    assert any(f"names {KOBOLD1} to act next, but {KOBOLD1} died before acting" in t
+               for t in _step_texts(ws))
+
+    # Brannoc has acted: N on him is refused in the engine's words; N on Pip makes Pip active.
+    key_on_card(board, BRANNOC, "N")
+    assert "already acted" in board.message.text()
+    key_on_card(board, PIP, "N")
+    assert board.message.text() == ""
+    assert f"active: <b>{PIP}</b>" in header.text()
+    assert lane_names(lane(board, "⇒ Acts next")) == [PIP]
+    ids.check()
+
+    # Pip's list names only who is still to act (not Brannoc, not Pip); nobody readied.
+    assert drop_on(board, lane(board, "attack ["), PIP)
+    assert items(board.editor.nominates)[1:] == [KOBOLD2]
+    assert items(board.editor.triggers)[1:] == []
+    pick(board.editor.target, KOBOLD2)
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
+    assert board.editor.isHidden(), board.message.text()
+    again = [s for s in ws.controller.resolution.steps if s.detail.get("chosen_again")]
+    pip = next(c.id for c in ws.controller.state.combatants.values() if c.label == PIP)
+    assert again and again[0].target == pip  # the engine: Brannoc named Pip again
+    assert any(f"{BRANNOC} names {PIP} to act next instead, after the first choice fell" in t
+               for t in _step_texts(ws))
+    assert not any("[" in t and ("chosen again" in t or "nominee fell" in t)
+                   for t in _step_texts(ws))
+    undo_redo(ws)
+    ids.check()
+
+
+def test_dm_words_name_what_the_dm_did(table: MainWindow) -> None:
+    """A readied hit and a late nomination are named so, in the status bar and Undo."""
+    ids = PopcornWatch(table)
+    ws = _start_with(table, (BRANNOC, PIP), Kobold=2)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for name, d20 in ((BRANNOC, 17), (PIP, 9), (KOBOLD1, 5), (KOBOLD2, 4)):
+        type_die(ws, f"initiative {name}", d20)
+    # Brannoc readies an attack on Kobold 2 and names it; Kobold 2 moves and sets it off.
+    _take(board, BRANNOC, "attack", target=KOBOLD2, nominates=KOBOLD2)
+    row = lane(board, "attack [").model.index(0, 0)
+    lane(board, "attack [").view.setCurrentIndex(row)
+    lane(board, "attack [").view.doubleClicked.emit(row)
+    assert not board.editor.isHidden()
+    board.editor.ready.setText("Kobold 2 moves")
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
+    assert board.editor.isHidden(), board.message.text()
+    assert ws.controller.stack.undoText() == f"Change {BRANNOC}'s turn"
+    assert drop_on(board, lane(board, "move ["), KOBOLD2)
+    # Sets off offers only who holds a readied action; Nominates only who is still to act.
+    assert items(board.editor.triggers)[1:] == [BRANNOC]
+    assert items(board.editor.nominates)[1:] == [PIP, KOBOLD1]
+    key_on_card(board, BRANNOC, "N")  # not offered: refused in the engine's words, not saved
+    assert "Refused" in board.message.text() and "already acted" in board.message.text()
+    assert not board.editor.isHidden() and len(ws.controller.state.rounds[-1]["turns"]) == 1
+    pick(board.editor.triggers, BRANNOC)
+    pick(board.editor.nominates, PIP)
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
+    assert board.editor.isHidden(), board.message.text()
+
+    _record(ws, BRANNOC, True, 1)
+    words = f"{BRANNOC}'s readied attack hits {KOBOLD2} for 1"
+    assert ws.controller.stack.undoText() == words
+    assert table.statusBar().currentMessage() == f"Saved: {words}"
+    ids.check()
+
+    # Pip attacks, saved without a nominee; N on Kobold 1 names it afterwards.
+    _take(board, PIP, "attack", target=KOBOLD1)
+    _record(ws, PIP, False)
+    assert ws.controller.stack.undoText() == f"{PIP} misses {KOBOLD1}"
+    key_on_card(board, KOBOLD1, "N")
+    words = f"{PIP} names {KOBOLD1} to act next"
+    assert ws.controller.stack.undoText() == words
+    assert table.statusBar().currentMessage() == f"Saved: {words}"
+    undo_redo(ws)
+    ids.check()
+
+
+def test_a_morale_check_waits_for_its_die(table: MainWindow) -> None:
+    """No morale result, and no fled monster, before the morale 2d6 is in."""
+    ids = PopcornWatch(table)
+    ws = _start_with(table, (BRANNOC,), seed=MORALE_FAILS_SEED, Kobold=1)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    kobold = KOBOLD1
+    for name, d20 in ((BRANNOC, 17), (kobold, 5)):
+        type_die(ws, f"initiative {name}", d20)
+    _take(board, BRANNOC, "attack", target=kobold, nominates=kobold)
+    _record(ws, BRANNOC, False)
+    _take(board, kobold, "attack", target=BRANNOC, nominates=BRANNOC)
+    _record(ws, kobold, False)
+    # The engine resolves with the seed's 2d6 meanwhile: with this seed the kobold fails.
+    raw = ws.controller.resolution
+    kid = next(c.id for c in ws.controller.state.combatants.values() if c.label == kobold)
+    assert raw.combatants[kid].status == "fled"
+    assert any(r.request.where[2:3] == ("morale",) for r in ws.stepper.rows)  # Dice needed
+    texts = _step_texts(ws)
+    assert any(f"{kobold} checks morale against 6: waits for its die" in t for t in texts)
+    assert not any("rolled" in t or "flees" in t for t in texts)
+    status = ws.status_model
+    shown = [str(status.index(r, c).data()) for r in range(status.rowCount())
+             for c in range(status.columnCount())]
+    assert "fled" not in " ".join(shown)
+    card = board.cards_model.index(card_row(board, kobold), 0)
+    assert "fled" not in str(card.data())
+    printed = table.encounter_actions.summary_html(ws)
+    assert printed is not None and "waits for its die" in printed
+    assert "checks morale: rolled" not in printed
+    ids.check()
+    # The table's die comes in: now it is known, and shown.
+    type_die(ws, f"morale {kobold} (round 1)", 12, f"morale {kid} (round 1)")
+    assert any(f"{kobold} checks morale: rolled 12 against 6, fails" in t
+               for t in _step_texts(ws))
+    assert "fled" in str(board.cards_model.index(card_row(board, kobold), 0).data())
