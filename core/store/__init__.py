@@ -9,6 +9,7 @@ from core.store.errors import (
     DiskFullError,
     EncounterEndedError,
     EncounterMovedOnError,
+    EncounterTakenOverError,
     NameTakenError,
     NewerDatabaseError,
     NotACampaignDatabaseError,
@@ -16,6 +17,7 @@ from core.store.errors import (
     ReadOnlyDatabaseError,
     StoreError,
 )
+from core.store.leases import LEASE_SECONDS, Lease, LeaseHolder
 from core.store.store import AppliedImport, EncounterInfo, Store, default_database_url
 
 __all__ = [
@@ -28,7 +30,11 @@ __all__ = [
     "DiskFullError",
     "EncounterEndedError",
     "EncounterInfo",
+    "LEASE_SECONDS",
+    "Lease",
+    "LeaseHolder",
     "EncounterMovedOnError",
+    "EncounterTakenOverError",
     "NameTakenError",
     "NewerDatabaseError",
     "NotACampaignDatabaseError",
