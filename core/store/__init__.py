@@ -21,6 +21,7 @@ from core.store.leases import LEASE_SECONDS, Lease, LeaseHolder
 from core.store.store import AppliedImport, EncounterInfo, Store, default_database_url
 
 __all__ = [
+    "LEASE_SECONDS",
     "AccessDeniedError",
     "AppliedImport",
     "ConflictError",
@@ -30,11 +31,10 @@ __all__ = [
     "DiskFullError",
     "EncounterEndedError",
     "EncounterInfo",
-    "LEASE_SECONDS",
-    "Lease",
-    "LeaseHolder",
     "EncounterMovedOnError",
     "EncounterTakenOverError",
+    "Lease",
+    "LeaseHolder",
     "NameTakenError",
     "NewerDatabaseError",
     "NotACampaignDatabaseError",

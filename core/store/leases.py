@@ -74,7 +74,7 @@ class Lease:
         return holder is not None and holder.instance == self.holder.instance
 
     def words(self) -> str:
-        """Says where the encounter is open: "open in Combat Desk on table-pc by ann since 20:14"."""
+        """Says where it is open: "open in Combat Desk on table-pc by ann since 20:14"."""
         return (
             f"open in Combat Desk on {self.holder.host} by {self.holder.user} since "
             f"{clock(self.since)}"

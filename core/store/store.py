@@ -55,6 +55,7 @@ from core.store.errors import (
     StoreError,
     access_denied,
 )
+from core.store.leases import LEASE_SECONDS, Lease, LeaseHolder
 from core.store.opening import (
     APPLICATION_ID,
     HEAD_REVISION,
@@ -64,7 +65,6 @@ from core.store.opening import (
     inspect_sqlite_file,
     sqlite_path,
 )
-from core.store.leases import LEASE_SECONDS, Lease, LeaseHolder
 from core.store.schema import (
     Base,
     CampaignRow,
