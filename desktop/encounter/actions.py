@@ -208,12 +208,7 @@ class EncounterActions:
     def close_workspace(self, workspace: EncounterWorkspace) -> None:
         """Closes a tab (everything is saved already)."""
         workspace.save_layout()
-        workspace.heartbeat_timer.stop()
-        workspace.watch_timer.stop()
-        try:
-            workspace.session.release()
-        except StoreError:
-            pass  # unheard, the lease runs out by itself in 30 seconds
+        workspace.let_go()
         self.window.undo_group.removeStack(workspace.controller.stack)
         index = self.window.tabs.indexOf(workspace)
         if index >= 0:
@@ -228,12 +223,7 @@ class EncounterActions:
     def release_leases(self) -> None:
         """Lets every encounter this window plays go (the window closes)."""
         for workspace in self.workspaces:
-            workspace.heartbeat_timer.stop()
-            workspace.watch_timer.stop()
-            try:
-                workspace.session.release()
-            except StoreError:
-                pass  # unheard, the lease runs out by itself
+            workspace.let_go()
 
     # --- starting -----------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@ DM sees is always the log as saved.
 
 from __future__ import annotations
 
+import contextlib
+
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -223,10 +225,10 @@ class EncounterWorkspace(QWidget):
         """Shows who plays the encounter when it is not this window, and runs the right timer."""
         session = self.session
         if session.holder is not None and session.lease is None and not session.ended:
-            try:
-                session.claim()  # a reopened encounter, or one nobody held when it opened
-            except StoreError:
-                pass  # the heartbeat tries again; commands still follow the last one seen
+            # A reopened encounter, or one whose lease could not be read when it opened: tried
+            # again at the next redraw; meanwhile commands still follow the last one seen.
+            with contextlib.suppress(StoreError):
+                session.claim()
         watching = session.watching
         lease = session.lease
         for widget in (self.stepper, self.board, self.outcome):
@@ -271,6 +273,13 @@ class EncounterWorkspace(QWidget):
         except (StoreError, ValueError):
             return  # the next tick tries again
         self._show_lease()
+
+    def let_go(self) -> None:
+        """Stops the timers and lets the encounter go (the tab or the window closes)."""
+        self.heartbeat_timer.stop()
+        self.watch_timer.stop()
+        with contextlib.suppress(StoreError):  # unheard, the lease runs out by itself in 30 s
+            self.session.release()
 
     def take_over(self, confirm: bool = True) -> bool:
         """Takes the encounter over from the window that plays it (after asking, if it still
