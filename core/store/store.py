@@ -1401,7 +1401,8 @@ class Store:
                     stored = done.scalar()
                     if stored is not None:
                         return int(stored)
-                _refuse_unless_holder(conn.execute(_LEASE_OF, key).first(), holder)
+                if holder is not None:
+                    _refuse_unless_holder(conn.execute(_LEASE_OF, key).first(), holder)
                 if header[0] == ENDED:
                     raise _ended_error(header[1])
                 last = int(conn.execute(_LAST_SEQ, key).scalar() or 0)
@@ -1454,12 +1455,13 @@ class Store:
                     if stored is not None:
                         raw.rollback()
                         return int(stored[0])
-                lease = raw.execute(_SQLITE_LEASE_OF, (encounter_id,)).fetchone()
-                try:
-                    _refuse_unless_holder(lease, holder)
-                except EncounterTakenOverError:
-                    raw.rollback()
-                    raise
+                if holder is not None:
+                    lease = raw.execute(_SQLITE_LEASE_OF, (encounter_id,)).fetchone()
+                    try:
+                        _refuse_unless_holder(lease, holder)
+                    except EncounterTakenOverError:
+                        raw.rollback()
+                        raise
                 header = raw.execute(_SQLITE_STATUS, (encounter_id,)).fetchone()
                 if header is not None and header[0] == ENDED:
                     raw.rollback()
