@@ -146,8 +146,13 @@ class EncounterSession:
         window's redo list is dropped, and listeners hear of it. A watching window also reads
         the lease again, so its banner says who plays now.
         """
-        if self.watching or self.lease is None:
-            self.lease = self._store.lease(self.info.id) if self.holder is not None else None
+        if self.watching and self.lease is not None:
+            # A holder that let go leaves no row: this window still only watches (Take Over
+            # plays here), it does not start playing unasked.
+            found = self._store.lease(self.info.id)
+            self.lease = found if found is not None else replace(self.lease, live=False)
+        elif self.lease is None and self.holder is not None:
+            self.lease = self._store.lease(self.info.id)
         last = self._store.last_command_seq(self.info.id)
         info = self._store.encounter(self.info.id)
         if last == self._seen and info.status == self.info.status:
@@ -159,10 +164,13 @@ class EncounterSession:
         return True
 
     def _refuse_if_watching(self) -> None:
-        if self.watching and self.lease is not None:
+        lease = self.lease
+        if self.watching and lease is not None:
+            where = (lease.words() if lease.live else f"no longer played in Combat Desk on "
+                     f"{lease.holder.host} by {lease.holder.user}")
             raise EncounterTakenOverError(
-                f"{self.info.name} is {self.lease.words()}, so this window only shows it and "
-                "nothing was saved. Use Take Over in its banner to play here.")
+                f"{self.info.name} is {where}, but this window only shows it, so nothing was "
+                "saved. Use Take Over in its banner to play here.")
 
     # --- listening -----------------------------------------------------------------------------
 

@@ -24,7 +24,6 @@ from core.dice import Roller
 from core.model import Step
 from core.session import EncounterSession
 from core.store import EncounterTakenOverError, StoreError
-from core.store.leases import clock
 from desktop.encounter.board_base import BoardBase
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.known_steps import known_resolution
@@ -240,8 +239,8 @@ class EncounterWorkspace(QWidget):
                         "on but cannot change it; Take Over to play it here instead.")
             else:
                 text = (f"Nobody plays {name} now: Combat Desk on {lease.holder.host} by "
-                        f"{lease.holder.user} has not answered since {clock(lease.expires_at)}. "
-                        "Take Over to play it here.")
+                        f"{lease.holder.user} closed it or stopped answering. Take Over to "
+                        "play it here.")
             self.lease_label.setText(plain(text))
         self.lease_banner.setVisible(watching)
         self._run(self.heartbeat_timer, session.holding and not session.ended)

@@ -110,6 +110,15 @@ def test_a_session_that_was_taken_over_watches_and_catches_up(db_url: str) -> No
     theirs.execute(configure("side-d6", {}, 11))
     assert mine.catch_up() and mine.state.config.get("seed") == 11
     assert len(store.load_commands(mine.info.id)) == 3
+    # Bob closes: Ann's window still only watches (nobody plays it) until she takes over.
+    theirs.release()
+    assert not mine.catch_up()
+    assert mine.watching and mine.lease is not None and not mine.lease.live
+    with pytest.raises(EncounterTakenOverError, match="no longer played in Combat Desk on laptop"):
+        mine.execute(configure("side-d6", {}, 12))
+    assert mine.claim(take_over=True).held_by(ANN)
+    mine.execute(configure("side-d6", {}, 12))
+    assert len(store.load_commands(mine.info.id)) == 4
     store.close()
     other.close()
 

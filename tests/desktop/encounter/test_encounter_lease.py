@@ -25,8 +25,7 @@ IDS = re.compile(r"\b[0-9a-f]{32}\b|orc-1|brannoc|\[|\{|None|True|False")
 
 
 def _window(qtbot: QtBot, store: Store, tmp_path: Path, name: str) -> MainWindow:
-    window = MainWindow(store, QSettings(str(tmp_path / f"{name}.ini"),
-                                         QSettings.Format.IniFormat))
+    window = MainWindow(store, QSettings(str(tmp_path / f"{name}.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     window.show()
     return window
@@ -43,7 +42,8 @@ def _declarers(workspace: EncounterWorkspace) -> list[str]:
 
 
 def test_a_second_window_watches_live_and_takes_over(
-        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
     setup = Store.open(url)
     campaign = setup.create_campaign("Greyhawk")
@@ -67,8 +67,11 @@ def test_a_second_window_watches_live_and_takes_over(
     assert theirs.session.watching and theirs.lease_banner.isVisible()
     banner = theirs.lease_label.text()
     holder = first.encounter_actions.holder
-    assert re.search(rf"Guardroom is open in Combat Desk on {re.escape(holder.host)} by "
-                     rf"{re.escape(holder.user)} since \d\d:\d\d", banner), banner
+    assert re.search(
+        rf"Guardroom is open in Combat Desk on {re.escape(holder.host)} by "
+        rf"{re.escape(holder.user)} since \d\d:\d\d",
+        banner,
+    ), banner
     assert not IDS.search(banner), banner
     assert not theirs.board.isEnabled() and not theirs.stepper.isEnabled()
     assert theirs.watch_timer.isActive() and not theirs.heartbeat_timer.isActive()
@@ -77,20 +80,23 @@ def test_a_second_window_watches_live_and_takes_over(
     stored = len(second_store.load_commands(theirs.session.info.id))
     refusals: list[str] = []
     theirs.controller.refused.connect(refusals.append)
-    assert not theirs.controller.run(add_entry("declarations", {"actor": "orc-1", "action": "G",
-                                                                "target": "brannoc"}))
+    assert not theirs.controller.run(
+        add_entry("declarations", {"actor": "orc-1", "action": "G", "target": "brannoc"})
+    )
     assert refusals and "only shows it" in refusals[-1] and "Take Over" in refusals[-1]
     assert len(second_store.load_commands(theirs.session.info.id)) == stored
 
     # The first DM plays; the watcher sees it on its next refresh tick.
-    assert mine.controller.run(add_entry("declarations", {"actor": "brannoc", "action": "G",
-                                                          "target": "orc-1"}))
+    assert mine.controller.run(
+        add_entry("declarations", {"actor": "brannoc", "action": "G", "target": "orc-1"})
+    )
     assert _declarers(theirs) == []
     theirs.watch()  # the watch timer's slot
     assert _declarers(theirs) == ["brannoc"]
     # ...and with the timer itself (shortened for the test).
-    assert mine.controller.run(add_entry("declarations", {"actor": "orc-1", "action": "G",
-                                                          "target": "brannoc"}))
+    assert mine.controller.run(
+        add_entry("declarations", {"actor": "orc-1", "action": "G", "target": "brannoc"})
+    )
     theirs.watch_timer.setInterval(50)
     qtbot.waitUntil(lambda: _declarers(theirs) == ["brannoc", "orc-1"], timeout=5000)
 
@@ -124,9 +130,16 @@ def test_a_second_window_watches_live_and_takes_over(
     mine.watch()  # and it follows the second window's play
     assert len(mine.session.state.rounds) == 2
 
-    # Closing the second window lets the encounter go.
+    # Closing the second window lets the encounter go; the first still only watches until
+    # its DM takes over, now without a question (nobody plays it).
     second.close()
     assert first_store.lease(mine.session.info.id) is None
+    mine.watch()
+    assert mine.session.watching and not mine.board.isEnabled()
+    assert mine.lease_label.text().startswith("Nobody plays Guardroom now")
+    asked.clear()
+    mine.take_over_button.click()
+    assert not asked and mine.session.holding and mine.board.isEnabled()
     first.close()
     first_store.close()
     second_store.close()
