@@ -215,7 +215,12 @@ class EncounterSession:
 
     def end(self) -> EncounterInfo:
         """Marks the encounter ended; from then on it refuses commands until reopened."""
-        self.info = self._store.end_encounter(self.info.id)
+        self._refuse_if_watching()
+        try:
+            self.info = self._store.end_encounter(self.info.id, self._holder_id)
+        except EncounterTakenOverError:
+            self._lost_lease()
+            raise
         self._redo.clear()
         self._changed()
         return self.info
@@ -226,6 +231,7 @@ class EncounterSession:
         Ending it again proposes only what changed after this (see
         :func:`core.results.reopen_baseline`).
         """
+        self._refuse_if_watching()  # an ended encounter has no lease; it is taken once reopened
         self.info = self._store.reopen_encounter(self.info.id, baseline)
         self._changed()
         return self.info

@@ -1250,16 +1250,17 @@ class Store:
                                   dict(r.options or {}) if with_options else {}, r.status)
                     for r in s.execute(query)]
 
-    def end_encounter(self, encounter_id: int) -> EncounterInfo:
+    def end_encounter(self, encounter_id: int, holder: str | None = None) -> EncounterInfo:
         """Marks an encounter ended (its commands stay, so it can still be read and printed).
 
         An encounter already ended is refused: it cannot be ended (and its results offered)
-        twice.
+        twice; so is one another Combat Desk has taken over from ``holder`` (its lease).
         """
         with self.unit_of_work() as s:
-            row = s.get(EncounterRow, encounter_id)
+            row = s.get(EncounterRow, encounter_id, with_for_update=True)
             if row is None:
                 raise NotFoundError(f"There is no encounter {encounter_id}.")
+            self._refuse_unless_holding(s, encounter_id, holder)
             if row.status == ENDED:
                 raise EncounterEndedError(f"{row.name} has already ended.")
             row.status = ENDED
@@ -1320,6 +1321,12 @@ class Store:
     def lease(self, encounter_id: int) -> Lease | None:
         """Gets who holds the encounter's lease now (None: nobody took it)."""
         return leases.current(self, encounter_id)
+
+    @staticmethod
+    def _refuse_unless_holding(s: Session, encounter_id: int, holder: str | None) -> None:
+        if holder is not None:
+            lease = s.execute(_LEASE_OF, {"encounter_id": encounter_id}).first()
+            _refuse_unless_holder(lease, holder)
 
     def append_command(self, encounter_id: int, command: Command,
                        after: int | None = None, holder: str | None = None) -> int:

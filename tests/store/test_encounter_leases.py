@@ -64,11 +64,12 @@ def test_take_over_moves_the_lease_and_refuses_the_old_holder_in_words(db_url: s
     store.append_command(encounter, HIT, 0, ANN.instance)
     taken = other.take_lease(encounter, BOB, take_over=True)
     assert taken.held_by(BOB)
-    # Ann's next command, undo and heartbeat are refused, naming Bob; nothing is stored.
+    # Ann's next command, undo, heartbeat and ending are refused, naming Bob; nothing changes.
     for refused in (
         lambda: store.append_command(encounter, Command(HIT.name, HIT.events), 1, ANN.instance),
         lambda: store.undo_command(encounter, 1, None, ANN.instance),
         lambda: store.renew_lease(encounter, ANN),
+        lambda: store.end_encounter(encounter, ANN.instance),
     ):
         with pytest.raises(EncounterTakenOverError) as caught:
             refused()
@@ -76,7 +77,7 @@ def test_take_over_moves_the_lease_and_refuses_the_old_holder_in_words(db_url: s
         assert "bob on laptop took this encounter over at" in message
         assert "Take Over" in message and "nothing was saved" in message
         assert ANN.instance not in message and BOB.instance not in message
-    assert store.last_command_seq(encounter) == 1
+    assert store.last_command_seq(encounter) == 1 and not store.encounter(encounter).ended
     # Bob plays on from Ann's last command.
     assert other.append_command(encounter, Command(HIT.name, HIT.events), 1, BOB.instance) == 2
     # Ann leaving does not free Bob's lease; Bob leaving frees it.
