@@ -21,8 +21,10 @@ down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_READ = "encounter_id IN (SELECT combatdesk_encounters(current_user, ARRAY['owner', 'co-dm', 'player']))"
-_WRITE = "encounter_id IN (SELECT combatdesk_encounters(current_user, ARRAY['owner', 'co-dm']))"
+# The same tests as the encounter's commands (0004): readers of its campaign, its writers.
+_ENCOUNTERS = "encounter_id IN (SELECT combatdesk_encounters(current_user, ARRAY[{}]))"
+_READ = _ENCOUNTERS.format("'owner', 'co-dm', 'player'")
+_WRITE = _ENCOUNTERS.format("'owner', 'co-dm'")
 
 
 def upgrade() -> None:
