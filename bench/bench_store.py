@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.log import Command, Event, EventKind
 from core.sample import load_sample
-from core.store import Store
+from core.store import LeaseHolder, Store
 from core.store.store import _character_values
 
 APPENDS = 2000
@@ -55,16 +55,25 @@ def raw_connection(path: Path, synchronous: str = "FULL") -> sqlite3.Connection:
     return conn
 
 
-def append_store(folder: Path) -> Callable[[int], float]:
-    store = Store.open(f"sqlite:///{folder / 'store-append.sqlite'}")
+def append_store(folder: Path, leased: bool = False) -> Callable[[int], float]:
+    """``leased``: as the desktop appends, after the last command seen and checking the lease."""
+    store = Store.open(f"sqlite:///{folder / f'store-append-{leased}.sqlite'}")
     campaign = store.create_campaign("Bench")
+    holder = LeaseHolder.here()
 
     def run(n: int) -> float:
         encounter = store.create_encounter(campaign.id, f"Fight {n}", "side-d6")
         commands = [Command(COMMAND.name, COMMAND.events) for _ in range(APPENDS)]  # new ids
+        if leased:
+            store.take_lease(encounter.id, holder)
         start = time.perf_counter()
-        for command in commands:
-            store.append_command(encounter.id, command)
+        if leased:
+            seen = 0
+            for command in commands:
+                seen = store.append_command(encounter.id, command, seen, holder.instance)
+        else:
+            for command in commands:
+                store.append_command(encounter.id, command)
         return (time.perf_counter() - start) / APPENDS
 
     return run
@@ -159,6 +168,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         store_append = best_of(RUNS, append_store(folder))
+        leased_append = best_of(RUNS, append_store(folder, leased=True))
         raw_append = best_of(RUNS, append_raw(folder))
         raw_append_normal = best_of(RUNS, append_raw(folder, "NORMAL"))
         store_save = best_of(RUNS, save_store(folder))
@@ -167,6 +177,10 @@ def main() -> None:
     print(
         f"append one command:  store {store_append * 1e6:7.1f} µs   raw {raw_append * 1e6:7.1f} µs"
         f"   ratio {store_append / raw_append:4.2f}× (target ≤ 2×)"
+    )
+    print(
+        f"  as the desktop:    store {leased_append * 1e6:7.1f} µs (after the last command "
+        f"seen, lease checked)   ratio {leased_append / raw_append:4.2f}×"
     )
     print(
         f"durability cost:     raw FULL {raw_append * 1e6:7.1f} µs   NORMAL "

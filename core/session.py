@@ -23,6 +23,9 @@ from core.store import (
     DiskFullError,
     EncounterEndedError,
     EncounterInfo,
+    EncounterTakenOverError,
+    Lease,
+    LeaseHolder,
     NotFoundError,
     ReadOnlyDatabaseError,
     Store,
@@ -41,8 +44,12 @@ class EncounterSession:
     """One encounter's log bound to its store rows."""
 
     def __init__(self, store: Store, info: EncounterInfo, log: EncounterLog,
-                 last_seq: int = 0) -> None:
+                 last_seq: int = 0, holder: LeaseHolder | None = None) -> None:
         self._store = store
+        self.holder = holder
+        """This app's lease identity; None plays without a lease (the command line, tests)."""
+        self.lease: Lease | None = None
+        """The encounter's lease as last read (None: not taken or not asked)."""
         self.info = info
         self.log = log
         self._redo: list[Command] = []
@@ -60,18 +67,110 @@ class EncounterSession:
         system: str,
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        holder: LeaseHolder | None = None,
     ) -> EncounterSession:
-        """Creates a new encounter and saves its configuration as the first command."""
+        """Creates a new encounter and saves its configuration as the first command.
+
+        With a ``holder`` the new encounter's lease is taken first: nobody else plays it yet.
+        """
         info = store.create_encounter(campaign_id, name, system, options)
-        session = cls(store, info, EncounterLog())
+        session = cls(store, info, EncounterLog(), holder=holder)
+        if holder is not None:
+            session.claim()
         session.execute(configure(system, options, seed))
         return session
 
     @classmethod
-    def resume(cls, store: Store, info: EncounterInfo) -> EncounterSession:
-        """Reopens an encounter at exactly its last saved command."""
+    def resume(cls, store: Store, info: EncounterInfo,
+               holder: LeaseHolder | None = None) -> EncounterSession:
+        """Reopens an encounter at exactly its last saved command (the lease is not taken yet:
+        see :meth:`claim`)."""
         last = store.last_command_seq(info.id)
-        return cls(store, info, EncounterLog(store.load_commands(info.id)), last)
+        return cls(store, info, EncounterLog(store.load_commands(info.id)), last, holder)
+
+    # --- the lease: one window plays, the others watch (core.store.leases) ---------------------
+
+    @property
+    def watching(self) -> bool:
+        """Tells whether another Combat Desk holds the lease: this window only shows the fight."""
+        return self.lease is not None and not self.lease.held_by(self.holder)
+
+    @property
+    def holding(self) -> bool:
+        """Tells whether this window holds the encounter's lease."""
+        return self.lease is not None and self.lease.held_by(self.holder)
+
+    def claim(self, take_over: bool = False) -> Lease:
+        """Takes the lease unless another live holder has it (``take_over``: anyway).
+
+        Returns the lease that holds; after a take-over the log is read again first, so this
+        window goes on from the other's last command.
+        """
+        if self.holder is None:
+            raise StoreError("This window plays without a lease, so it cannot take one over.")
+        self.lease = self._store.take_lease(self.info.id, self.holder, take_over)
+        if self.holding:
+            self.catch_up()
+        return self.lease
+
+    def heartbeat(self) -> Lease | None:
+        """Renews the lease this window holds (None: it holds none).
+
+        EncounterTakenOverError (naming who) once another Combat Desk took it over; from then
+        on this session watches.
+        """
+        if self.holder is None or not self.holding:
+            return None
+        try:
+            self.lease = self._store.renew_lease(self.info.id, self.holder)
+        except EncounterTakenOverError:
+            self._lost_lease()
+            raise
+        return self.lease
+
+    def release(self) -> None:
+        """Lets the encounter go (the window closes), if this window holds it."""
+        if self.holder is not None and self.holding:
+            self._store.release_lease(self.info.id, self.holder)
+            self.lease = None
+
+    def _lost_lease(self) -> None:
+        self.lease = self._store.lease(self.info.id)
+        if self.lease is not None and self.lease.held_by(self.holder):
+            self.lease = None  # it came back to us meanwhile: nothing to show as lost
+
+    def catch_up(self) -> bool:
+        """Reads the encounter again if it moved on in the store (another window played).
+
+        Returns True when something changed: the log is replaced by the stored one, this
+        window's redo list is dropped, and listeners hear of it. A watching window also reads
+        the lease again, so its banner says who plays now.
+        """
+        if self.watching and self.lease is not None:
+            # A holder that let go leaves no row: this window still only watches (Take Over
+            # plays here), it does not start playing unasked.
+            found = self._store.lease(self.info.id)
+            self.lease = found if found is not None else replace(self.lease, live=False)
+        elif self.lease is None and self.holder is not None:
+            self.lease = self._store.lease(self.info.id)
+        last = self._store.last_command_seq(self.info.id)
+        info = self._store.encounter(self.info.id)
+        if last == self._seen and info.status == self.info.status:
+            return False
+        self.log = EncounterLog(self._store.load_commands(self.info.id))
+        self.info, self._seen = info, last
+        self._redo.clear()
+        self._changed()
+        return True
+
+    def _refuse_if_watching(self) -> None:
+        lease = self.lease
+        if self.watching and lease is not None:
+            where = (lease.words() if lease.live else f"no longer played in Combat Desk on "
+                     f"{lease.holder.host} by {lease.holder.user}")
+            raise EncounterTakenOverError(
+                f"{self.info.name} is {where}, but this window only shows it, so nothing was "
+                "saved. Use Take Over in its banner to play here.")
 
     # --- listening -----------------------------------------------------------------------------
 
@@ -94,6 +193,9 @@ class EncounterSession:
         """Runs a store write, retrying once when its outcome is unknown; notes its number."""
         try:
             self._seen = save()
+        except EncounterTakenOverError:
+            self._lost_lease()
+            raise
         except _SURE_NOTHING_STORED:
             raise
         except StoreError:
@@ -113,7 +215,12 @@ class EncounterSession:
 
     def end(self) -> EncounterInfo:
         """Marks the encounter ended; from then on it refuses commands until reopened."""
-        self.info = self._store.end_encounter(self.info.id)
+        self._refuse_if_watching()
+        try:
+            self.info = self._store.end_encounter(self.info.id, self._holder_id)
+        except EncounterTakenOverError:
+            self._lost_lease()
+            raise
         self._redo.clear()
         self._changed()
         return self.info
@@ -124,14 +231,21 @@ class EncounterSession:
         Ending it again proposes only what changed after this (see
         :func:`core.results.reopen_baseline`).
         """
+        self._refuse_if_watching()  # an ended encounter has no lease; it is taken once reopened
         self.info = self._store.reopen_encounter(self.info.id, baseline)
         self._changed()
         return self.info
 
+    @property
+    def _holder_id(self) -> str | None:
+        return self.holder.instance if self.holder is not None else None
+
     def _apply(self, command: Command) -> EncounterState:
         self._refuse_if_ended()
+        self._refuse_if_watching()
         replay([command], self.log.state)  # raises LogError before anything is written
-        self._saved(lambda: self._store.append_command(self.info.id, command, self._seen))
+        self._saved(lambda: self._store.append_command(self.info.id, command, self._seen,
+                                                       self._holder_id))
         state = self.log.execute(command)
         self._changed()
         return state
@@ -149,8 +263,10 @@ class EncounterSession:
         EncounterMovedOnError says so (the last command may not be this DM's own).
         """
         self._refuse_if_ended()
+        self._refuse_if_watching()
         undo_id = new_command_id()
-        self._saved(lambda: self._store.undo_command(self.info.id, self._seen, undo_id))
+        self._saved(lambda: self._store.undo_command(self.info.id, self._seen, undo_id,
+                                                     self._holder_id))
         command = self.log.undo()
         self._redo.append(command)
         self._changed()

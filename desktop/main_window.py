@@ -602,6 +602,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.encounter_actions.save_layouts()
+        self.encounter_actions.release_leases()
         self._settings.setValue("window/geometry", self.saveGeometry())
         self._settings.setValue("window/state", self.saveState())
         self._settings.sync()

@@ -9,6 +9,7 @@ from core.store.errors import (
     DiskFullError,
     EncounterEndedError,
     EncounterMovedOnError,
+    EncounterTakenOverError,
     NameTakenError,
     NewerDatabaseError,
     NotACampaignDatabaseError,
@@ -16,9 +17,11 @@ from core.store.errors import (
     ReadOnlyDatabaseError,
     StoreError,
 )
+from core.store.leases import LEASE_SECONDS, Lease, LeaseHolder
 from core.store.store import AppliedImport, EncounterInfo, Store, default_database_url
 
 __all__ = [
+    "LEASE_SECONDS",
     "AccessDeniedError",
     "AppliedImport",
     "ConflictError",
@@ -29,6 +32,9 @@ __all__ = [
     "EncounterEndedError",
     "EncounterInfo",
     "EncounterMovedOnError",
+    "EncounterTakenOverError",
+    "Lease",
+    "LeaseHolder",
     "NameTakenError",
     "NewerDatabaseError",
     "NotACampaignDatabaseError",

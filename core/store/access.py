@@ -36,7 +36,7 @@ _OWNS_TABLES = text(
 )
 _SEQUENCE = text("SELECT pg_get_serial_sequence(:table, 'id')")
 _WRITTEN_TABLES = ("campaign_members", "characters", "monster_templates", "encounters",
-                   "encounter_events", "session_log")  # fmt: skip
+                   "encounter_events", "session_log", "encounter_leases")  # fmt: skip
 _WITH_IDS = ("campaigns", "characters", "monster_templates", "encounters", "encounter_events",
              "session_log")  # fmt: skip
 

@@ -65,6 +65,13 @@ class EncounterMovedOnError(ConflictError):
     """
 
 
+class EncounterTakenOverError(ConflictError):
+    """Another Combat Desk took this encounter over (its lease): nothing was stored here.
+
+    The message names who and since when; the window that gets it only watches from then on.
+    """
+
+
 class EncounterEndedError(StoreError):
     """The encounter has ended: it can be read and printed, not played on, until reopened."""
 

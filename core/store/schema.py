@@ -210,6 +210,25 @@ class EncounterEventRow(Audited, Base):
     )
 
 
+class EncounterLeaseRow(Base):
+    """Which Combat Desk plays an encounter now (schema 0006); the others only watch it.
+
+    ``expires_at`` is moved on by the holder's heartbeat: a crashed app lets go by itself.
+    """
+
+    __tablename__ = "encounter_leases"
+
+    encounter_id: Mapped[int] = mapped_column(
+        ForeignKey("encounters.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    instance: Mapped[str] = mapped_column(String(32))
+    """A random id made when the app starts: two windows of one user on one host differ."""
+    user_name: Mapped[str] = mapped_column(String(200))
+    host: Mapped[str] = mapped_column(String(200))
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class SessionLogRow(Audited, Base):
     """What changed in a campaign's roster between sessions (results of an encounter, imports)."""
 

@@ -47,7 +47,7 @@ from core.roster import (
 )
 from core.roster_checks import check_template
 from core.roster_merge import ImportChanges
-from core.store import health
+from core.store import health, leases
 from core.store.errors import (
     AccessDeniedError,
     ConflictError,
@@ -57,12 +57,14 @@ from core.store.errors import (
     DiskFullError,
     EncounterEndedError,
     EncounterMovedOnError,
+    EncounterTakenOverError,
     NameTakenError,
     NotFoundError,
     ReadOnlyDatabaseError,
     StoreError,
     access_denied,
 )
+from core.store.leases import LEASE_SECONDS, Lease, LeaseHolder
 from core.store.opening import (
     APPLICATION_ID,
     HEAD_REVISION,
@@ -77,6 +79,7 @@ from core.store.schema import (
     CampaignRow,
     CharacterRow,
     EncounterEventRow,
+    EncounterLeaseRow,
     EncounterRow,
     MonsterTemplateRow,
     SessionLogRow,
@@ -112,6 +115,13 @@ _SEQ_OF_COMMAND = select(_EVENTS_TABLE.c.command_seq).where(
     _EVENTS_TABLE.c.encounter_id == bindparam("encounter_id"),
     _EVENTS_TABLE.c.command_id == bindparam("command_id"),
 ).limit(1)
+_LEASE_OF = select(
+    EncounterLeaseRow.instance, EncounterLeaseRow.user_name, EncounterLeaseRow.host,
+    EncounterLeaseRow.since,
+).where(EncounterLeaseRow.encounter_id == bindparam("encounter_id"))
+_SQLITE_LEASE_OF = (
+    "SELECT instance, user_name, host, since FROM encounter_leases WHERE encounter_id = ?"
+)
 _SQLITE_STATUS = "SELECT status, name FROM encounters WHERE id = ?"
 _SQLITE_LAST_SEQ = "SELECT max(command_seq) FROM encounter_events WHERE encounter_id = ?"
 _SQLITE_SEQ_OF_COMMAND = (
@@ -173,6 +183,18 @@ def _ended_error(name: str) -> EncounterEndedError:
         f"{name} has ended, so nothing can be changed in it. Reopen it (Encounter › Reopen "
         "Encounter) to play on."
     )
+
+
+def _refuse_unless_holder(lease: Any, holder: str | None) -> None:
+    """Refuses a command from a window whose encounter another Combat Desk has taken over.
+
+    ``lease`` is the (instance, user, host, since) row or None. No lease, or a caller that
+    plays without one (``holder`` None: the command line, older callers), is not refused.
+    """
+    if holder is None or lease is None or lease[0] == holder:
+        return
+    since = lease[3] if isinstance(lease[3], datetime) else datetime.fromisoformat(lease[3])
+    raise EncounterTakenOverError(leases.taken_over_message(lease[1], lease[2], since))
 
 
 def _info(row: EncounterRow) -> EncounterInfo:
@@ -1251,16 +1273,17 @@ class Store:
                                   dict(r.options or {}) if with_options else {}, r.status)
                     for r in s.execute(query)]
 
-    def end_encounter(self, encounter_id: int) -> EncounterInfo:
+    def end_encounter(self, encounter_id: int, holder: str | None = None) -> EncounterInfo:
         """Marks an encounter ended (its commands stay, so it can still be read and printed).
 
         An encounter already ended is refused: it cannot be ended (and its results offered)
-        twice.
+        twice; so is one another Combat Desk has taken over from ``holder`` (its lease).
         """
         with self.unit_of_work() as s:
-            row = s.get(EncounterRow, encounter_id)
+            row = s.get(EncounterRow, encounter_id, with_for_update=True)
             if row is None:
                 raise NotFoundError(f"There is no encounter {encounter_id}.")
+            self._refuse_unless_holding(s, encounter_id, holder)
             if row.status == ENDED:
                 raise EncounterEndedError(f"{row.name} has already ended.")
             row.status = ENDED
@@ -1299,8 +1322,37 @@ class Store:
             s.flush()
             return _info(row)
 
+    # --- leases: one window plays an encounter, the others watch (core.store.leases) ----------
+
+    def take_lease(self, encounter_id: int, holder: LeaseHolder, take_over: bool = False,
+                   seconds: float = LEASE_SECONDS) -> Lease:
+        """Takes the encounter's lease unless another live holder has it; returns the lease
+        that holds afterwards (``holder``'s own, or the other's). ``take_over`` takes it anyway.
+        """
+        return leases.take(self, encounter_id, holder, take_over, seconds)
+
+    def renew_lease(self, encounter_id: int, holder: LeaseHolder,
+                    seconds: float = LEASE_SECONDS) -> Lease:
+        """The heartbeat; EncounterTakenOverError (naming who) once someone took it over."""
+        return leases.renew(self, encounter_id, holder, seconds)
+
+    def release_lease(self, encounter_id: int, holder: LeaseHolder) -> None:
+        """Lets the encounter go, if ``holder`` has it."""
+        leases.release(self, encounter_id, holder)
+
+    @_reads
+    def lease(self, encounter_id: int) -> Lease | None:
+        """Gets who holds the encounter's lease now (None: nobody took it)."""
+        return leases.current(self, encounter_id)
+
+    @staticmethod
+    def _refuse_unless_holding(s: Session, encounter_id: int, holder: str | None) -> None:
+        if holder is not None:
+            lease = s.execute(_LEASE_OF, {"encounter_id": encounter_id}).first()
+            _refuse_unless_holder(lease, holder)
+
     def append_command(self, encounter_id: int, command: Command,
-                       after: int | None = None) -> int:
+                       after: int | None = None, holder: str | None = None) -> int:
         """Appends one command's events in one transaction and returns its number.
 
         Exactly once: a command whose id is already stored is not stored again; its number is
@@ -1312,14 +1364,19 @@ class Store:
         on SQLite the (encounter, command, event) key refuses the second, which retries with the
         next number (unless ``after`` pins the number). Only after ``APPEND_ATTEMPTS``
         collisions does it raise ConflictError, and then nothing of its command is stored.
+
+        ``holder`` is the caller's lease instance (:class:`LeaseHolder`): once another Combat
+        Desk has taken the encounter over, EncounterTakenOverError names who and nothing is
+        stored.
         """
         return self._append(
             encounter_id, command.name,
             [(str(e.kind), e.to_json()["data"]) for e in command.events], command.id, after,
+            holder,
         )
 
     def undo_command(self, encounter_id: int, after: int | None = None,
-                     command_id: str | None = None) -> int:
+                     command_id: str | None = None, holder: str | None = None) -> int:
         """Records an undo of the last live command (rows are never deleted).
 
         With ``after`` (the last command number the caller has seen) the undo is refused when
@@ -1329,7 +1386,7 @@ class Store:
         if not live:
             raise StoreError("There is nothing to undo in this encounter.")
         return self._append(encounter_id, "Undo", [(UNDO_KIND, {"undoes": live[-1]})],
-                            command_id, after)
+                            command_id, after, holder)
 
     @_reads
     def last_command_seq(self, encounter_id: int) -> int:
@@ -1338,10 +1395,11 @@ class Store:
             return int(conn.execute(_LAST_SEQ, {"encounter_id": encounter_id}).scalar() or 0)
 
     def _append(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]],
-                command_id: str | None = None, after: int | None = None) -> int:
+                command_id: str | None = None, after: int | None = None,
+                holder: str | None = None) -> int:
         for attempt in range(APPEND_ATTEMPTS):
             try:
-                return self._append_once(encounter_id, name, events, command_id, after)
+                return self._append_once(encounter_id, name, events, command_id, after, holder)
             except IntegrityError as exc:
                 if "foreign key" in str(exc).lower():
                     raise NotFoundError(f"There is no encounter {encounter_id}.") from None
@@ -1355,9 +1413,9 @@ class Store:
         )
 
     def _append_once(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]],
-                     command_id: str | None, after: int | None) -> int:
+                     command_id: str | None, after: int | None, holder: str | None) -> int:
         if self._engine.dialect.name == "sqlite":
-            return self._append_sqlite(encounter_id, name, events, command_id, after)
+            return self._append_sqlite(encounter_id, name, events, command_id, after, holder)
         # Server databases: Core statements on one connection (the ORM's unit of work costs more
         # than the write).
         now = utc_now()
@@ -1373,6 +1431,8 @@ class Store:
                     stored = done.scalar()
                     if stored is not None:
                         return int(stored)
+                if holder is not None:
+                    _refuse_unless_holder(conn.execute(_LEASE_OF, key).first(), holder)
                 if header[0] == ENDED:
                     raise _ended_error(header[1])
                 last = int(conn.execute(_LAST_SEQ, key).scalar() or 0)
@@ -1402,7 +1462,7 @@ class Store:
 
     def _append_sqlite(
         self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]],
-        command_id: str | None, after: int | None,
+        command_id: str | None, after: int | None, holder: str | None = None,
     ) -> int:
         """The same append straight on the pooled sqlite3 connection (the hot path at the table).
 
@@ -1425,6 +1485,13 @@ class Store:
                     if stored is not None:
                         raw.rollback()
                         return int(stored[0])
+                if holder is not None:
+                    lease = raw.execute(_SQLITE_LEASE_OF, (encounter_id,)).fetchone()
+                    try:
+                        _refuse_unless_holder(lease, holder)
+                    except EncounterTakenOverError:
+                        raw.rollback()
+                        raise
                 header = raw.execute(_SQLITE_STATUS, (encounter_id,)).fetchone()
                 if header is not None and header[0] == ENDED:
                     raw.rollback()

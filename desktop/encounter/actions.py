@@ -21,7 +21,7 @@ from core.results import ROSTER_ID_KEY
 from core.roster import Campaign
 from core.scenario import ScenarioError, parse_scenario
 from core.session import EncounterSession, encounters_holding
-from core.store import EncounterInfo, StoreError
+from core.store import EncounterInfo, LeaseHolder, StoreError
 from desktop.plain_text import plain
 
 if TYPE_CHECKING:
@@ -51,6 +51,8 @@ class EncounterActions:
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
+        self.holder = LeaseHolder.here()
+        """This window's lease identity: who plays an encounter, in other windows' banners."""
         self.workspaces: list[EncounterWorkspace] = []
         self.dialog: QWidget | None = None  # the last non-modal dialog (tests reach it here)
         self.new_action = self._action("&New Encounter…", self.ask_new_encounter,
@@ -116,10 +118,11 @@ class EncounterActions:
         workspace = self.current()
         shown = workspace is not None
         ended = workspace is not None and workspace.session.ended
+        watching = workspace is not None and workspace.session.watching
         for action in (self.print_action, self.reload_action):
             action.setEnabled(shown)
-        self.end_action.setEnabled(shown and not ended)
-        self.reopen_action.setEnabled(ended)
+        self.end_action.setEnabled(shown and not ended and not watching)
+        self.reopen_action.setEnabled(ended and not watching)
 
     # --- campaign -----------------------------------------------------------------------------
 
@@ -153,10 +156,15 @@ class EncounterActions:
         if existing is None:
             try:
                 info = self.window.store.encounter(info.id)  # the menu's copy may be old
-                session = EncounterSession.resume(self.window.store, info)
+                session = EncounterSession.resume(self.window.store, info, self.holder)
             except (StoreError, ValueError) as exc:
                 self.window._report(exc)
                 return None
+            if not info.ended:
+                try:
+                    session.claim()  # or learn who plays it: then this tab only watches
+                except StoreError as exc:  # commands still only follow the last one seen
+                    self.window.statusBar().showMessage(str(exc), 10000)
             waiting = self._waiting(info.id)
             at = self.window.tabs.indexOf(waiting) if waiting is not None else None
             existing = self._add_tab(session, at)
@@ -200,6 +208,7 @@ class EncounterActions:
     def close_workspace(self, workspace: EncounterWorkspace) -> None:
         """Closes a tab (everything is saved already)."""
         workspace.save_layout()
+        workspace.let_go()
         self.window.undo_group.removeStack(workspace.controller.stack)
         index = self.window.tabs.indexOf(workspace)
         if index >= 0:
@@ -210,6 +219,11 @@ class EncounterActions:
     def save_layouts(self) -> None:
         for workspace in self.workspaces:
             workspace.save_layout()
+
+    def release_leases(self) -> None:
+        """Lets every encounter this window plays go (the window closes)."""
+        for workspace in self.workspaces:
+            workspace.let_go()
 
     # --- starting -----------------------------------------------------------------------------
 
@@ -240,7 +254,7 @@ class EncounterActions:
             return None
         try:
             session = EncounterSession.start(self.window.store, campaign.id, plan.name,
-                                             plan.system, plan.options, plan.seed)
+                                             plan.system, plan.options, plan.seed, self.holder)
             for combatant in plan.combatants:
                 session.execute(add_combatant(combatant))
         except (StoreError, ValueError) as exc:

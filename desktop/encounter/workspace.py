@@ -6,10 +6,13 @@ DM sees is always the log as saved.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+import contextlib
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -20,6 +23,7 @@ from PySide6.QtWidgets import (
 from core.dice import Roller
 from core.model import Step
 from core.session import EncounterSession
+from core.store import EncounterTakenOverError, StoreError
 from desktop.encounter.board_base import BoardBase
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.letter_board import LetterBoard
@@ -35,6 +39,10 @@ from desktop.store_retry import asker
 from desktop.timeline import TimelineWidget
 
 LAYOUT_KEY = "encounter/splitters"
+HEARTBEAT_MS = 10_000
+"""How often a playing window renews its lease (it lasts 30 s: core.store.LEASE_SECONDS)."""
+WATCH_MS = 3_000
+"""How often a watching window reads the encounter again (another window plays it)."""
 
 
 def make_board(controller: EncounterController) -> BoardBase:
@@ -122,8 +130,18 @@ class EncounterWorkspace(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.engine_error)
         layout.addWidget(self._ended_banner())
+        layout.addWidget(self._lease_banner())
         layout.addWidget(self.main, 1)
+        # One window plays, the others watch: the player's heartbeat keeps its lease, a
+        # watcher reads the fight again every few seconds (core.store.leases).
+        self.heartbeat_timer = QTimer(self)
+        self.heartbeat_timer.setInterval(HEARTBEAT_MS)
+        self.heartbeat_timer.timeout.connect(self.beat)
+        self.watch_timer = QTimer(self)
+        self.watch_timer.setInterval(WATCH_MS)
+        self.watch_timer.timeout.connect(self.watch)
         self.controller.changed.connect(self.refresh)
+        self.controller.refused.connect(lambda _text: self._show_lease())
         self.restore_layout()
         self.refresh()
 
@@ -144,6 +162,27 @@ class EncounterWorkspace(QWidget):
         self.ended_banner.setStyleSheet("#endedBanner { background: #e8e0c8; }")
         return self.ended_banner
 
+    def _lease_banner(self) -> QWidget:
+        """Builds the strip that tells who plays this encounter elsewhere, with Take Over."""
+        self.lease_banner = QWidget()
+        self.lease_banner.setObjectName("leaseBanner")
+        self.lease_label = QLabel()
+        self.lease_label.setObjectName("leaseLabel")
+        self.lease_label.setWordWrap(True)
+        self.lease_label.setStyleSheet("font-weight: bold;")
+        self.take_over_button = QPushButton("Take Over…")
+        self.take_over_button.setObjectName("takeOverButton")
+        self.take_over_button.setToolTip(
+            "Play this encounter here; the other window stops saving and only watches")
+        self.take_over_button.clicked.connect(lambda _checked=False: self.take_over())
+        row = QHBoxLayout(self.lease_banner)
+        row.setContentsMargins(6, 2, 6, 2)
+        row.addWidget(self.lease_label, 1)
+        row.addWidget(self.take_over_button)
+        self.lease_banner.setStyleSheet("#leaseBanner { background: #d8e4f0; }")
+        self.lease_banner.setVisible(False)
+        return self.lease_banner
+
     @property
     def title(self) -> str:
         ended = " (ended)" if self.session.ended else ""
@@ -153,7 +192,7 @@ class EncounterWorkspace(QWidget):
         """An ended encounter is read-only: view, timeline and print, but no new commands."""
         ended = self.session.ended
         for widget in (self.stepper, self.board, self.outcome):
-            widget.setEnabled(not ended)
+            widget.setEnabled(not ended and not self.session.watching)
         self.ended_label.setText(plain(
             f"{self.session.info.name} has ended: you can read it, follow the timeline and "
             "print it, but not play on. Its results were offered to the roster when it ended."))
@@ -175,6 +214,91 @@ class EncounterWorkspace(QWidget):
         self.engine_error.setText(plain(reason))
         self.engine_error.setVisible(bool(error))
         self._show_ended()
+        self._show_lease()
+
+    # --- the lease: this window plays, or watches another that does --------------------------
+
+    def _show_lease(self) -> None:
+        """Shows who plays the encounter when it is not this window, and runs the right timer."""
+        session = self.session
+        if session.holder is not None and session.lease is None and not session.ended:
+            # A reopened encounter, or one whose lease could not be read when it opened: tried
+            # again at the next redraw; meanwhile commands still follow the last one seen.
+            with contextlib.suppress(StoreError):
+                session.claim()
+        watching = session.watching
+        lease = session.lease
+        for widget in (self.stepper, self.board, self.outcome):
+            widget.setEnabled(not session.ended and not watching)
+        if watching and lease is not None:
+            name = session.info.name
+            if lease.live:
+                text = (f"{name} is {lease.words()}. This window follows the fight as it goes "
+                        "on but cannot change it; Take Over to play it here instead.")
+            else:
+                text = (f"Nobody plays {name} now: Combat Desk on {lease.holder.host} by "
+                        f"{lease.holder.user} closed it or stopped answering. Take Over to "
+                        "play it here.")
+            self.lease_label.setText(plain(text))
+        self.lease_banner.setVisible(watching)
+        self._run(self.heartbeat_timer, session.holding and not session.ended)
+        self._run(self.watch_timer, watching)
+
+    @staticmethod
+    def _run(timer: QTimer, wanted: bool) -> None:
+        if wanted and not timer.isActive():
+            timer.start()
+        elif not wanted and timer.isActive():
+            timer.stop()
+
+    def beat(self) -> None:
+        """The heartbeat (every 10 s): keeps the lease; turns read-only once taken over."""
+        try:
+            self.session.heartbeat()
+        except EncounterTakenOverError as exc:
+            self.controller.stack.clear()  # this window's undo history is no longer its to undo
+            self.controller.refused.emit(str(exc))
+        except StoreError:
+            return  # the database is busy or away: the next beat tries again
+        self._show_lease()
+
+    def watch(self) -> None:
+        """Reads the encounter again (every 3 s while watching): the other window's play shows."""
+        try:
+            if self.session.catch_up():
+                self.controller.stack.clear()
+        except (StoreError, ValueError):
+            return  # the next tick tries again
+        self._show_lease()
+
+    def let_go(self) -> None:
+        """Stops the timers and lets the encounter go (the tab or the window closes)."""
+        self.heartbeat_timer.stop()
+        self.watch_timer.stop()
+        with contextlib.suppress(StoreError):  # unheard, the lease runs out by itself in 30 s
+            self.session.release()
+
+    def take_over(self, confirm: bool = True) -> bool:
+        """Takes the encounter over from the window that plays it (after asking, if it still
+        plays); that window's next command is refused and it only watches from then on."""
+        lease = self.session.lease
+        if confirm and lease is not None and lease.live:
+            answer = QMessageBox.question(
+                self, "Take over encounter",
+                plain(f"{self.session.info.name} is {lease.words()}. Take it over and play it "
+                      f"here? {lease.holder.user}'s window will save nothing more and only "
+                      "watch, until they take it back."),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        try:
+            self.session.claim(take_over=True)
+        except StoreError as exc:
+            self.controller.refused.emit(str(exc))
+            return False
+        self.controller.stack.clear()
+        self.refresh()
+        return True
 
     def _selected_step(self) -> Step | None:
         seq = self.sync.selected_step()

@@ -390,3 +390,27 @@ def test_a_co_dm_saves_class_levels_with_the_group_rights_as_they_are(group: Gro
     assert _audit(group.admin, "characters")[0][0] == group.roles["carol"]
     for store in (alice, carol):
         store.close()
+
+
+def test_leases_follow_the_campaigns_access(group: Group) -> None:
+    """A player sees who plays an encounter but cannot take it; a co-DM takes it over."""
+    from core.store import LeaseHolder
+
+    alice = group.open("alice")
+    campaign = alice.create_campaign("Alice's Greyhawk")
+    fight = alice.create_encounter(campaign.id, "Moathouse", "side-d6")
+    acl.grant(alice, campaign, group.roles["bob"], "player")
+    acl.grant(alice, campaign, group.roles["carol"], "co-dm")
+    bob, carol = group.open("bob"), group.open("carol")
+    at_alices = LeaseHolder("a" * 32, "alice", "table-pc")
+    assert alice.take_lease(fight.id, at_alices).held_by(at_alices)
+    seen = bob.lease(fight.id)
+    assert seen is not None and seen.held_by(at_alices)
+    with pytest.raises(AccessDeniedError, match="may read this campaign but not change it"):
+        bob.take_lease(fight.id, LeaseHolder("b" * 32, "bob", "laptop"), take_over=True)
+    at_carols = LeaseHolder("c" * 32, "carol", "den")
+    assert carol.take_lease(fight.id, at_carols, take_over=True).held_by(at_carols)
+    lease = alice.lease(fight.id)
+    assert lease is not None and lease.held_by(at_carols)
+    for store in (alice, bob, carol):
+        store.close()

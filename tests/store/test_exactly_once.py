@@ -40,9 +40,10 @@ def test_a_retried_save_after_a_lost_answer_is_not_doubled(
     real = store.append_command
     calls = []
 
-    def commit_then_fail(encounter_id: int, command: Command, after: int | None = None) -> int:
+    def commit_then_fail(encounter_id: int, command: Command, after: int | None = None,
+                         holder: str | None = None) -> int:
         calls.append(command.id)
-        seq = real(encounter_id, command, after)
+        seq = real(encounter_id, command, after, holder)
         if len(calls) == 1:
             raise StoreError("the server closed the connection unexpectedly")
         return seq
