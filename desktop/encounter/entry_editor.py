@@ -40,6 +40,10 @@ ATTACKING = frozenset({"attack", "missile"})
 FROM_TIMER = -1
 """The Delay field's "from the timer": below 0, so that a typed 0 s is a figure of its own."""
 
+NAMED_ACTIONS = frozenset({"popcorn", "time-units"})
+"""Systems whose actions are words (attack, spell…), not DMG letters that mix kinds."""
+WEAPON_ACTIONS = frozenset({"attack", "missile", "melee"})
+
 FIELDS_BY_SYSTEM: dict[str, tuple[str, ...]] = {
     "addict": ("segment", "target", "area", "weapon", "spell", "charge", "distance",
                "prepared", "trigger_actor", "delay_seconds"),
@@ -223,7 +227,24 @@ class EntryEditor(QGroupBox):
                 self.form.setRowVisible(getattr(self, name), attacking)
         if "cover" in self.fields:
             self.form.setRowVisible(self.attack_notes, attacking)
+        if self.system_id in NAMED_ACTIONS:
+            # Popcorn and time units name the action itself: a spell turn asks for no weapon,
+            # a blow for no spell, a move for neither (the form stays short at 1280x720).
+            self.form.setRowVisible(self.spell, self._asks("spell"))
+            armed = self._asks("weapon")
+            self.form.setRowVisible(self.weapon, armed)
+            self.form.setRowVisible(self.weapon_facts, armed)
         self.show_attack_notes()
+
+    def _asks(self, name: str) -> bool:
+        """Tells whether the form asks for ``name`` for this action (hidden rows write nothing)."""
+        if self.system_id not in NAMED_ACTIONS:
+            return True
+        if name == "spell":
+            return self.action == "spell"
+        if name == "weapon":
+            return self.action in WEAPON_ACTIONS
+        return True
 
     def show_attack_notes(self) -> None:
         """Shows what modifies the attack's roll as the form stands (popcorn)."""
@@ -351,6 +372,8 @@ class EntryEditor(QGroupBox):
                 continue
             if name in ("range", "cover") and self.action not in ATTACKING:
                 continue
+            if not self._asks(name):
+                continue
             if isinstance(widget, QComboBox):
                 data = widget.currentData()
                 typed = widget.currentText().strip()
@@ -370,7 +393,7 @@ class EntryEditor(QGroupBox):
                     entry[name] = widget.value()
             elif widget.text().strip():
                 entry[name] = widget.text().strip()
-        if "weapon" in self.fields:
+        if "weapon" in self.fields and self._asks("weapon"):
             self._declare_weapon(entry)
         if "effect_name" in self.fields and self.effect_name.text().strip():
             entry["effect"] = {"name": self.effect_name.text().strip(),

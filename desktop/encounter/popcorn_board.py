@@ -15,8 +15,19 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.dice import Roller
 from core.encounter import (
@@ -104,6 +115,7 @@ class PopcornBoard(BoardBase):
         self.action_lanes: dict[str, LaneBox] = {}
         self._keys: dict[str, str] = {}
         grid = QGridLayout()
+        grid.setHorizontalSpacing(3)  # five lanes a row: each pixel goes to their titles
         for i, action in enumerate((*POPCORN_ACTIONS, WAIT)):
             key = str((i + 1) % 10)
             box = LaneBox(action, f"{action} [{key}]", wrap_title=True)
@@ -147,13 +159,29 @@ class PopcornBoard(BoardBase):
         self.new_round_button.clicked.connect(self.start_next_round)
 
         status_row = QHBoxLayout()
+        status_row.setSpacing(3)
         for box in self.status_lanes.values():
             status_row.addWidget(box)
         status_row.addWidget(self.next_lane)
         left = QVBoxLayout()
         left.addWidget(wrapped_label("<b>Combatants</b> — drop the active one on an action"))
-        left.addWidget(self.cards, 1)
-        left.addWidget(self.editor)
+        left.addWidget(self.cards, 2)
+        # The turn form sits in a fixed, scrollable place below the cards, as on the letter
+        # boards: opening it moves nothing, and its many rows never make the window taller
+        # than a 1280x720 screen.
+        self.editor_area = QScrollArea()
+        self.editor_area.setObjectName("turnForm")
+        self.editor_area.setWidgetResizable(True)
+        self.editor_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.editor_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.editor_area.setWidget(self.editor)
+        self.editor.hide()  # setWidget shows it
+        self.editor_area.setMinimumHeight(160)
+        for combo in self.editor.findChildren(QComboBox):  # names wrap the lanes' way
+            combo.setMinimumContentsLength(5)
+        scrollbar = self.editor_area.verticalScrollBar().sizeHint().width()
+        self.editor_area.setMinimumWidth(self.editor.minimumSizeHint().width() + scrollbar)
+        left.addWidget(self.editor_area, 3)
         top = QHBoxLayout()
         top.addWidget(self.active_label, 1)
         top.addWidget(self.new_round_button)
@@ -374,6 +402,7 @@ class PopcornBoard(BoardBase):
         self.editing = None
         if not super().open_editor(cid, action, verb):
             return False
+        self.editor_area.verticalScrollBar().setValue(0)  # Target in sight, not last scroll
         self._name_choices(cid)
         return True
 
