@@ -154,8 +154,8 @@ def wine(
     def read(stream: IO[str]) -> None:
         for line in stream:
             lines.append(line)
-            # PyInstaller cannot see Wine's UCRT forwarders; Windows 10 and later has them.
-            if not quiet and "could not resolve 'api-ms-win-crt-" not in line:
+            # PyInstaller cannot see Wine's API-set forwarders (api-ms-win-*); Windows 10 has them.
+            if not quiet and "could not resolve 'api-ms-win-" not in line:
                 sys.stdout.write(line)
                 sys.stdout.flush()
 
