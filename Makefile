@@ -9,7 +9,8 @@ VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
 DIST := dist/CombatDesk
 TARBALL := dist/CombatDesk-$(VERSION)-linux-$(shell uname -m).tar.gz
 
-.PHONY: run test lint typecheck contracts pytest package package-check bench clean docs
+.PHONY: run test lint typecheck contracts pytest package package-check package-windows \
+	package-windows-check bench clean docs
 
 run: $(VENV)/.run-installed
 	@bash packaging/linux/system-libs.sh run
@@ -57,6 +58,15 @@ package: $(VENV)/.package-installed
 package-check: package
 	QT_QPA_PLATFORM=offscreen $(DIST)/CombatDesk --self-test
 	$(DIST)/CombatDesk --version
+
+# The Windows x64 zip and per-user installer, built on Debian under Wine (as root it apt-gets
+# Wine, NSIS, the mingw compiler and osslsigncode), and CI's proof that the installer installs,
+# passes --self-test and uninstalls cleanly. Caches in build/windows/; packaging/windows/build.py.
+package-windows: | $(PY)
+	$(PY) packaging/windows/build.py build
+
+package-windows-check: | $(PY)
+	$(PY) packaging/windows/build.py check $(if $(SCREENSHOT),--screenshot $(SCREENSHOT))
 
 bench: $(VENV)/.test-installed
 	for b in bench/bench_*.py; do $(PY) $$b || exit 1; done
