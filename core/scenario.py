@@ -47,6 +47,9 @@ class Declaration:
     actor: str
     action: str
     target: str | None = None
+    targets: tuple[str, ...] = ()
+    """Every target named (``targets: [a, b, …]``): a split volley or an area's victims, in
+    order; empty when the file names one ``target`` only (which is then ``targets[0]``)."""
     weapon: str | None = None
     spell: str | None = None
     charge: bool = False
@@ -65,6 +68,8 @@ class Turn:
     actor: str
     action: str | None = None
     target: str | None = None
+    targets: tuple[str, ...] = ()
+    """Every target named, in order (see :attr:`Declaration.targets`)."""
     waits: bool = False
     ready: str | None = None
     """The trigger of a readied action."""
@@ -94,6 +99,8 @@ class TimedAction:
     actor: str
     action: str
     target: str | None = None
+    targets: tuple[str, ...] = ()
+    """Every target named, in order (see :attr:`Declaration.targets`)."""
     spell: str | None = None
     attacks: int | None = None
     roll: int | None = None
@@ -518,7 +525,38 @@ def _target(data: Mapping[str, Any], path: str, ids: frozenset[str]) -> str | No
     target = read_str(data, "target", path)
     if target is not None and target not in ids:
         raise ScenarioError(f"{path}.target", f"unknown combatant {target!r}")
+    if target is None and data.get("targets") is not None:
+        targets = _targets(data, path, ids)
+        return targets[0] if targets else None
     return target
+
+
+def _targets(data: Mapping[str, Any], path: str, ids: frozenset[str]) -> tuple[str, ...]:
+    """Reads the optional ``targets: [a, b, …]`` (a split volley, an area's victims).
+
+    ``target`` may still be given; it must then be the first one listed, so the two never
+    disagree about whom the action is aimed at.
+    """
+    if data.get("targets") is None:
+        return ()
+    out: list[str] = []
+    for i, value in enumerate(read_list(data, "targets", path)):
+        tpath = f"{path}.targets[{i}]"
+        if not isinstance(value, str) or not value:
+            raise ScenarioError(tpath, f"expected a combatant, got {value!r}")
+        if value not in ids:
+            raise ScenarioError(tpath, f"unknown combatant {value!r}")
+        if value in out:
+            raise ScenarioError(tpath, f"{value!r} is listed twice")
+        out.append(value)
+    if not out:
+        raise ScenarioError(f"{path}.targets", "names no one: list at least one target")
+    first = data.get("target")
+    if first is not None and first != out[0]:
+        raise ScenarioError(
+            f"{path}.target", f"must be the first of targets ({out[0]!r}) when both are given"
+        )
+    return tuple(out)
 
 
 def _declaration(value: Any, path: str, ids: frozenset[str]) -> Declaration:
@@ -532,6 +570,7 @@ def _declaration(value: Any, path: str, ids: frozenset[str]) -> Declaration:
         actor=_actor(data, path, ids),
         action=action,
         target=_target(data, path, ids),
+        targets=_targets(data, path, ids),
         weapon=read_str(data, "weapon", path),
         spell=read_str(data, "spell", path),
         charge=read_bool(data, "charge", path),
@@ -553,6 +592,7 @@ def _turn(value: Any, path: str, ids: frozenset[str]) -> Turn:
         actor=_actor(data, path, ids),
         action=read_str(data, "action", path),
         target=_target(data, path, ids),
+        targets=_targets(data, path, ids),
         waits=read_bool(data, "waits", path),
         ready=_trigger(data, "ready", path),
         nominates=nominates,
@@ -594,6 +634,7 @@ def _action(value: Any, path: str, ids: frozenset[str]) -> TimedAction:
         actor=_actor(data, path, ids),
         action=action,
         target=_target(data, path, ids),
+        targets=_targets(data, path, ids),
         spell=read_str(data, "spell", path),
         attacks=attacks,
         roll=read_int(data, "roll", path),

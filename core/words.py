@@ -421,6 +421,11 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
     on_target = f" on {target}" if target else ""
     hp_text = f" ({target or names(step.actor)} now at {hp} hp)" if hp is not None else ""
     event = step.event
+    shot, shots, instead = take("shot"), take("shots"), take("instead_of")
+    if isinstance(shot, int) and isinstance(shots, int):
+        with_weapon += f", shot {shot} of {shots}"  # one step per shot of a volley
+    if instead:
+        with_weapon += f" ({names(instead)} had fallen)"
     if event == StepEvent.HITS:
         text = f"hits {target}{with_weapon}" + (f" for {damage}" if damage is not None else "")
         text += hp_text

@@ -51,6 +51,7 @@ from core.rules.base import (
     missing_side_dice,
     parse_options,
     rule_table,
+    volley_target,
 )
 from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
 from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError, declared_weapon
@@ -308,6 +309,18 @@ RULES = rule_table(
     Rule("addict.option.mutual-charges", REV, "Out-of-sequence cases (footnote 17)",
          "Each charge is resolved in its side's turn; as an option two combatants charging "
          "each other meet in one exchange by weapon length.", "mutual_charges_by_length"),
+    Rule("addict.missile.rate-of-fire", REV, "E vs D",
+         "A missile weapon looses its full rate of fire in its place in the round, every shot "
+         "a step of its own with its own outcome (each recorded hit is one shot)."),
+    Rule("addict.missile.split-volley", REV, "Phase 6: Action declarations",
+         "A volley may be split: one shot at each listed target in order, the rest at the "
+         "last."),
+    Rule("addict.missile.next-target", REV, "E vs D",
+         "A shot whose target has fallen goes at the next listed target still standing; with "
+         "none left it is not taken."),
+    Rule("addict.area.targets", REV, "Phase 6: Action declarations",
+         "An area spell or a device affects every listed target when it takes effect, each "
+         "with its own outcome, in the order listed."),
     Rule("addict.tie.letter-order", REV, "Resolving ties",
          "On a tie both sides resolve each letter together, in action-list order."),
     Rule("addict.tie.speed-factor", REV, "Speed factor",
@@ -374,7 +387,8 @@ PHASES: tuple[Phase, ...] = (
            "addict.device.retrieval", "addict.tie.device", "addict.option.g-vs-d-losing-die",
            "addict.option.tie-extra-blows", "addict.option.missiles-vs-charge",
            "addict.option.initiative-override", "addict.option.mutual-charges",
-           "addict.tie.letter-order",
+           "addict.missile.rate-of-fire", "addict.missile.split-volley",
+           "addict.missile.next-target", "addict.area.targets", "addict.tie.letter-order",
            "addict.tie.speed-factor", "addict.tie.no-speed-factor", "addict.tie.d-vs-d",
            "addict.tie.e-vs-d", "addict.tie.g-vs-d", "addict.death.unconscious",
            "addict.death.dead", "addict.death.monsters-at-zero")),
@@ -428,6 +442,8 @@ class _Item:
     """Segments the item needs (spells, devices, custom actions)."""
     round_index: int = 0
     """Round of the declaration (spell risk starts at that round's beginning)."""
+    targets: tuple[str, ...] = ()
+    """Every target the declaration lists (a split volley, an area's victims), in order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1033,7 +1049,7 @@ class _Engine:
         def item(kind: str, key: Key = base, **kw: Any) -> _Item:
             rules = list(kw.pop("because", because))
             return _Item(kind, decl.actor, key, rules, letter, path, decl.target,
-                         round_index=r_index, **kw)
+                         round_index=r_index, targets=decl.targets, **kw)
 
         if letter == "P":
             out = []
@@ -1172,6 +1188,12 @@ class _Engine:
         if kind is not None and kind not in ("spell", "missile", "device", "turn"):
             raise ScenarioError(f"{path}.kind",
                                 f"unknown D kind {kind!r} (spell, missile, device, turn)")
+        if decl.spell is not None or kind in ("spell", "device"):
+            hits, targets = decl.outcome.hits, decl.targets
+            if len(targets) > 1 and hits and len(hits) != len(targets):
+                # Phase 6: an area's outcomes are read one per listed target, in order.
+                raise ScenarioError(f"{path}.hits", f"gives {len(hits)} outcomes for "
+                                    f"{len(targets)} targets: give one per target, in order")
         if decl.spell is not None or kind == "spell":
             return self.spell_items(decl, actor, base, item, surprise)
         if kind == "device":
@@ -1180,6 +1202,7 @@ class _Engine:
             use = _int_field(decl.raw, "segments", path, 1) or 1
             retrieve = _int_field(decl.raw, "retrieve_segments", path, 0) or 0
             device: _Item = item("device", _later(base, use + retrieve), segments=use + retrieve,
+                                 hits=decl.outcome.hits,
                                  detail={"retrieval": retrieve} if retrieve else {})
             if retrieve:
                 device.because.append("addict.device.retrieval")
@@ -1190,7 +1213,7 @@ class _Engine:
         if weapon is None or (kind is None and not weapon.missile):
             raise ScenarioError(f"{path}.action", "a D declaration needs a spell, a missile "
                                 "weapon or kind device/turn")
-        detail: dict[str, Any] = {"weapon": weapon.name}
+        detail: dict[str, Any] = {"weapon": weapon.name, "_rof": weapon.rate_of_fire or 1}
         fire = _int_field(decl.raw, "fire_segment", path, 1, 10)
         if fire is not None:
             detail["_fire_segment"] = fire
@@ -1428,6 +1451,7 @@ class _Engine:
                     continue  # shooting at someone else: no race with this charge
                 if it.kind == "missile" and by_initiative:
                     it.hits = it.hits[:1]  # one volley, in its initiative place
+                    it.detail["_rof"] = 1
                     it.because.insert(0, "addict.option.missiles-vs-charge")
                     continue
                 fire = self.fire_segment(it, charge)
@@ -1709,6 +1733,9 @@ class _Engine:
             now_hp = self.hp[it.actor]
             if start_hp is not None and now_hp is not None and now_hp < start_hp:
                 it.because.insert(0, "addict.device.not-spoiled")  # footnote 20
+        if kind == "device" and (it.hits or len(it.targets) > 1):
+            self.area(key, it, StepEvent.ACTS, detail, fallen)
+            return
         if kind in simple:
             emit(key, it.actor, simple[kind], it.because, letter, it.target, detail)
             self.settle(it.path, "resolved")
@@ -1717,6 +1744,9 @@ class _Engine:
             for end in it.payload:
                 end.detail["_begun"] = True
             emit(key, it.actor, StepEvent.BEGINS_CASTING, it.because, letter, it.target, detail)
+            return
+        if kind == "spell-end" and len(it.targets) > 1:
+            self.area(key, it, StepEvent.SPELL_TAKES_EFFECT, detail, fallen)
             return
         if kind == "spell-end":
             damage = sum(h.damage for h in it.hits if h.hit)
@@ -1741,6 +1771,11 @@ class _Engine:
             return
         if kind == "exchange":
             self.strike(key, it, fallen, event_for_none=StepEvent.ATTACKS)
+            return
+        if kind == "missile" and (int(it.detail.get("_rof", 1)) > 1 or len(it.hits) > 1
+                                  or len(it.targets) > 1):
+            self.volley(key, it, fallen)
+            self.settle(it.path, "resolved")
             return
         # attacks, missiles, grapples, psionics
         none_event = StepEvent.ACTS if kind == "psionic" else StepEvent.ATTACKS
@@ -1770,6 +1805,78 @@ class _Engine:
             self.emit(key, it.actor, event, it.because, it.letter, it.target, extra)
             if hit.hit and it.target is not None and hit.damage > 0:
                 self.disrupt(key, it.target)
+
+    def volley(self, key: Key, it: _Item, fallen: list[str]) -> None:
+        """Looses a missile volley shot by shot, each its own step (rate of fire, split).
+
+        E vs D: missiles attack "with their full rate of fire"; each recorded hit is one shot,
+        or, with none recorded, the weapon's rate of fire gives the number of shots. Shot *i*
+        goes at the *i*-th listed target, the rest at the last; a shot whose target has fallen
+        goes at the next listed target still standing, or is not taken.
+        """
+        base = {k: v for k, v in it.detail.items() if not k.startswith("_")
+                and k not in ("compared",)}
+        if it.detail.get("compared"):
+            base["compared"] = it.detail["compared"]
+        shots = len(it.hits) or int(it.detail.get("_rof", 1))
+        targets = it.targets or ((it.target,) if it.target is not None else ())
+        rules = ["addict.missile.rate-of-fire"] if shots > 1 else []
+        if len(targets) > 1:
+            rules.append("addict.missile.split-volley")
+        for i in range(shots):
+            target, fallen_aim = (volley_target(targets, i, self.active) if targets
+                                  else (None, None))
+            because = [*rules, *it.because]
+            extra = dict(base)
+            if shots > 1:
+                extra.update(shot=i + 1, shots=shots)
+            if targets and target is None:
+                return  # no one left standing among the listed targets: not taken
+            if fallen_aim is not None:
+                because.insert(0, "addict.missile.next-target")
+                extra["instead_of"] = fallen_aim
+            hit = it.hits[i] if it.hits else None
+            if hit is None:
+                self.emit(key, it.actor, StepEvent.ATTACKS, because, it.letter, target, extra)
+                continue
+            if hit.hit and target is not None:
+                self.apply_damage_quiet(target, hit.damage, fallen)
+                extra["damage"] = hit.damage
+                extra["hp"] = self.hp[target]
+            event = StepEvent.HITS if hit.hit else StepEvent.MISSES
+            self.emit(key, it.actor, event, because, it.letter, target, extra)
+            if hit.hit and target is not None and hit.damage > 0:
+                self.disrupt(key, target)
+
+    def area(self, key: Key, it: _Item, event: StepEvent, detail: dict[str, Any],
+             fallen: list[str]) -> None:
+        """An area spell or a device takes effect on every listed target, one step each.
+
+        Phase 6 (2024-03 revision): a spell names "a precise target or area of effect"; the
+        recorded ``hits`` are the outcomes per target, in the order the targets are listed.
+        """
+        targets = it.targets or ((it.target,) if it.target is not None else ())
+        because = ["addict.area.targets", *it.because] if len(targets) > 1 else it.because
+        heal = int(it.detail.get("_heal") or 0)
+        damaged: list[str] = []
+        for i, target in enumerate(targets or (None,)):
+            extra = dict(detail)
+            hit = it.hits[i] if i < len(it.hits) else None
+            rules = list(because)
+            if hit is not None and target is not None:
+                damage = hit.damage if hit.hit else 0
+                self.apply_damage_quiet(target, damage, fallen)
+                extra["damage"] = damage
+                extra["hp"] = self.hp[target]
+                if damage > 0:
+                    damaged.append(target)
+            if heal and target is not None and self.status[target] is not Status.DEAD:
+                self.heal(target, heal, extra)
+                rules.insert(0, "addict.spell.heals")
+            self.emit(key, it.actor, event, rules, it.letter, target, extra)
+        self.settle(it.path, "resolved")
+        for target in damaged:
+            self.disrupt(key, target)
 
     def apply_damage_quiet(self, target: str, damage: int, fallen: list[str]) -> None:
         """Lowers hp and updates the status (spell loss is checked by the caller)."""

@@ -8,7 +8,7 @@ scenario does not give come from the injected :class:`RollSource`; the rules nev
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -144,3 +144,19 @@ def healed(hp: int | None, max_hp: int | None, heal: int) -> int | None:
     if hp is None or heal <= 0:
         return hp
     return hp + heal if max_hp is None else max(hp, min(hp + heal, max_hp))
+
+
+def volley_target(targets: Sequence[str], shot: int,
+                  standing: Callable[[str], bool]) -> tuple[str | None, str | None]:
+    """Gets whom shot ``shot`` (from 0) of a split volley goes at, and whom it was meant for.
+
+    Shot *i* goes at the *i*-th listed target, every shot past the list at the last one. A
+    shot whose target has fallen goes at the next listed target still standing (the second
+    value then names the fallen one); with none left after it, the shot is not taken
+    (``None``). Shared by every system that reads ``targets`` for several attacks.
+    """
+    place = min(shot, len(targets) - 1)
+    aimed = targets[place]
+    if standing(aimed):
+        return aimed, None
+    return next((t for t in targets[place + 1:] if standing(t)), None), aimed

@@ -212,3 +212,17 @@ def test_interrupt_and_contact_details_read_with_names() -> None:
     assert "an interrupt: set against a charge" in texts[2]
     assert "double damage" in texts[2] and "3 rolled" in texts[2]
     assert not any(re.search(r"k-1|p-1|rounds\[|declarations\[", t) for t in texts), texts
+
+
+def test_a_volley_shot_says_which_shot_and_whom_it_was_meant_for() -> None:
+    """A shot of a volley reads "shot 2 of 3" and names the fallen target it moved from."""
+    step = Step(
+        3, "roster-7", StepEvent.HITS, round=1, segment=1, target="kobold-2",
+        because=("addict.missile.next-target",),
+        detail=frozen_mapping({"weapon": "short bow", "damage": 2, "hp": 1, "shot": 2,
+                               "shots": 3, "instead_of": "kobold-1"}),
+    )
+    sentence = step_sentence(step, NAMES)
+    assert sentence.startswith(
+        "Brannoc hits Kobold 2 with short bow, shot 2 of 3 (Kobold 1 had fallen) for 2")
+    assert not LEAKS.search(sentence)

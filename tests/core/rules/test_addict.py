@@ -1106,3 +1106,111 @@ def test_large_round_is_fast() -> None:
     res = run(doc)
     assert len(res.steps) >= 4000
     assert time.perf_counter() - start < 5
+
+
+# --- rate of fire, split volleys and areas ------------------------------------------------------
+
+ARCHER = {"id": "a", "side": "party", "hp": 8,
+          "weapons": [{"name": "short bow", "missile": True, "rate_of_fire": 2}]}
+GOBLINS = [{"id": f"g{i}", "side": "monsters", "hp": 3,
+            "weapons": [{"name": "club", "speed_factor": 4}]} for i in (1, 2, 3)]
+
+
+def volley(decl: Doc, die: tuple[int, int] = (5, 2), others: list[Doc] | None = None) -> Doc:
+    """An archer (rate of fire 2) declaring ``decl`` against three goblins."""
+    return scenario([ARCHER, *GOBLINS], [{"initiative": {"party": die[0], "monsters": die[1]},
+                                          "declarations": [decl, *(others or [])]}])
+
+
+def shots(res: Resolution, actor: str = "a") -> list[tuple[str, str | None, Any]]:
+    """Gets (event, target, damage) of every step of ``actor``."""
+    return [(str(s.event), s.target, s.detail.get("damage")) for s in res.steps
+            if s.actor == actor]
+
+
+def test_rate_of_fire_gives_separate_shots() -> None:
+    """addict.missile.rate-of-fire (E vs D "their full rate of fire"): a bow of rate of fire 2
+    looses two shots, each its own step with its own outcome; with no outcome recorded it
+    still shows two attacks, and a rate of fire of 1 stays one step."""
+    res = run(volley({"actor": "a", "action": "D", "target": "g1",
+                      "hits": [{"hit": False}, {"hit": True, "damage": 2}]}))
+    assert shots(res) == [("misses", "g1", None), ("hits", "g1", 2)]
+    assert [s.detail.get("shot") for s in res.steps] == [1, 2]
+    assert all("addict.missile.rate-of-fire" in s.because for s in res.steps)
+    assert res.steps[0].segment == res.steps[1].segment
+    res = run(volley({"actor": "a", "action": "D", "target": "g1"}))
+    assert shots(res) == [("attacks", "g1", None), ("attacks", "g1", None)]
+    single = {**ARCHER, "weapons": [{"name": "sling", "missile": True, "rate_of_fire": 1}]}
+    doc = volley({"actor": "a", "action": "D", "target": "g1"})
+    doc["combatants"][0] = single
+    assert shots(run(doc)) == [("attacks", "g1", None)]
+
+
+def test_volley_split_between_targets() -> None:
+    """addict.missile.split-volley: ``targets`` puts one shot at each listed target in order
+    and the rest at the last; ``target`` alone still works and must match the first."""
+    res = run(volley({"actor": "a", "action": "D", "targets": ["g1", "g2"],
+                      "hits": [{"hit": True, "damage": 1}, {"hit": True, "damage": 1},
+                               {"hit": False}]}))
+    assert shots(res) == [("hits", "g1", 1), ("hits", "g2", 1), ("misses", "g2", None)]
+    assert "addict.missile.split-volley" in res.steps[0].because
+    with pytest.raises(ScenarioError, match="first of targets"):
+        parse_scenario(volley({"actor": "a", "action": "D", "target": "g2",
+                               "targets": ["g1", "g2"]}))
+    with pytest.raises(ScenarioError, match="listed twice"):
+        parse_scenario(volley({"actor": "a", "action": "D", "targets": ["g1", "g1"]}))
+    with pytest.raises(ScenarioError, match="unknown combatant"):
+        parse_scenario(volley({"actor": "a", "action": "D", "targets": ["g1", "g9"]}))
+
+
+def test_shot_at_a_fallen_target_moves_on_or_is_not_taken() -> None:
+    """addict.missile.next-target: goblin 2 is already dead, so the shot meant for it goes at
+    goblin 3, the next listed target still standing; once the last listed target falls, the
+    shots left are not taken (a lone target killed by the first arrow gets no second)."""
+    doc = volley({"actor": "a", "action": "D", "targets": ["g1", "g2", "g3"],
+                  "hits": [{"hit": True, "damage": 1}, {"hit": True, "damage": 1},
+                           {"hit": False}]})
+    doc["combatants"][2] = {**GOBLINS[1], "status": "dead"}
+    res = run(doc)
+    assert shots(res) == [("hits", "g1", 1), ("hits", "g3", 1), ("misses", "g3", None)]
+    moved = [s for s in res.steps if s.actor == "a"][1]
+    assert moved.detail["instead_of"] == "g2"
+    assert moved.because[0] == "addict.missile.next-target"
+    res = run(volley({"actor": "a", "action": "D", "targets": ["g1", "g2"],
+                      "hits": [{"hit": True, "damage": 1}, {"hit": True, "damage": 4},
+                               {"hit": True, "damage": 1}]}))
+    assert shots(res) == [("hits", "g1", 1), ("hits", "g2", 4)]
+    assert res.combatants["g1"].hp == 2
+    res = run(volley({"actor": "a", "action": "D", "target": "g1",
+                      "hits": [{"hit": True, "damage": 5}, {"hit": True, "damage": 2}]}))
+    assert shots(res) == [("hits", "g1", 5)]
+
+
+def test_area_spell_and_device_affect_every_listed_target() -> None:
+    """addict.area.targets (Phase 6: "a precise target or area of effect"): a burning hands
+    listing three goblins damages each with its own outcome, one step per target, in order;
+    a device does the same; outcomes that do not match the targets are refused."""
+    mage = {"id": "m", "side": "party", "hp": 5,
+            "spells": [{"name": "burning hands", "casting_time": 1}]}
+    decl = {"actor": "m", "action": "D", "spell": "burning hands", "area": "cone",
+            "targets": ["g1", "g2", "g3"],
+            "hits": [{"hit": True, "damage": 4}, {"hit": False}, {"hit": True, "damage": 1}]}
+    doc = scenario([mage, *GOBLINS], [{"initiative": {"party": 5, "monsters": 2},
+                                        "declarations": [decl]}])
+    res = run(doc)
+    effects = [s for s in res.steps if str(s.event) == "spell-takes-effect"]
+    assert [(s.target, s.detail.get("damage")) for s in effects] == [
+        ("g1", 4), ("g2", 0), ("g3", 1)]
+    assert all("addict.area.targets" in s.because for s in effects)
+    assert res.combatants["g1"].hp == -1 and res.combatants["g3"].hp == 2
+    device = {**decl, "kind": "device", "segments": 1}
+    del device["spell"]
+    res = run(scenario([WAND_USER, *GOBLINS], [{"initiative": {"party": 5, "monsters": 2},
+                                                 "declarations": [{**device, "actor": "m"}]}]))
+    acts = [s for s in res.steps if str(s.event) == "acts"]
+    assert [(s.target, s.detail.get("damage")) for s in acts] == [
+        ("g1", 4), ("g2", 0), ("g3", 1)]
+    bad = {**decl, "hits": [{"hit": True, "damage": 4}]}
+    with pytest.raises(ScenarioError, match="1 outcomes for 3 targets"):
+        run(scenario([mage, *GOBLINS], [{"initiative": {"party": 5, "monsters": 2},
+                                          "declarations": [bad]}]))
