@@ -526,12 +526,12 @@ def _target(data: Mapping[str, Any], path: str, ids: frozenset[str]) -> str | No
     if target is not None and target not in ids:
         raise ScenarioError(f"{path}.target", f"unknown combatant {target!r}")
     if target is None and data.get("targets") is not None:
-        targets = _targets(data, path, ids)
+        targets = read_targets(data, path, ids)
         return targets[0] if targets else None
     return target
 
 
-def _targets(data: Mapping[str, Any], path: str, ids: frozenset[str]) -> tuple[str, ...]:
+def read_targets(data: Mapping[str, Any], path: str, ids: frozenset[str]) -> tuple[str, ...]:
     """Reads the optional ``targets: [a, b, …]`` (a split volley, an area's victims).
 
     ``target`` may still be given; it must then be the first one listed, so the two never
@@ -570,7 +570,7 @@ def _declaration(value: Any, path: str, ids: frozenset[str]) -> Declaration:
         actor=_actor(data, path, ids),
         action=action,
         target=_target(data, path, ids),
-        targets=_targets(data, path, ids),
+        targets=read_targets(data, path, ids),
         weapon=read_str(data, "weapon", path),
         spell=read_str(data, "spell", path),
         charge=read_bool(data, "charge", path),
@@ -592,7 +592,7 @@ def _turn(value: Any, path: str, ids: frozenset[str]) -> Turn:
         actor=_actor(data, path, ids),
         action=read_str(data, "action", path),
         target=_target(data, path, ids),
-        targets=_targets(data, path, ids),
+        targets=read_targets(data, path, ids),
         waits=read_bool(data, "waits", path),
         ready=_trigger(data, "ready", path),
         nominates=nominates,
@@ -634,7 +634,7 @@ def _action(value: Any, path: str, ids: frozenset[str]) -> TimedAction:
         actor=_actor(data, path, ids),
         action=action,
         target=_target(data, path, ids),
-        targets=_targets(data, path, ids),
+        targets=read_targets(data, path, ids),
         spell=read_str(data, "spell", path),
         attacks=attacks,
         roll=read_int(data, "roll", path),

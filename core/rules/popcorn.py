@@ -39,6 +39,7 @@ from core.rules.base import (
     healed,
     parse_options,
     rule_table,
+    volley_target,
 )
 from core.rules.care import Care, Conditions, care_rule_ids, care_rules, read_care
 from core.rules.popcorn_attack import cover_penalty
@@ -51,6 +52,7 @@ from core.scenario import (
     declared_weapon,
     read_effect,
     read_outcome,
+    read_targets,
 )
 
 SOURCE = "popcorn-initiative-ose.md"
@@ -190,6 +192,10 @@ RULES = rule_table(
           "taken its turn.", "slow_weapons"),
     _rule("attack.per-round", "Attacks Per Round",
           "A creature makes at most its number of attacks in one action (PCs: one)."),
+    _rule("attack.split-targets", "Attacks Per Round",
+          "A creature's several attacks may be split between listed targets: one at each in "
+          "order, the rest at the last; an attack whose target has fallen goes at the next "
+          "listed one still standing, or is not made."),
     _rule("attack.natural-1-and-20", "1s and 20s",
           "An unmodified 20 always hits and an unmodified 1 always misses."),
     _rule("attack.range-and-cover", "Targets Behind Cover",
@@ -268,6 +274,7 @@ R_READY = "popcorn.ready.trigger"
 R_LAPSE = "popcorn.ready.lapses-when-nominated"
 R_SLOW = "popcorn.attack.slow-weapon-last"
 R_ATTACKS = "popcorn.attack.per-round"
+R_SPLIT = "popcorn.attack.split-targets"
 R_NATURAL = "popcorn.attack.natural-1-and-20"
 R_COVER = "popcorn.attack.range-and-cover"
 R_MIN_DAMAGE = "popcorn.attack.minimum-damage"
@@ -315,6 +322,8 @@ class _Act:
     fails_save: bool
     moved: int | float | None = None
     """How far the creature says it moved (field ``moved``), within its allowance."""
+    targets: tuple[str, ...] = ()
+    """Several attacks split between targets (``targets``), in the order listed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -530,6 +539,13 @@ class _Engine:
         target = data.get("target", base.target if base else None)
         if target is not None and (not isinstance(target, str) or target not in self.by_id):
             raise ScenarioError(_join(path, "target"), f"unknown combatant {target!r}")
+        targets = (read_targets(data, path, frozenset(self.by_id))
+                   if data.get("targets") is not None else (base.targets if base else ()))
+        if targets and kind not in ATTACKS:
+            raise ScenarioError(_join(path, "targets"), "several targets are read for attacks "
+                                "only (melee or missile): name one target")
+        if targets and "target" not in data:
+            target = targets[0]
         weapon_name = data.get("weapon")
         if weapon_name is not None and not isinstance(weapon_name, str):
             raise ScenarioError(_join(path, "weapon"),
@@ -564,7 +580,7 @@ class _Engine:
         moved = self.check_moved(data, path, c, move or (kind if kind in MOVES else None))
         self.care_of[path] = read_care(data, path, actor, target, self.by_id.keys())
         return _Act(path, actor, kind, target, weapon, spell, outcome, natural, effect, move,
-                    immune, fails_save, moved)
+                    immune, fails_save, moved, targets)
 
     @staticmethod
     def check_sight(data: Mapping[str, Any], path: str, kind: str) -> None:
@@ -833,18 +849,27 @@ class _Engine:
             if len(act.outcome.hits) > 1:
                 extra.append(R_ATTACKS)
             target = act.target
+            aimed: dict[str, Any] = {}
+            if len(act.targets) > 1:
+                # Several attacks split between targets: the i-th at the i-th listed one.
+                target, fallen = volley_target(act.targets, i, self.active)
+                if target is None:
+                    return  # every listed target left has fallen: the attack is not made
+                extra.append(R_SPLIT)
+                if fallen is not None:
+                    aimed["instead_of"] = fallen
             assert target is not None
             if hit.hit:
                 amount, why = self.hit_damage(act, hit)
                 hp = self.hp.get(target)
                 self.emit(act.actor, StepEvent.HITS, [*rules, *extra, *why], action=act.kind,
                           target=target, weapon=weapon, damage=amount, roll=nat,
-                          hp=None if hp is None else hp - amount, turn=act.path)
+                          hp=None if hp is None else hp - amount, turn=act.path, **aimed)
                 self.disrupt(target, act.actor)
                 self.damage(target, amount, [])
             else:
                 self.emit(act.actor, StepEvent.MISSES, [*rules, *extra], action=act.kind,
-                          target=target, weapon=weapon, roll=nat, turn=act.path)
+                          target=target, weapon=weapon, roll=nat, turn=act.path, **aimed)
             if i == 0 and not after_first_step():
                 return
 

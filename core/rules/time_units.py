@@ -41,6 +41,7 @@ from core.rules.base import (
     missing_side_dice,
     parse_options,
     rule_table,
+    volley_target,
 )
 from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
 from core.scenario import (
@@ -185,6 +186,13 @@ RULES: Mapping[str, Rule] = rule_table(
           "With three attacks each comes 3 TU after the one before."),
     _rule("attacks.four-successive", _NOTE,
           "With four (or more) attacks they come on successive TUs."),
+    _rule("attacks.rate-of-fire", _NOTE,
+          "A missile weapon's rate of fire gives that many attacks, spaced as several attacks "
+          "are (unless the action gives its own attacks)."),
+    _rule("attacks.split-targets", _NOTE,
+          "Several attacks may be split between listed targets: one at each in order, the "
+          "rest at the last; an attack whose target has fallen goes at the next listed one "
+          "still standing, or is not made."),
     _rule("order.missile-spell-melee", _NOTE,
           "On a shared TU missiles come first, then spells, then melee (casting begins at the "
           "start of its TU, before all of them)."),
@@ -295,6 +303,8 @@ class _Plan:
     begin: int | None = None
     roll: int | None = None
     because: tuple[str, ...] = ()
+    shot_rules: tuple[str, ...] = ()
+    """Rules every attack of the action cites (a missile's rate of fire)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,8 +508,15 @@ def _plan(index: int, action: TimedAction, actor: Combatant, ids: frozenset[str]
     if kind is Kind.SPELL:
         level = _spell_level(action, actor)
     attacks = 1
+    because: tuple[str, ...] = ()
     if kind in (Kind.MELEE, Kind.MISSILE):
         attacks = action.attacks or max(1, actor.attacks)
+        shooting = weapon if weapon is not None else actor.weapon(None)
+        if (kind is Kind.MISSILE and action.attacks is None and shooting is not None
+                and shooting.missile and (shooting.rate_of_fire or 1) > attacks):
+            # A missile weapon's rate of fire: that many shots, spaced as several attacks.
+            attacks = shooting.rate_of_fire or 1
+            because = (_r("attacks.rate-of-fire"),)
         if len(action.outcome.hits) > attacks:
             if action.attacks is not None:
                 raise ScenarioError(f"{path}.hits", f"{len(action.outcome.hits)} outcomes for "
@@ -508,11 +525,14 @@ def _plan(index: int, action: TimedAction, actor: Combatant, ids: frozenset[str]
     elif action.attacks is not None and action.attacks > 1:
         raise ScenarioError(f"{path}.attacks",
                             f"only melee and missile actions make several attacks, not {name!r}")
+    if action.targets and kind not in (Kind.MELEE, Kind.MISSILE):
+        raise ScenarioError(f"{path}.targets", "several targets are read for attacks only "
+                            f"(melee or missile), not {name!r}: name one target")
     effect = read_effect(action.raw, path)
     if effect is not None and effect.target is not None and effect.target not in ids:
         raise ScenarioError(f"{path}.effect.target", f"unknown combatant {effect.target!r}")
     return _Plan(index, action, kind, level, attacks, _change(action), effect,
-                 effect_rounds=_effect_unit(action.raw, path))
+                 effect_rounds=_effect_unit(action.raw, path), shot_rules=because)
 
 
 def _spell_level(action: TimedAction, actor: Combatant) -> int:
@@ -878,7 +898,7 @@ class _Clock:
         because = list(plan.because) if e.attack == 0 else [_attack_rule(plan.attacks)]
         if e.attack == 0 and plan.attacks > 1:
             because.append(_attack_rule(plan.attacks))
-        because += order
+        because = [*plan.shot_rules, *because, *order]
         common: dict[str, Any] = {"declaration": a.path,
                                   "roll": plan.roll if e.attack == 0 else None}
         if plan.attacks > 1:
@@ -904,18 +924,27 @@ class _Clock:
                          damage=damage if hit else None, hp=hp, **healing, **common)
         elif plan.kind in (Kind.MELEE, Kind.MISSILE):
             outcome = a.outcome.hits[e.attack] if e.attack < len(a.outcome.hits) else None
-            if outcome is None:
+            target = a.target
+            if len(a.targets) > 1:
+                target, fallen = volley_target(
+                    a.targets, e.attack, lambda t: self.status[t] is Status.ACTIVE)
+                because = [_r("attacks.split-targets"), *because]
+                if fallen is not None:
+                    common["instead_of"] = fallen
+            if len(a.targets) > 1 and target is None:
+                pass  # every listed target left has fallen: this attack is not made
+            elif outcome is None:
                 self.out.add(a.actor, StepEvent.ATTACKS, e.tu, group, because,
-                             action=a.action, target=a.target, **common)
+                             action=a.action, target=target, **common)
             elif outcome.hit:
-                hp = self._damage(a.target, outcome.damage)
-                if a.target is not None:
-                    struck.append((a.target, a.actor))
+                hp = self._damage(target, outcome.damage)
+                if target is not None:
+                    struck.append((target, a.actor))
                 self.out.add(a.actor, StepEvent.HITS, e.tu, group, because, action=a.action,
-                             target=a.target, damage=outcome.damage, hp=hp, **common)
+                             target=target, damage=outcome.damage, hp=hp, **common)
             else:
                 self.out.add(a.actor, StepEvent.MISSES, e.tu, group, because,
-                             action=a.action, target=a.target, **common)
+                             action=a.action, target=target, **common)
         else:
             event = StepEvent.MOVES if plan.kind is Kind.MOVE else StepEvent.ACTS
             self.out.add(a.actor, event, e.tu, group, because, action=a.action,

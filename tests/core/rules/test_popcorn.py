@@ -286,6 +286,39 @@ def test_attacks_per_round() -> None:
     assert [e[1] for e in events(res)][2:4] == ["hits", "misses"]
 
 
+def test_attacks_split_between_targets() -> None:
+    """popcorn.attack.split-targets: a troll's three attacks listed at two PCs go one at each
+    and the rest at the last; once Bo is dead the third goes at the next listed target left
+    (none: it is not made), and a spell cannot name several targets."""
+    troll = mon("troll", attacks=3)
+    party = [pc("ann", hp=4), pc("bo", hp=3)]
+    hits = [{"hit": True, "damage": 1}, {"hit": True, "damage": 2}, {"hit": False}]
+    res = resolve([*party, troll], [{"turns": [
+        t("troll", "ann", action="attack", targets=["ann", "bo"], hits=hits),
+        t("ann", "bo"), t("bo")]}], initiative={"ann": 5, "bo": 4, "troll": 15})
+    blows = [(s.event, s.target) for s in res.steps if s.actor == "troll"
+             and s.event in (StepEvent.HITS, StepEvent.MISSES)]
+    assert blows == [(StepEvent.HITS, "ann"), (StepEvent.HITS, "bo"), (StepEvent.MISSES, "bo")]
+    assert all("popcorn.attack.split-targets" in s.because for s in res.steps
+               if s.actor == "troll" and s.event is StepEvent.HITS)
+    hits[1] = {"hit": True, "damage": 3}
+    res = resolve([*party, troll], [{"turns": [
+        t("troll", "ann", action="attack", targets=["ann", "bo"], hits=hits), t("ann")]}],
+        initiative={"ann": 5, "bo": 4, "troll": 15})
+    blows = [(s.event, s.target) for s in res.steps if s.actor == "troll"
+             and s.event in (StepEvent.HITS, StepEvent.MISSES)]
+    assert blows == [(StepEvent.HITS, "ann"), (StepEvent.HITS, "bo")]
+    res = resolve([pc("ann", hp=4), pc("bo", hp=3, status="dead"), troll], [{"turns": [
+        t("troll", "ann", action="attack", targets=["bo", "ann"], hits=hits[:1]), t("ann")]}],
+        initiative={"ann": 5, "bo": 4, "troll": 15})
+    first = next(s for s in res.steps if s.actor == "troll" and s.event is StepEvent.HITS)
+    assert (first.target, first.detail["instead_of"]) == ("ann", "bo")
+    err = refused([*party, troll], [{"turns": [
+        t("troll", "ann", action="spell", spell="x", targets=["ann", "bo"])]}],
+        initiative={"ann": 5, "bo": 4, "troll": 15})
+    assert err.field == "rounds[0].turns[0].targets"
+
+
 def test_natural_1_and_20() -> None:
     """popcorn.attack.natural-1-and-20: a 20 always hits, a 1 always misses."""
     err = refused(TWO, [{"turns": [t("ann", "orc", action="attack", target="orc", roll=20,

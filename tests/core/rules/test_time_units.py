@@ -288,6 +288,54 @@ def test_attack_outcomes_per_attack() -> None:
                             "hits": [{"hit": True}, {"hit": True}]}]))
 
 
+BOWMAN = [{"id": "a", "side": "party", "hp": 10,
+           "weapons": [{"name": "short bow", "missile": True, "rate_of_fire": 2}]},
+          {"id": "b", "side": "monsters", "hp": 3}, {"id": "c", "side": "monsters", "hp": 4},
+          {"id": "d", "side": "monsters", "hp": 4}]
+
+
+def test_rate_of_fire_gives_spaced_shots() -> None:
+    """time-units.attacks.rate-of-fire: a bow of rate of fire 2 shoots twice, 5 TU apart (the
+    spacing of two attacks); ``attacks`` on the action still wins."""
+    res = resolve(doc(BOWMAN, [{"actor": "a", "action": "attack", "weapon": "short bow",
+                                "target": "b", "roll": 1}]))
+    shots = [s for s in res.steps if s.actor == "a"]
+    assert [(s.tu, str(s.event)) for s in shots] == [(6, "attacks"), (11, "attacks")]
+    assert all("time-units.attacks.rate-of-fire" in s.because for s in shots)
+    res = resolve(doc(BOWMAN, [{"actor": "a", "action": "attack", "weapon": "short bow",
+                                "target": "b", "roll": 1, "attacks": 1}]))
+    assert len([s for s in res.steps if s.actor == "a"]) == 1
+
+
+def test_attacks_split_between_targets() -> None:
+    """time-units.attacks.split-targets: three attacks listed at b and c go b, c, c; with b
+    dead before its shot, that shot goes at c (the next listed still standing); with every
+    listed target down, the attack is not made. A spell cannot list several targets."""
+    hits = [{"hit": True, "damage": 1}, {"hit": True, "damage": 1}, {"hit": False}]
+    res = resolve(doc(BOWMAN, [{"actor": "a", "action": "melee", "targets": ["b", "c"],
+                                "roll": 1, "attacks": 3, "hits": hits}]))
+    assert [(s.target, str(s.event)) for s in res.steps if s.actor == "a"] == [
+        ("b", "hits"), ("c", "hits"), ("c", "misses")]
+    dead = [BOWMAN[0], {**BOWMAN[1], "status": "dead"}, *BOWMAN[2:]]
+    res = resolve(doc(dead, [{"actor": "a", "action": "melee", "targets": ["b", "c"],
+                              "roll": 1, "attacks": 2, "hits": hits[:2]}]))
+    steps = [s for s in res.steps if s.actor == "a"]
+    assert [s.target for s in steps] == ["c", "c"]
+    assert steps[0].detail["instead_of"] == "b"
+    killing = [{"hit": True, "damage": 5}, {"hit": True, "damage": 1}]
+    res = resolve(doc(BOWMAN, [{"actor": "a", "action": "melee", "targets": ["c"],
+                                "roll": 1, "attacks": 2, "hits": killing}]))
+    assert len([s for s in res.steps if s.actor == "a"]) == 2  # one target: as before
+    res = resolve(doc(BOWMAN, [{"actor": "a", "action": "melee", "targets": ["b", "c"],
+                                "roll": 1, "attacks": 3,
+                                "hits": [killing[0], killing[0], killing[1]]}]))
+    assert [s.target for s in res.steps if s.actor == "a" and str(s.event) == "hits"] == [
+        "b", "c"]
+    with pytest.raises(ScenarioError, match="several targets"):
+        resolve(doc(BOLOG, [{"actor": "bolog", "action": "spell", "spell": "magic missile",
+                             "targets": ["orc-1", "orc-2"]}]))
+
+
 # --- same-TU order --------------------------------------------------------------------------------
 
 def test_missiles_then_spells_then_melee() -> None:
