@@ -43,6 +43,7 @@ from core.rules.base import (
     missing_side_dice,
     parse_options,
     rule_table,
+    volley_target,
 )
 from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
 from core.scenario import (
@@ -186,6 +187,7 @@ R_FLEEING_ATTACK = "side-d6.interrupt.fleeing-attack"
 R_SET_VS_CHARGE = "side-d6.interrupt.set-against-charge"
 R_SET_DOUBLE = "side-d6.interrupt.set-double-damage"
 R_CONTACT = "side-d6.move.contact-segment"
+R_SPLIT = "side-d6.routine.split-targets"
 
 RULES = rule_table(
     Rule(R_SURPRISE_DIE, SOURCE, H_SURPRISE,
@@ -235,6 +237,10 @@ RULES = rule_table(
          "A combatant may hold its action to a later segment of the round (field ``hold``)."),
     Rule(R_ROUTINE, SOURCE, H_INIT,
          "A second attack routine waits until the other side's initiative segment is done."),
+    Rule(R_SPLIT, SOURCE, H_INIT,
+         "The attacks of a routine (a volley, a monster's several attacks) may be split "
+         "between listed targets: one at each in order, the rest at the last; an attack whose "
+         "target has fallen goes at the next listed one still standing, or is not made."),
     Rule(R_SPELL_START, SOURCE, H_SPELLS,
          "Casting begins in the caster's initiative segment, the first casting segment "
          "(option: in segment 1).", "spell_starts"),
@@ -1046,6 +1052,13 @@ class _Engine:
 
     # -- damage --
 
+    def _standing(self, cid: str) -> bool:
+        """Tells whether a combatant still stands, counting damage whose fall is not yet
+        shown (deaths are emitted once the action's blows have all landed)."""
+        hp = self.state.hp.get(cid)
+        return self.state.status[cid] is Status.ACTIVE and (
+            hp is None or self._threshold_status(hp) is Status.ACTIVE)
+
     def _threshold_status(self, hp: int) -> Status:
         if self.options.hp_rule is HpRule.ADND_MINUS_TEN:
             if hp <= -10:
@@ -1171,17 +1184,27 @@ class _Engine:
                 self._step(a.t, actor, StepEvent.ATTACKS, a.because, action=a, target=target,
                            group=group)
             return
-        for h in a.hits:
+        split = len(a.decl.targets) > 1 and a.kind in (Kind.MELEE, Kind.MISSILE)
+        # A second routine's hits follow the first's in the list, and so do its targets.
+        offset = len(a.decl.outcome.hits) - len(a.hits) if a.routine == 2 else 0
+        for i, h in enumerate(a.hits):
+            because, aimed = a.because, {}
+            if split:
+                target, fallen = volley_target(a.decl.targets, offset + i, self._standing)
+                if target is None:
+                    return  # every listed target left has fallen: the attack is not made
+                because = (R_SPLIT, *a.because)
+                aimed = {"instead_of": fallen} if fallen is not None else {}
             if h.hit:
                 hp = self.state.hp.get(target) if target else None
                 if target is not None and h.damage > 0:
                     hp = self._wound(target, h.damage)
                     damaged.append(target)
-                self._step(a.t, actor, StepEvent.HITS, a.because, action=a, target=target,
-                           group=group, damage=h.damage, hp=hp)
+                self._step(a.t, actor, StepEvent.HITS, because, action=a, target=target,
+                           group=group, damage=h.damage, hp=hp, **aimed)
             else:
-                self._step(a.t, actor, StepEvent.MISSES, a.because, action=a, target=target,
-                           group=group)
+                self._step(a.t, actor, StepEvent.MISSES, because, action=a, target=target,
+                           group=group, **aimed)
 
     def _usable(self, a: _Action) -> bool:
         """Tells whether an action can still happen; records why not in the ledger."""

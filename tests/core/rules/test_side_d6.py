@@ -327,6 +327,34 @@ def test_second_routine_waits_for_other_side() -> None:
     assert [(s.actor, s.segment) for s in res.steps] == [("orc", 1), ("lord", 2), ("lord", 2)]
 
 
+def test_routine_split_between_targets() -> None:
+    """side-d6.routine.split-targets: the lord's two routines listed at two orcs strike one
+    each (the second routine takes the second listed target); an ogre's three claws at two
+    targets go one, then the rest at the last, and a claw at a target already down moves to
+    the next listed one, or is not made when none is left."""
+    lord = {"id": "lord", "side": "party", "attack_routines": 2}
+    orcs = [{**M, "id": "orc"}, {**M, "id": "orc-2"}]
+    decls = [{"actor": "lord", "action": "attack", "targets": ["orc", "orc-2"],
+              "hits": [{"hit": True, "damage": 1}, {"hit": True, "damage": 2}]}]
+    res = run([lord, *orcs], [{"initiative": {"party": 6, "monsters": 2},
+                               "declarations": decls}])
+    assert [(s.target, s.segment) for s in res.steps if s.actor == "lord"] == [
+        ("orc", 2), ("orc-2", 6)]
+    assert all("side-d6.routine.split-targets" in s.because for s in res.steps)
+    ogre = {"id": "ogre", "side": "monsters", "hp": 20, "attacks": 3}
+    party = [{**P, "id": "ann", "hp": 3}, {**P, "id": "bo", "hp": 3},
+             {**P, "id": "cy", "hp": 3, "status": "dead"}]
+    claws = [{"hit": True, "damage": 1}, {"hit": True, "damage": 4}, {"hit": True, "damage": 1}]
+    res = run([ogre, *party], [{"initiative": {"party": 2, "monsters": 5}, "declarations": [
+        {"actor": "ogre", "action": "attack", "targets": ["ann", "bo"], "hits": claws}]}])
+    assert [s.target for s in res.steps if s.actor == "ogre"] == ["ann", "bo"]
+    res = run([ogre, *party], [{"initiative": {"party": 2, "monsters": 5}, "declarations": [
+        {"actor": "ogre", "action": "attack", "targets": ["ann", "cy", "bo"],
+         "hits": [claws[0], claws[0]]}]}])
+    step = [s for s in res.steps if s.actor == "ogre"][1]
+    assert (step.target, step.detail["instead_of"]) == ("bo", "cy")
+
+
 # --- spells -----------------------------------------------------------------------------------
 
 
