@@ -1041,6 +1041,9 @@ class _Engine:
                   surprise_segments: int = 0) -> list[_Item]:
         """Phase 6: turns one declaration into its items (keys relative to ``base``)."""
         surprise = surprise_segments > 0
+        if len(decl.targets) > 1 and (letter != "D" or decl.raw.get("kind") == "turn"):
+            raise ScenarioError(f"{decl.path}.targets", "several targets are read for a missile "
+                                "volley, an area spell or a device (D): name one target")
         because = list(because or (["addict.surprise.resolution"] if surprise else []))
         if surprise:
             because = ["addict.surprise.resolution", *because[1:]]

@@ -344,6 +344,9 @@ def action_kind(decl: Declaration) -> Kind:
         kind = Kind.SPELL if decl.spell else Kind.MISSILE
     if kind is Kind.MOVE and decl.charge:
         kind = Kind.CHARGE
+    if len(decl.targets) > 1 and kind not in (Kind.MELEE, Kind.MISSILE):
+        raise ScenarioError(f"{decl.path}.targets", "several targets are read for attacks only "
+                            "(melee or missile): name one target")
     return kind
 
 

@@ -1157,6 +1157,8 @@ def test_volley_split_between_targets() -> None:
     with pytest.raises(ScenarioError, match="first of targets"):
         parse_scenario(volley({"actor": "a", "action": "D", "target": "g2",
                                "targets": ["g1", "g2"]}))
+    with pytest.raises(ScenarioError, match="several targets are read"):
+        run(volley({"actor": "g1", "action": "G", "targets": ["a", "g2"]}))
     with pytest.raises(ScenarioError, match="listed twice"):
         parse_scenario(volley({"actor": "a", "action": "D", "targets": ["g1", "g1"]}))
     with pytest.raises(ScenarioError, match="unknown combatant"):

@@ -353,6 +353,9 @@ def test_routine_split_between_targets() -> None:
          "hits": [claws[0], claws[0]]}]}])
     step = [s for s in res.steps if s.actor == "ogre"][1]
     assert (step.target, step.detail["instead_of"]) == ("bo", "cy")
+    with pytest.raises(ScenarioError, match="several targets"):
+        run([MAGE, *orcs], [{"initiative": {"party": 6, "monsters": 2}, "declarations": [
+            {"actor": "mage", "action": "spell", "spell": "sleep", "targets": ["orc", "orc-2"]}]}])
 
 
 # --- spells -----------------------------------------------------------------------------------
