@@ -424,17 +424,19 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
     shot, shots, instead = take("shot"), take("shots"), take("instead_of")
     if isinstance(shot, int) and isinstance(shots, int):
         with_weapon += f", shot {shot} of {shots}"  # one step per shot of a volley
-    if instead:
-        with_weapon += f" ({names(instead)} had fallen)"
+    aim = f" instead of {names(instead)}, who had fallen," if instead else ""
     if event == StepEvent.HITS:
-        text = f"hits {target}{with_weapon}" + (f" for {damage}" if damage is not None else "")
+        text = f"hits {target}{aim}{with_weapon}" + (
+            f" for {damage}" if damage is not None else "")
         text += hp_text
     elif event == StepEvent.MISSES:
-        text = f"misses {target}{with_weapon}"
+        text = f"misses {target}{aim}{with_weapon}"
     elif event == StepEvent.ATTACKS:
-        text = f"attacks {target}{with_weapon} (no outcome recorded)"
+        text = f"attacks {target}{aim}{with_weapon} (no outcome recorded)"
     elif event == StepEvent.BEGINS_CASTING:
-        ct = take("casting_time")
+        ct, also = take("casting_time"), take("also")
+        if isinstance(also, list) and also:  # an area spell naming several targets
+            on_target += "".join(f", {names(t)}" for t in also)
         text = f"begins casting {spell or 'a spell'}{on_target}"
         text += f" ({plural(ct, 'segment')})" if isinstance(ct, int) else ""
     elif event == StepEvent.SPELL_TAKES_EFFECT:

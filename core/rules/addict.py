@@ -1253,6 +1253,8 @@ class _Engine:
             detail["effect"] = {"name": decl.effect.name, "duration": decl.effect.duration,
                                 "target": decl.effect.target}
         begin = item("spell-begin", detail=dict(detail), final=False)
+        if len(decl.targets) > 1:
+            begin.detail["also"] = list(decl.targets[1:])  # the area's other targets
         ct = max(spell.casting_time, 1)
         end = item("spell-end", _later(base, ct), hits=decl.outcome.hits,
                    detail={**detail, "_heal": decl.outcome.heal}, segments=ct)

@@ -224,5 +224,17 @@ def test_a_volley_shot_says_which_shot_and_whom_it_was_meant_for() -> None:
     )
     sentence = step_sentence(step, NAMES)
     assert sentence.startswith(
-        "Brannoc hits Kobold 2 with short bow, shot 2 of 3 (Kobold 1 had fallen) for 2")
+        "Brannoc hits Kobold 2 instead of Kobold 1, who had fallen, with short bow, shot 2 of 3 "
+        "for 2")
+    assert not LEAKS.search(sentence)
+
+
+def test_an_area_spell_names_every_target_when_casting_begins() -> None:
+    """Casting an area spell at several targets names them all, never by id."""
+    step = Step(1, "roster-7", StepEvent.BEGINS_CASTING, round=1, segment=1, target="orc-1",
+                detail=frozen_mapping({"spell": "burning hands", "casting_time": 1,
+                                       "also": ["kobold-1", "kobold-2"]}))
+    sentence = step_sentence(step, NAMES)
+    assert sentence.startswith(
+        "Brannoc begins casting burning hands on Orc 1, Kobold 1, Kobold 2 (1 segment)")
     assert not LEAKS.search(sentence)
