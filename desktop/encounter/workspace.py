@@ -125,6 +125,9 @@ class EncounterWorkspace(QWidget):
         self.main.addWidget(self.top)
         self.main.addWidget(self.timeline)
         self.main.setSizes([600, 170])
+        # Title, axis and legend take about 115 px: below that the rows had no room and only a
+        # side's heading showed at 1280x720. Two rows always show; the bar scrolls the rest.
+        self.timeline.setMinimumHeight(160)
         self._splitters = (self.main, self.top, side)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
