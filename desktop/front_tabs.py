@@ -16,15 +16,32 @@ class FrontTabWidget(QTabWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._front: QWidget | None = None
         self.currentChanged.connect(lambda _index: self._size_by_front())
 
     def tabInserted(self, index: int) -> None:
         super().tabInserted(index)
+        # Only the new page and the front one change: 200 open fights at start-up made a
+        # loop over every page per insertion cost 50 ms.
+        page = self.widget(index)
+        if page is not self.currentWidget():
+            _set_policy(page, QSizePolicy.Policy.Ignored)
         self._size_by_front()
 
     def _size_by_front(self) -> None:
-        front = self.currentIndex()
-        for i in range(self.count()):
-            policy = (QSizePolicy.Policy.Preferred if i == front
-                      else QSizePolicy.Policy.Ignored)
-            self.widget(i).setSizePolicy(policy, policy)
+        front = self.currentWidget()
+        if front is self._front:
+            return
+        if self._front is not None:
+            try:
+                if self.indexOf(self._front) >= 0:
+                    _set_policy(self._front, QSizePolicy.Policy.Ignored)
+            except RuntimeError:  # its tab was closed and the page deleted
+                pass
+        if front is not None:
+            _set_policy(front, QSizePolicy.Policy.Preferred)
+        self._front = front
+
+
+def _set_policy(page: QWidget, policy: QSizePolicy.Policy) -> None:
+    page.setSizePolicy(policy, policy)
