@@ -237,7 +237,8 @@ RULES = rule_table(
     Rule("addict.resolve.delayed-segment", REV, "Phase 6: Action declarations",
          "A delayed action happens in its later segment."),
     Rule("addict.spell.casting-time", REV, "Important notes",
-         "A spell completes casting_time segments after it starts (start segment included)."),
+         "A spell completes as many segments after it starts as its casting time "
+         "(the start segment included)."),
     Rule("addict.spell.lost-on-damage", REV, "Preparing actions",
          "Any damage to a caster during the round before the spell completes loses it, even "
          "before casting started; damage in the completing moment does not.",
@@ -275,7 +276,7 @@ RULES = rule_table(
          "in the segment of contact, not the segment the charge began."),
     Rule("addict.oos.missile-during-charge", REV, "E vs D (footnote 14)",
          "A missile aimed at a charger may be loosed in any segment of the charge up to "
-         "contact (fire_segment); it still resolves before the exchange of blows."),
+         "contact (the segment it is loosed in); it still resolves before the exchange of blows."),
     Rule("addict.move.distance", REV, "E vs D (footnote 19)",
          "Given a distance and a movement rate, a charge (or a close) covers a tenth of its "
          "move a segment (a charge adds 100% indoors, a third outdoors, footnote 9) and "
@@ -286,8 +287,7 @@ RULES = rule_table(
     Rule("addict.device.not-spoiled", REV, "G vs D (footnote 20)",
          "A hit does not spoil a device: it is used as long as its wielder still stands."),
     Rule("addict.device.retrieval", REV, "E vs D",
-         "A device takes its retrieval time plus its use time (retrieve_segments + "
-         "segments); the total is what charges and attacks are timed against."),
+         "A device takes its retrieval time plus its use time, in segments; the total is what charges and attacks are timed against."),
     Rule("addict.tie.device", REV, "G vs D",
          "On a tie, attacks and missiles at a device user are timed against the device's "
          "time as against a casting time."),

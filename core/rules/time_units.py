@@ -206,7 +206,8 @@ RULES: Mapping[str, Rule] = rule_table(
           "round_tu"),
     _rule("duration.minutes-and-turns", _BASICS,
           "A duration in minutes lasts 6 rounds (60 TU) a minute and one in turns 60 rounds "
-          "(600 TU) a turn (effect field unit: rounds, minutes, turns or tu).", "round_tu"),
+          "(600 TU) a turn (an effect's length is given in rounds, minutes, turns or TU).",
+          "round_tu"),
     _rule("death.no-further-actions", _SEQ,
           "A dead or unconscious combatant's pending and later actions are dropped.",
           "death_threshold"),
