@@ -242,7 +242,8 @@ def propose_results(
         note = " (changed since the fight began)" if since else ""
 
         def change(field: ChangeField, new: object, text: str, first: object, last: object,
-                   entry: RosterEntry = entry, since: bool = since) -> ProposedChange:
+                   entry: RosterEntry = entry, since: bool = since,
+                   note: str = note) -> ProposedChange:
             now = _now(entry, field)
             # the entry was saved since, but this value may be the same as at the start:
             # only a value that really moved on needs the DM's choice

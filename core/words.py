@@ -217,7 +217,13 @@ class Names:
         if entry:
             words = f"{words} in {entry}" if words else entry
         if round_index is not None:
-            words = f"{words} (round {round_index + 1})" if words else f"round {round_index + 1}"
+            where = f"round {round_index + 1}"
+            if not words:
+                words = where
+            elif entry:
+                words = f"{words} ({where})"
+            else:
+                words = f"{where}'s {words}"  # rounds[1].turns → round 2's turns
         return words or path
 
     # --- free text ------------------------------------------------------------------------
@@ -295,8 +301,13 @@ class HouseRule:
 
 
 def option_meanings(system: Any) -> dict[str, str]:
-    """Gets, by option key, the summary of the first rule each option changes."""
-    meanings: dict[str, str] = {}
+    """Gets, by option key, what each option decides in words.
+
+    The summary of the first rule the option changes; an option that changes no catalogued
+    rule (which dice, which table, how a step is listed) has its sentence in its system's
+    ``Options.MEANINGS``.
+    """
+    meanings: dict[str, str] = dict(getattr(system.options_type, "MEANINGS", {}))
     for rule in system.rules.values():
         if rule.option and rule.option not in meanings:
             meanings[rule.option] = rule.summary

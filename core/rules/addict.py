@@ -115,6 +115,22 @@ class Untargetable(StrEnum):
 class Options:
     """House-rule options of the ADDICT procedure; every default follows the source."""
 
+    MEANINGS: ClassVar[dict[str, str]] = {
+        "mar_slot_before": (
+            "A creature with two attack routines slots its first one in front of the first attack "
+            "of the creature it attacks (the source), or as a house rule of that creature's whole "
+            "side."
+        ),
+        "avoid_means_fled": (
+            "A combatant that avoids the fight (action A) leaves it and counts as fled."
+        ),
+        "morale_dice": (
+            "The dice rolled for a morale check when no roll is given; the check passes on a "
+            "total at or under the morale score."
+        ),
+    }
+    """What options with no rule of their own decide, in words (the printed appendix)."""
+
     seconds_per_segment: int = 6
     """Phase 6: each full 6 s of real delay in declaring delays the action 1 segment."""
     surprised_on: int = 2
@@ -287,7 +303,8 @@ RULES = rule_table(
     Rule("addict.device.not-spoiled", REV, "G vs D (footnote 20)",
          "A hit does not spoil a device: it is used as long as its wielder still stands."),
     Rule("addict.device.retrieval", REV, "E vs D",
-         "A device takes its retrieval time plus its use time, in segments; the total is what charges and attacks are timed against."),
+         "A device takes its retrieval time plus its use time, in segments; the total is "
+         "what charges and attacks are timed against."),
     Rule("addict.tie.device", REV, "G vs D",
          "On a tie, attacks and missiles at a device user are timed against the device's "
          "time as against a casting time."),

@@ -130,6 +130,14 @@ class HpRule(StrEnum):
 class Options:
     """House-rule options for side-d6; every default follows the source text."""
 
+    MEANINGS: ClassVar[dict[str, str]] = {
+        "dex_from_score": (
+            "A combatant with a Dexterity score but no surprise or missile adjustment of its own "
+            "takes them from the AD&D reaction table for that score."
+        ),
+    }
+    """What options with no rule of their own decide, in words (the printed appendix)."""
+
     dex_penalty: DexPenalty = DexPenalty.IGNORED
     dex_from_score: bool = True
     """Derive a missing surprise/missile adjustment from ``dex`` (AD&D reaction table)."""

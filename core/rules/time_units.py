@@ -100,6 +100,18 @@ class AfterDisruption(StrEnum):
 class Options:
     """House-rule options of the time-unit system; every default follows the source."""
 
+    MEANINGS: ClassVar[dict[str, str]] = {
+        "encounter_steps": (
+            "The encounter die and the reaction roll are also listed as steps of the sides; by "
+            "default they appear only among the dice."
+        ),
+        "effects_expire_first": (
+            "An effect ending on a TU ends before anyone acts on that TU, so a one-round effect "
+            "lasts exactly 10 TU."
+        ),
+    }
+    """What options with no rule of their own decide, in words (the printed appendix)."""
+
     action_cost: int = 5
     """TU every action costs to choose (Combat Sequence: "automatic expense of 5 TU's")."""
     round_tu: int = 10

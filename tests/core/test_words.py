@@ -212,3 +212,9 @@ def test_interrupt_and_contact_details_read_with_names() -> None:
     assert "an interrupt: set against a charge" in texts[2]
     assert "double damage" in texts[2] and "3 rolled" in texts[2]
     assert not any(re.search(r"k-1|p-1|rounds\[|declarations\[", t) for t in texts), texts
+
+
+def test_a_round_field_without_an_entry_reads_as_the_rounds() -> None:
+    """A refusal began "turns (round 2): …"; it reads "round 2's turns: …"."""
+    assert NAMES.text("rounds[1].turns: a turn is missing") == "round 2's turns: a turn is missing"
+    assert NAMES.path_words("rounds[0]") == "round 1"
