@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from core.log import Command, EncounterState, EventKind
-from core.model import Roll, Step, StepEvent
+from core.model import Kind, Roll, Step, StepEvent
 from core.rules import UnknownSystemError, find_system
 from core.rules.base import parse_options
 
@@ -266,6 +266,28 @@ def action_words(action: Any) -> str:
     if text in LETTERS:
         return f"{text} ({LETTERS[text]})"
     return text.replace("_", " ")
+
+
+KIND_WORDS = {
+    Kind.PC: "PC",
+    Kind.HENCHMAN: "Henchman",
+    Kind.HIRELING: "Hireling",
+    Kind.MONSTER: "Monster",
+}
+"""What a roster entry or combatant is, as the screen shows it."""
+
+
+def kind_words(kind: object) -> str:
+    """Gets ``PC``, ``Henchman``… for a kind (or its stored value ``pc``, ``henchman``…)."""
+    try:
+        return KIND_WORDS[Kind(str(kind))]
+    except ValueError:
+        return str(kind).replace("_", " ").replace("-", " ").capitalize()
+
+
+def status_words(status: object) -> str:
+    """Gets ``Active``, ``Unconscious``… for a roster or combatant status (or its value)."""
+    return str(status).replace("_", " ").replace("-", " ").capitalize()
 
 
 def option_label(key: str) -> str:
