@@ -22,8 +22,8 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.model import Kind
 from core.roster import MonsterTemplate, RosterEntry, RosterStatus
-from core.words import status_words
 from core.roster_checks import ascending_ac
+from core.words import status_words
 
 Index = QModelIndex | QPersistentModelIndex
 Item = RosterEntry | MonsterTemplate
