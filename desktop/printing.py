@@ -279,16 +279,48 @@ def keep_headings_with_next(document: QTextDocument, rounds: int = 30) -> int:
     return keep_together(document, rounds)
 
 
+SHRINK_STEPS = (1.05, 1.1, 1.15)
+"""How much more a page may hold (printed at most 13% smaller) to save a nearly empty last
+page: 9-point text stays above 7.8 points."""
+NEARLY_EMPTY = 0.25
+"""A last page filled less than this is worth saving."""
+
+
+def laid_out(document: QTextDocument, page: QSizeF) -> QTextDocument:
+    """Gets a copy of the document laid out on ``page``, headings and rows kept together.
+
+    When only a little spills onto a last page (a round's one-row Declarations table alone on
+    page 2), a slightly smaller print that keeps it with what comes before is taken instead,
+    if there is one.
+    """
+    best = _kept_together(document, page)
+    height = best.pageSize().height()
+    pages = best.pageCount()
+    used = best.documentLayout().documentSize().height() - (pages - 1) * height
+    if pages > 1 and used < NEARLY_EMPTY * height:
+        for scale in SHRINK_STEPS:
+            trial = _kept_together(document, page * scale)
+            if trial.pageCount() < pages:
+                return trial
+    return best
+
+
+def _kept_together(document: QTextDocument, page: QSizeF) -> QTextDocument:
+    copy = document.clone(document)
+    copy.setPageSize(page)
+    keep_together(copy)
+    return copy
+
+
 def print_document(document: QTextDocument, printer: QPrinter) -> None:
-    """Prints the document page by page on the printer's page size."""
+    """Prints the document page by page on the printer's page size (the document itself is
+    left as it is: the preview prints it again for each paper the DM picks)."""
     # Without a page size print_() adds 2 cm margins of its own. Give it the printable area in
     # screen pixels (what CSS px and the picture widths mean); it scales that to the printer.
     screen = QGuiApplication.primaryScreen()
     dpi = screen.logicalDotsPerInchX() if screen is not None else 96.0
     rect = printer.pageLayout().paintRect(QPageLayout.Unit.Inch)
-    document.setPageSize(QSizeF(rect.width() * dpi, rect.height() * dpi))
-    keep_together(document)
-    document.print_(printer)
+    laid_out(document, QSizeF(rect.width() * dpi, rect.height() * dpi)).print_(printer)
 
 
 def export_pdf(html: str, path: Path, page: str = "a4") -> None:

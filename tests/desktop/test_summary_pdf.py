@@ -296,3 +296,21 @@ def test_a_table_row_is_never_split_across_pages(qapp: QApplication, tmp_path: P
     for page in pages[1:]:
         if page.strip():
             assert page.strip().startswith("When Caster Details Segment"), page[:200]
+
+
+@needs_pdftotext
+def test_one_round_keeps_its_small_last_table_on_the_page(
+    qapp: QApplication, tmp_path: Path
+) -> None:
+    """Printing one round left page 2 holding only the Declarations table; when a slightly
+    smaller print keeps it with the rest of the round, that print is taken."""
+    scenario = load_scenario(SCENARIOS / "side-d6/surprise-talk-charge-close.json")
+    html = render_html(build_summary(scenario, resolve_scenario(scenario), 1), appendix=False)
+    pdf = tmp_path / "one-round.pdf"
+    export_pdf(html, pdf)
+    raw = subprocess.run(
+        ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    pages = [p for p in raw.split("\f") if p.strip()]
+    assert len(pages) == 1
+    _in_order(re.sub(r"\s+", " ", pages[0]), "Hit points and status", "Declarations", "herald")
