@@ -242,9 +242,15 @@ def propose_results(
         note = " (changed since the fight began)" if since else ""
 
         def change(field: ChangeField, new: object, text: str, first: object, last: object,
-                   entry: RosterEntry = entry, since: bool = since) -> ProposedChange:
-            return ProposedChange(entry.id or 0, entry.name, field, _now(entry, field), new,
-                                  text, first, last, since)
+                   entry: RosterEntry = entry, since: bool = since,
+                   note: str = note) -> ProposedChange:
+            now = _now(entry, field)
+            # the entry was saved since, but this value may be the same as at the start:
+            # only a value that really moved on needs the DM's choice
+            moved = since and _differs(field, now, first)
+            return ProposedChange(entry.id or 0, entry.name, field, now, new,
+                                  text.replace(note, "") if not moved else text,
+                                  first, last, moved)
 
         end = _end_hp(combatant, entry)
         hp = _hp_change(entry, start, end)
@@ -265,6 +271,13 @@ def propose_results(
                                   f"{entry.name}: spells used — {', '.join(spent)}{note}",
                                   start.spells, spent))
     return changes
+
+
+def _differs(field: ChangeField, now: object, start: object) -> bool:
+    """Tells whether a value in the roster now differs from the same value as the fight began."""
+    if field is ChangeField.SPELLS and isinstance(now, tuple) and isinstance(start, tuple):
+        return Counter(str(s) for s in now) != Counter(str(s) for s in start)
+    return now != start
 
 
 def _take(counter: Counter[str], name: str) -> bool:

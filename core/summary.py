@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from core.model import Resolution, Roll, Status, Step, StepEvent
 from core.rules import find_system
@@ -302,6 +302,8 @@ class _Track:
     hp: int | None
     status: str
     known: bool = True
+    conditions: list[str] = field(default_factory=list)
+    """Conditions running on the combatant (asleep, held…), in the order they started."""
 
 
 def _hp_owner(step: Step) -> str:
@@ -319,10 +321,18 @@ def _follow(track: dict[str, _Track], step: Step) -> None:
         elif isinstance(damage, int) and damage:
             track[owner].known = False  # damage landed but the system did not say the new hp
     if step.actor in track:
+        t = track[step.actor]
+        condition = step.detail.get("condition")
         if step.event == StepEvent.DIES:
-            track[step.actor].status = Status.DEAD
+            t.status = Status.DEAD
+            t.conditions.clear()
         elif step.event == StepEvent.FLEES:
-            track[step.actor].status = Status.FLED
+            t.status = Status.FLED
+        elif step.event == StepEvent.CONDITION_STARTS and isinstance(condition, str):
+            if condition not in t.conditions:
+                t.conditions.append(condition)
+        elif step.event == StepEvent.CONDITION_ENDS and condition in t.conditions:
+            t.conditions.remove(condition)
 
 
 def _state_rows(
@@ -338,11 +348,28 @@ def _state_rows(
             hp = t.hp if t.known else None
             status = t.status
             if status == Status.ACTIVE and hp is not None and hp <= 0:
-                status = "down (0 hp or less)"
+                status = _down_word(resolution, c.id)
         max_hp = f" / {c.max_hp}" if c.max_hp is not None and hp is not None else ""
         hp_text = "?" if hp is None else f"{hp}{max_hp}"
-        rows.append(StateRow(name=c.label, side=c.side, hp=hp_text, status=str(status)))
+        words = [str(status)]
+        if str(status) not in (Status.DEAD, Status.FLED):
+            words += [plain(n).replace("_", " ").replace("-", " ") for n in t.conditions]
+        rows.append(StateRow(name=c.label, side=c.side, hp=hp_text, status=", ".join(words)))
     return tuple(rows)
+
+
+def _down_word(resolution: Resolution, cid: str) -> str:
+    """Gets the status of a combatant at 0 hp or less that neither died nor fled (yet).
+
+    The steps report deaths but not falling unconscious, so this is the word the end of the
+    encounter uses for it: ``unconscious``, one word for one state in every round. Only a
+    system that lets a creature fight on below 0 (it ends the fight active at 0 or less)
+    keeps it ``active``.
+    """
+    end = resolution.combatants.get(cid)
+    if end is not None and end.status is Status.ACTIVE and end.hp is not None and end.hp <= 0:
+        return str(Status.ACTIVE)
+    return str(Status.UNCONSCIOUS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -824,7 +851,7 @@ def _round_summary(
         )
         if s.event in ATTACK_EVENTS:
             result = {StepEvent.HITS: "hit", StepEvent.MISSES: "miss"}.get(s.event, "attack")
-            weapon = s.detail.get("weapon")
+            weapon = s.detail.get("weapon") or _default_weapon(scenario, s.actor)
             hits.append(_hit_row(s, when, names, result, plain(weapon) if weapon else ""))
         elif s.event == StepEvent.SPELL_TAKES_EFFECT and "damage" in s.detail:
             hits.append(_hit_row(s, when, names, "hit", f"spell {plain(s.detail.get('spell'))}"))
@@ -856,8 +883,8 @@ def _round_summary(
             notes.append(NoteRow(when=when, actor=names(s.actor), text=step_text(s, names)))
     states = _state_rows(scenario, track, final, resolution)
     states_note = (
-        "Hit points as the steps report them; only deaths and flights change the status "
-        "here (the exact status is known at the end of the encounter)."
+        "Hit points as the steps report them; at 0 hp or less a combatant that neither died "
+        "nor fled is unconscious; conditions running (asleep, held…) follow the status."
     )
     first = own[0].seq if own else 0
     begun_earlier = frozenset(
@@ -892,6 +919,13 @@ def _round_summary(
         timeline=timeline,
         axis=axis,
     )
+
+
+def _default_weapon(scenario: Scenario, cid: str) -> str:
+    """Gets the weapon an attack uses when its entry names none: the combatant's first."""
+    combatant = next((c for c in scenario.combatants if c.id == cid), None)
+    weapon = combatant.weapon(None) if combatant is not None else None
+    return weapon.name if weapon is not None else ""
 
 
 def _hit_row(step: Step, when: str, names: Names, result: str, means: str) -> HitRow:

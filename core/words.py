@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from core.log import Command, EncounterState, EventKind
-from core.model import Roll, Step, StepEvent
+from core.model import Kind, Roll, Step, StepEvent
 from core.rules import UnknownSystemError, find_system
 from core.rules.base import parse_options
 
@@ -217,7 +217,13 @@ class Names:
         if entry:
             words = f"{words} in {entry}" if words else entry
         if round_index is not None:
-            words = f"{words} (round {round_index + 1})" if words else f"round {round_index + 1}"
+            where = f"round {round_index + 1}"
+            if not words:
+                words = where
+            elif entry:
+                words = f"{words} ({where})"
+            else:
+                words = f"{where}'s {words}"  # rounds[1].turns → round 2's turns
         return words or path
 
     # --- free text ------------------------------------------------------------------------
@@ -262,6 +268,28 @@ def action_words(action: Any) -> str:
     return text.replace("_", " ")
 
 
+KIND_WORDS = {
+    Kind.PC: "PC",
+    Kind.HENCHMAN: "Henchman",
+    Kind.HIRELING: "Hireling",
+    Kind.MONSTER: "Monster",
+}
+"""What a roster entry or combatant is, as the screen shows it."""
+
+
+def kind_words(kind: object) -> str:
+    """Gets ``PC``, ``Henchman``… for a kind (or its stored value ``pc``, ``henchman``…)."""
+    try:
+        return KIND_WORDS[Kind(str(kind))]
+    except ValueError:
+        return str(kind).replace("_", " ").replace("-", " ").capitalize()
+
+
+def status_words(status: object) -> str:
+    """Gets ``Active``, ``Unconscious``… for a roster or combatant status (or its value)."""
+    return str(status).replace("_", " ").replace("-", " ").capitalize()
+
+
 def option_label(key: str) -> str:
     """Gets an option's label: ``spell_lost_on_any_damage`` → ``Spell lost on any damage``."""
     words = key.replace("_", " ").replace("-", " ").strip()
@@ -295,8 +323,13 @@ class HouseRule:
 
 
 def option_meanings(system: Any) -> dict[str, str]:
-    """Gets, by option key, the summary of the first rule each option changes."""
-    meanings: dict[str, str] = {}
+    """Gets, by option key, what each option decides in words.
+
+    The summary of the first rule the option changes; an option that changes no catalogued
+    rule (which dice, which table, how a step is listed) has its sentence in its system's
+    ``Options.MEANINGS``.
+    """
+    meanings: dict[str, str] = dict(getattr(system.options_type, "MEANINGS", {}))
     for rule in system.rules.values():
         if rule.option and rule.option not in meanings:
             meanings[rule.option] = rule.summary

@@ -116,6 +116,22 @@ class Untargetable(StrEnum):
 class Options:
     """House-rule options of the ADDICT procedure; every default follows the source."""
 
+    MEANINGS: ClassVar[dict[str, str]] = {
+        "mar_slot_before": (
+            "A creature with two attack routines slots its first one in front of the first attack "
+            "of the creature it attacks (the source), or as a house rule of that creature's whole "
+            "side."
+        ),
+        "avoid_means_fled": (
+            "A combatant that avoids the fight (action A) leaves it and counts as fled."
+        ),
+        "morale_dice": (
+            "The dice rolled for a morale check when no roll is given; the check passes on a "
+            "total at or under the morale score."
+        ),
+    }
+    """What options with no rule of their own decide, in words (the printed appendix)."""
+
     seconds_per_segment: int = 6
     """Phase 6: each full 6 s of real delay in declaring delays the action 1 segment."""
     surprised_on: int = 2
@@ -238,7 +254,8 @@ RULES = rule_table(
     Rule("addict.resolve.delayed-segment", REV, "Phase 6: Action declarations",
          "A delayed action happens in its later segment."),
     Rule("addict.spell.casting-time", REV, "Important notes",
-         "A spell completes casting_time segments after it starts (start segment included)."),
+         "A spell completes as many segments after it starts as its casting time "
+         "(the start segment included)."),
     Rule("addict.spell.lost-on-damage", REV, "Preparing actions",
          "Any damage to a caster during the round before the spell completes loses it, even "
          "before casting started; damage in the completing moment does not.",
@@ -276,7 +293,7 @@ RULES = rule_table(
          "in the segment of contact, not the segment the charge began."),
     Rule("addict.oos.missile-during-charge", REV, "E vs D (footnote 14)",
          "A missile aimed at a charger may be loosed in any segment of the charge up to "
-         "contact (fire_segment); it still resolves before the exchange of blows."),
+         "contact (the segment it is loosed in); it still resolves before the exchange of blows."),
     Rule("addict.move.distance", REV, "E vs D (footnote 19)",
          "Given a distance and a movement rate, a charge (or a close) covers a tenth of its "
          "move a segment (a charge adds 100% indoors, a third outdoors, footnote 9) and "
@@ -287,8 +304,8 @@ RULES = rule_table(
     Rule("addict.device.not-spoiled", REV, "G vs D (footnote 20)",
          "A hit does not spoil a device: it is used as long as its wielder still stands."),
     Rule("addict.device.retrieval", REV, "E vs D",
-         "A device takes its retrieval time plus its use time (retrieve_segments + "
-         "segments); the total is what charges and attacks are timed against."),
+         "A device takes its retrieval time plus its use time, in segments; the total is "
+         "what charges and attacks are timed against."),
     Rule("addict.tie.device", REV, "G vs D",
          "On a tie, attacks and missiles at a device user are timed against the device's "
          "time as against a casting time."),

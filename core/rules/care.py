@@ -139,8 +139,9 @@ def care_rules(system_id: str, source: str, heading: str) -> tuple[Rule, ...]:
     condition, cannot_act = care_rule_ids(system_id)
     return (
         Rule(condition, source, heading,
-             "Source silent: a condition (field conditions) starts when its action takes "
-             "effect and lasts the rest of that round and the given rounds, or until ended."),
+             "Source silent: a condition such as asleep or held starts when the action that "
+             "causes it takes effect, and lasts the rest of that round and the number of "
+             "rounds given, or until the DM ends it."),
         Rule(cannot_act, source, heading,
              "Source silent: an asleep, held, paralysed, stunned or helpless creature takes "
              "no action while the condition lasts."),

@@ -128,6 +128,17 @@ class SlowWeapons(StrEnum):
 class Options:
     """House-rule options for popcorn initiative; every default follows the source text."""
 
+    MEANINGS: ClassVar[dict[str, str]] = {
+        "ability_table": (
+            "Which OSE table turns Dexterity into the initiative modifier: the DEX initiative "
+            "column (3: −2 … 18: +2) or the general ability modifier (3: −3 … 18: +3)."
+        ),
+        "morale_failure": (
+            "What a monster that fails its morale check does: it flees, or it surrenders."
+        ),
+    }
+    """What options with no rule of their own decide, in words (the printed appendix)."""
+
     initiative_ability: InitiativeAbility = InitiativeAbility.CHOICE
     ability_table: AbilityTable = AbilityTable.INITIATIVE
     ties: TieBreak = TieBreak.PLAYERS_WIN

@@ -131,6 +131,14 @@ class HpRule(StrEnum):
 class Options:
     """House-rule options for side-d6; every default follows the source text."""
 
+    MEANINGS: ClassVar[dict[str, str]] = {
+        "dex_from_score": (
+            "A combatant with a Dexterity score but no surprise or missile adjustment of its own "
+            "takes them from the AD&D reaction table for that score."
+        ),
+    }
+    """What options with no rule of their own decide, in words (the printed appendix)."""
+
     dex_penalty: DexPenalty = DexPenalty.IGNORED
     dex_from_score: bool = True
     """Derive a missing surprise/missile adjustment from ``dex`` (AD&D reaction table)."""
@@ -198,7 +206,7 @@ RULES = rule_table(
          "Against a creature that surprises on 1–X (X above 2), a side is surprised for as "
          "many segments as it rolled when the roll is X or less.", "stealth_scope"),
     Rule(R_CANNOT, SOURCE, H_SURPRISE,
-         "Creatures that cannot be surprised (surprised_on 0) never lose segments."),
+         "Creatures that cannot be surprised (surprised on 0) never lose segments."),
     Rule(R_ALERTED, SOURCE, H_SURPRISE,
          "A side the enemy has alerted makes no surprise roll and is not surprised."),
     Rule(R_DEX, SOURCE, H_SURPRISE,
@@ -234,7 +242,7 @@ RULES = rule_table(
     Rule(R_TEN, SOURCE, H_INIT,
          "A round has ten segments; 7–10 serve only for spells completing and held actions."),
     Rule(R_HELD, SOURCE, H_INIT,
-         "A combatant may hold its action to a later segment of the round (field ``hold``)."),
+         "A combatant may hold its action to a later segment of the round."),
     Rule(R_ROUTINE, SOURCE, H_INIT,
          "A second attack routine waits until the other side's initiative segment is done."),
     Rule(R_SPLIT, SOURCE, H_INIT,
@@ -243,7 +251,7 @@ RULES = rule_table(
          "target has fallen goes at the next listed one still standing, or is not made."),
     Rule(R_SPELL_START, SOURCE, H_SPELLS,
          "Casting begins in the caster's initiative segment, the first casting segment "
-         "(option: in segment 1).", "spell_starts"),
+         "(as a house rule: in segment 1).", "spell_starts"),
     Rule(R_HEALS, SOURCE, H_SPELLS,
          "A healing spell gives its target hit points back when it takes effect, up to the "
          "maximum (a combatant already down stays down)."),

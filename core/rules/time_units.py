@@ -101,6 +101,18 @@ class AfterDisruption(StrEnum):
 class Options:
     """House-rule options of the time-unit system; every default follows the source."""
 
+    MEANINGS: ClassVar[dict[str, str]] = {
+        "encounter_steps": (
+            "The encounter die and the reaction roll are also listed as steps of the sides; by "
+            "default they appear only among the dice."
+        ),
+        "effects_expire_first": (
+            "An effect ending on a TU ends before anyone acts on that TU, so a one-round effect "
+            "lasts exactly 10 TU."
+        ),
+    }
+    """What options with no rule of their own decide, in words (the printed appendix)."""
+
     action_cost: int = 5
     """TU every action costs to choose (Combat Sequence: "automatic expense of 5 TU's")."""
     round_tu: int = 10
@@ -214,7 +226,8 @@ RULES: Mapping[str, Rule] = rule_table(
           "round_tu"),
     _rule("duration.minutes-and-turns", _BASICS,
           "A duration in minutes lasts 6 rounds (60 TU) a minute and one in turns 60 rounds "
-          "(600 TU) a turn (effect field unit: rounds, minutes, turns or tu).", "round_tu"),
+          "(600 TU) a turn (an effect's length is given in rounds, minutes, turns or TU).",
+          "round_tu"),
     _rule("death.no-further-actions", _SEQ,
           "A dead or unconscious combatant's pending and later actions are dropped.",
           "death_threshold"),

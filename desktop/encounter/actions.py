@@ -19,6 +19,7 @@ from core.log import EncounterState, add_combatant
 from core.model import StepEvent, frozen_mapping
 from core.results import ROSTER_ID_KEY
 from core.roster import Campaign
+from core.rules import UnknownSystemError, find_system
 from core.scenario import ScenarioError, parse_scenario
 from core.session import EncounterSession, encounters_holding
 from core.store import EncounterInfo, LeaseHolder, StoreError
@@ -33,6 +34,19 @@ if TYPE_CHECKING:
     from desktop.printing import PrintChoice
 
 
+
+
+def open_label(info: EncounterInfo) -> str:
+    """Gets an encounter's line in Open Encounter: its name, its system's title, ended or not.
+
+    The ampersand is doubled: a menu would take ``AD&D``'s ``&`` for a shortcut letter.
+    """
+    try:
+        system = find_system(info.system).title
+    except UnknownSystemError:
+        system = "a system this version does not know"
+    label = f"{info.name} — {system}" + (" (ended)" if info.status == "ended" else "")
+    return label.replace("&", "&&")
 
 class WaitingTab(QWidget):
     """The tab of an open encounter not read from the store yet (it is, when first shown)."""
@@ -311,8 +325,7 @@ class EncounterActions:
             return
         self.open_menu.clear()
         for info in self._listed:
-            label = f"{info.name} ({info.system}{', ended' if info.status == 'ended' else ''})"
-            action = self.open_menu.addAction(label)
+            action = self.open_menu.addAction(open_label(info))
             action.triggered.connect(lambda _=False, i=info: self.open_encounter(i))
         self._menu_filled = True
 

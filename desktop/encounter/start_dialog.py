@@ -37,6 +37,7 @@ from core.results import roster_combatant
 from core.roster import MonsterTemplate, RosterEntry
 from core.rules import all_systems, find_system
 from core.stamping import MONSTER_SIDE, StampError, stamp
+from core.words import kind_words
 from desktop.encounter.options_form import OptionsForm
 
 NEW_SIDE = "new side…"
@@ -168,7 +169,7 @@ class StartEncounterDialog(QDialog):
             name.setCheckable(True)
             name.setCheckState(Qt.CheckState.Checked)
             name.setEditable(False)
-            kind = QStandardItem(str(entry.kind))
+            kind = QStandardItem(kind_words(entry.kind))
             kind.setEditable(False)
             self.fighters.appendRow([name, kind, QStandardItem(entry.side)])
         self.monsters = QStandardItemModel(0, 4, self)

@@ -13,6 +13,7 @@ from core.log import EncounterState
 from core.model import Resolution, Status, Step, StepEvent
 from core.scenario import ScenarioError, parse_scenario
 from core.summary import SummaryError, build_summary
+from core.words import status_words
 
 _HEADERS = ("Combatant", "Side", "HP", "Status", "Effects and notes")
 _Index = QModelIndex | QPersistentModelIndex
@@ -95,6 +96,8 @@ class StatusModel(QAbstractTableModel):
             return None
         row = self._rows[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            if index.column() == 3:
+                return status_words(row[3])  # "Active", not the stored "active"
             return str(row[index.column()])
         if role == Qt.ItemDataRole.ForegroundRole and row[3] is not Status.ACTIVE:
             return QColor("#c0392b")

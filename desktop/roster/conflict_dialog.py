@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from core.model import Kind, Spell, Weapon
 from core.roster import MonsterTemplate, RosterEntry, RosterStatus, level_text
+from core.words import kind_words, status_words
 from desktop.roster.editor import INT_FIELDS, TEXT_FIELDS
 
 Record = RosterEntry | MonsterTemplate
@@ -94,8 +95,11 @@ def value_text(value: object, field: str = "") -> str:
     """Gets a field's value as the dialog shows it (blank numbers as —)."""
     if value is None or value == "":
         return "—"
-    if field in ENUM_FIELDS or isinstance(value, Kind | RosterStatus):
-        return str(value).capitalize()  # a combo box hands enum values back as plain text
+    # a combo box hands enum values back as plain text: words for "pc", "active"
+    if field == "kind" or isinstance(value, Kind):
+        return kind_words(value)
+    if field in ENUM_FIELDS or isinstance(value, RosterStatus):
+        return status_words(value)
     if isinstance(value, tuple):
         items = [
             _weapon_text(v) if isinstance(v, Weapon) else _spell_text(v)

@@ -26,18 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.model import Kind
 from core.roster import LevelTextError, RosterEntry, RosterStatus, level_text, parse_levels
 from core.roster_checks import adjustments, ascending_ac, check_entry
+from core.words import KIND_WORDS
 from desktop.plain_text import plain
 from desktop.roster.tables import SpellsEditor, TableError, WeaponsEditor
 
-KIND_LABELS = {
-    Kind.PC: "PC",
-    Kind.HENCHMAN: "Henchman",
-    Kind.HIRELING: "Hireling",
-    Kind.MONSTER: "Monster",
-}
+KIND_LABELS = KIND_WORDS
 INT_FIELDS = {
     "level": "Level",
     "hp": "HP",

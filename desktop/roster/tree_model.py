@@ -23,6 +23,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from core.model import Kind
 from core.roster import MonsterTemplate, RosterEntry, RosterStatus, level_text
 from core.roster_checks import ascending_ac
+from core.words import status_words
 
 Index = QModelIndex | QPersistentModelIndex
 Item = RosterEntry | MonsterTemplate
@@ -56,7 +57,7 @@ def _entry_cells(e: RosterEntry) -> tuple[str, ...]:
     hp = "" if e.hp is None else (f"{e.hp} / {e.max_hp}" if e.max_hp is not None else str(e.hp))
     ac = "" if e.ac is None else f"{e.ac} ({ascending_ac(e.ac)})"
     cls = " ".join(p for p in (e.race, e.char_class) if p)
-    status = str(e.status).capitalize()
+    status = status_words(e.status)
     return (e.name, cls, level_text(e), hp, ac, _num(e.movement), e.side, status)
 
 

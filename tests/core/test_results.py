@@ -52,3 +52,19 @@ def test_a_combatant_matched_by_name_and_spells_cast_by_id() -> None:
         (ChangeField.HP, 2),
         (ChangeField.SPELLS, ("Sleep",)),  # a surrender changes no roster status
     ]
+
+
+def test_only_a_value_that_moved_since_the_start_is_flagged_as_changed() -> None:
+    """Sister Ysolde's spells were edited elsewhere during the fight (the entry was saved), but
+    her HP is still 17 as when the fight began: the HP line needs no choice; the spells do."""
+    ysolde = RosterEntry(name="Sister Ysolde", id=7, hp=17, max_hp=17, version=1,
+                         spells=(Spell("Bless"), Spell("Cure Light Wounds")))
+    log = EncounterLog([add_combatant(roster_combatant(ysolde))])
+    log.execute(event(EventKind.HP_CHANGED, id="roster-7", delta=-4))
+    edited = replace(ysolde, version=2, spells=(Spell("Bless"),))
+    changes = propose_results([edited], log.state, {"roster-7": ["Bless"]})
+    flags = {c.field: (c.start, c.old, c.changed_since) for c in changes}
+    assert flags[ChangeField.HP] == (17, 17, False)
+    assert flags[ChangeField.SPELLS][2] is True
+    hp = next(c for c in changes if c.field is ChangeField.HP)
+    assert "changed since" not in hp.description

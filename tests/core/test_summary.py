@@ -242,3 +242,54 @@ def test_cli_summary_bad_file_one_line(tmp_path: Path, content: str, expected: s
 def test_cli_summary_bad_round() -> None:
     done = _run("summary", str(SCENARIOS / "side-d6/halvaine-example.json"), "--round", "9")
     assert done.returncode == 2 and "--round" in done.stderr and "Traceback" not in done.stderr
+
+
+def _round_states(document: dict[str, Any]) -> list[dict[str, str]]:
+    scenario = parse_scenario(document)
+    summary = build_summary(scenario, resolve_scenario(scenario))
+    rows = [{r.name: r.status for r in rnd.states} for rnd in summary.rounds]
+    return [*rows, {r.name: r.status for r in summary.final_states}]
+
+
+def _two_rounds(**extra: Any) -> dict[str, Any]:
+    """Pip (short sword) fells Hero in round 1; round 2 is quiet but for a miss."""
+    blow = {"actor": "orc", "action": "attack", "target": "hero", "hit": True, "damage": 5}
+    return {
+        "format": "combatdesk/scenario-1",
+        "system": "side-d6",
+        "options": {"hp_rule": "adnd-minus-ten"},
+        "combatants": [
+            {"id": "hero", "name": "Hero", "side": "party", "hp": 3},
+            {"id": "pip", "name": "Pip", "side": "party", "hp": 4,
+             "weapons": [{"name": "short sword"}]},
+            {"id": "orc", "name": "Orc", "side": "monsters", "hp": 6},
+        ],
+        "rounds": [
+            {"initiative": {"party": 2, "monsters": 5}, "declarations": [
+                blow, {"actor": "pip", "action": "attack", "target": "orc", "hit": False}]},
+            {"initiative": {"party": 2, "monsters": 5}, "declarations": [
+                {"actor": "pip", "action": "attack", "target": "orc", "hit": False}]},
+        ],
+        **extra,
+    }
+
+
+def test_one_word_for_a_fallen_combatant_in_every_round() -> None:
+    """Rounds 1–2 said "down (0 hp or less)" and the end "unconscious": one word now."""
+    states = _round_states(_two_rounds())
+    assert [s["Hero"] for s in states] == ["unconscious", "unconscious", "unconscious"]
+
+
+def test_a_running_condition_is_shown_beside_the_status() -> None:
+    """The sleeping orc read "active" in the hit points and status table."""
+    states = _round_states(
+        json.loads((SCENARIOS / "side-d6/sleep-keeps-a-creature-from-acting.json").read_text()))
+    assert [s["Orc 1"] for s in states] == ["active, asleep", "active", "active", "active"]
+
+
+def test_the_default_weapon_is_named_in_the_hits_table() -> None:
+    """Pip's blow named no weapon: the hits table said "With —"; it names his short sword."""
+    scenario = parse_scenario(_two_rounds())
+    summary = build_summary(scenario, resolve_scenario(scenario))
+    pips = [h.means for rnd in summary.rounds for h in rnd.hits if h.actor == "Pip"]
+    assert pips == ["short sword", "short sword"]

@@ -238,3 +238,9 @@ def test_an_area_spell_names_every_target_when_casting_begins() -> None:
     assert sentence.startswith(
         "Brannoc begins casting burning hands on Orc 1, Kobold 1, Kobold 2 (1 segment)")
     assert not LEAKS.search(sentence)
+
+
+def test_a_round_field_without_an_entry_reads_as_the_rounds() -> None:
+    """A refusal began "turns (round 2): …"; it reads "round 2's turns: …"."""
+    assert NAMES.text("rounds[1].turns: a turn is missing") == "round 2's turns: a turn is missing"
+    assert NAMES.path_words("rounds[0]") == "round 1"

@@ -260,3 +260,57 @@ def test_a_printout_too_big_to_lay_out_is_refused_with_how_to_print_it(tmp_path:
     assert done.returncode == 2, done.stderr
     assert "at most 5,000 are printed at once" in done.stderr and "--round" in done.stderr
     assert "Traceback" not in done.stderr and not out.exists()
+
+
+_SLEEP = "Sleep takes effect [action D (missile or spell); area: the orcs at the ford]"
+
+
+def _spells_table(count: int) -> str:
+    """A Spells table of rows one to three lines long: some row must meet a page end."""
+    rows = "".join(
+        f"<tr><td>Segment {i}</td><td>Halvaine</td><td>{(_SLEEP + ' ') * (1 + i % 3)}</td></tr>"
+        for i in range(count)
+    )
+    return (
+        '<h3>Spells</h3><table border="1" cellspacing="0" cellpadding="3" width="100%">'
+        "<thead><tr><th>When</th><th>Caster</th><th>Details</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
+
+
+@needs_pdftotext
+def test_a_table_row_is_never_split_across_pages(qapp: QApplication, tmp_path: Path) -> None:
+    """A Spells row printed as "Sleep takes effect [action D (missile or spell);" at the foot
+    of page 3 and "area: the orcs at the ford]" on page 4; each row now stays on one page
+    (the table goes on, header repeated, on the next page)."""
+    pdf = tmp_path / "rows.pdf"
+    export_pdf(_spells_table(90), pdf)
+    raw = subprocess.run(
+        ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    pages = [re.sub(r"\s+", " ", unicodedata.normalize("NFKC", p)) for p in raw.split("\f")]
+    assert len(pages) > 2
+    # every sentence whole on one page: a split row would break one across a page end, or
+    # put the repeated header inside it
+    assert sum(page.count(_SLEEP) for page in pages) == sum(1 + i % 3 for i in range(90))
+    for page in pages[1:]:
+        if page.strip():
+            assert page.strip().startswith("When Caster Details Segment"), page[:200]
+
+
+@needs_pdftotext
+def test_one_round_keeps_its_small_last_table_on_the_page(
+    qapp: QApplication, tmp_path: Path
+) -> None:
+    """Printing one round left page 2 holding only the Declarations table; when a slightly
+    smaller print keeps it with the rest of the round, that print is taken."""
+    scenario = load_scenario(SCENARIOS / "side-d6/surprise-talk-charge-close.json")
+    html = render_html(build_summary(scenario, resolve_scenario(scenario), 1), appendix=False)
+    pdf = tmp_path / "one-round.pdf"
+    export_pdf(html, pdf)
+    raw = subprocess.run(
+        ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    pages = [p for p in raw.split("\f") if p.strip()]
+    assert len(pages) == 1
+    _in_order(re.sub(r"\s+", " ", pages[0]), "Hit points and status", "Declarations", "herald")

@@ -134,4 +134,16 @@ def test_ending_offers_results_marks_it_ended_and_it_stays_closed_on_reopen(
     qtbot.addWidget(again)
     assert again.tabs.count() == 1  # an ended encounter is listed, not reopened
     assert [a.text() for a in again.encounter_actions.open_menu_actions()] == [
-        "Encounter 1 (side-d6, ended)"]
+        "Encounter 1 — Side initiative on d6, segment rounds (ended)"]
+
+
+def test_open_encounter_lines_name_the_system_in_words() -> None:
+    """Open Encounter listed "(addict, ended)", "(time-units)": system ids, not words."""
+    from core.store import EncounterInfo
+    from desktop.encounter.actions import open_label
+
+    ended = EncounterInfo(1, 1, "Ford", "addict", {}, "ended")
+    running = EncounterInfo(2, 1, "Stair", "time-units", {}, "open")
+    assert open_label(running) == "Stair — Time-unit combat (TU clock, no rounds)"
+    # a menu shows "&&" as one "&" (a single one would underline the next letter)
+    assert open_label(ended) == "Ford — ADDICT / quantum side initiative (AD&&D 1e) (ended)"

@@ -95,3 +95,23 @@ def test_the_wheel_scrolls_past_options_and_bad_house_rules_are_refused_in_words
     message = dialog.error.text()
     assert "Seconds per segment" in message and "at least 1" in message, message
     assert "options." not in message and "seconds_per_segment" not in message
+
+
+def test_kinds_and_statuses_are_shown_in_words(window: MainWindow) -> None:
+    """The Kind column showed "pc", the conflict dialog "Pc", the status panel "active"."""
+    from core.model import Kind, Status
+    from core.roster import RosterStatus
+    from desktop.roster.conflict_dialog import value_text
+
+    dialog = window.encounter_actions.ask_new_encounter()
+    assert dialog is not None
+    kinds = {dialog.fighters.item(r, 1).text() for r in range(dialog.fighters.rowCount())}
+    assert kinds and kinds <= {"PC", "Henchman", "Hireling", "Monster"}
+    assert value_text(Kind.PC, "kind") == "PC" and value_text("pc", "kind") == "PC"
+    assert value_text(RosterStatus.ACTIVE, "status") == "Active"
+
+    from desktop.encounter.status_model import StatusModel
+
+    model = StatusModel()
+    model._rows = [("Orc", "monsters", "6 / 6", Status.ACTIVE, "")]
+    assert model.data(model.index(0, 3)) == "Active"

@@ -176,3 +176,32 @@ def test_quick_reference_card_prints_on_one_page(tmp_path: Path, system_id: str)
 def test_help_menu_offers_the_cards(table: MainWindow) -> None:
     for _system_id, title in CARDS:
         assert action(table, title).isEnabled()
+
+
+def test_every_menu_path_in_the_help_is_the_real_menu(table: MainWindow) -> None:
+    """The roster page said Campaign › Back up… while Back up… is in the File menu."""
+
+    def clean(text: str) -> str:
+        return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("…").strip()
+
+    menus = {clean(a.text()): a.menu() for a in table.menuBar().actions() if a.menu()}
+    for menu in menus.values():
+        menu.aboutToShow.emit()  # menus filled on opening
+    paths = 0
+    for name, raw in _sources().items():
+        text = re.sub(r"\s+", " ", raw)
+        for menu_name, key in re.findall(r"\b([A-Z][a-z]+) › \[\[([a-z-]+)\]\]", text):
+            paths += 1
+            assert menu_name in menus, (name, menu_name)
+            items = {clean(a.text()) for a in menus[menu_name].actions()}
+            items |= {clean(a.text()) for a in menus[menu_name].actions() if a.menu()}
+            assert clean(controls()[key]) in items, (name, f"{menu_name} › {controls()[key]}")
+    assert paths >= 5
+
+
+def test_the_help_names_no_tab_that_is_not_there(table: MainWindow) -> None:
+    """ADDICT phase 5 said "use the Opening tab of the board": Opening is a morale button."""
+    tabs = {table.tabs.tabText(i).replace("&", "") for i in range(table.tabs.count())}
+    for name, raw in _sources().items():
+        for key in re.findall(r"\[\[([a-z-]+)\]\] tab\b", raw):
+            assert controls()[key] in tabs, (name, controls()[key])

@@ -115,7 +115,7 @@ def test_an_ended_encounter_opens_read_only_and_reopens_undoably(
     button(end_shown(table), "Apply").click()
     assert hp(table, "Brannoc the Bold") == 19
 
-    action(table, "Orc guardroom (side-d6, ended)").trigger()
+    action(table, "Orc guardroom — Side initiative on d6, segment rounds (ended)").trigger()
     ws = table.encounter_actions.current()
     assert ws is not None and table.tabs.tabText(table.tabs.currentIndex()) == (
         "Encounter: Orc guardroom (ended)")
@@ -217,7 +217,7 @@ def test_results_cancelled_at_the_end_are_offered_whole_after_reopening(
     land_blow(orcs, "orc-1", brannoc_id(table), 5)
     button(end_shown(table), "Cancel").click()
     assert hp(table, "Brannoc the Bold") == 24
-    action(table, "Orc guardroom (side-d6, ended)").trigger()
+    action(table, "Orc guardroom — Side initiative on d6, segment rounds (ended)").trigger()
     action(table, "Reopen Encounter").trigger()
     assert "None of its results were written to the roster" in questions.asked[-1]
     assert end_shown(table).descriptions() == ["Brannoc the Bold: HP 24 → 19"]
