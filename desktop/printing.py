@@ -160,33 +160,46 @@ def _row_lines(document: QTextDocument, table: QTextTable, row: int) -> list[tup
     return [_cell_lines(document, table.cellAt(row, c)) for c in range(table.columns())]
 
 
-def _heading_to_move(document: QTextDocument, page_height: float) -> QTextBlock | None:
-    """Gets the first heading that ends a page apart from what follows it (None: none)."""
+def _heading_to_move(
+    document: QTextDocument, page_height: float, after: float = 0.0
+) -> QTextBlock | None:
+    """Gets the first heading at or below ``after`` that ends a page apart from what follows
+    it (None: none)."""
     layout = document.documentLayout()
     block = document.begin()
     while block.isValid():
         if block.blockFormat().headingLevel() > 0 and block.next().isValid():
             top = layout.blockBoundingRect(block).top()
-            after = layout.blockBoundingRect(_what_follows(block))
-            if int(after.bottom() // page_height) > int(top // page_height):
-                return block
+            if top >= after:
+                following = layout.blockBoundingRect(_what_follows(block))
+                if int(following.bottom() // page_height) > int(top // page_height):
+                    return block
         block = block.next()
     return None
 
 
 def _row_to_move(
-    document: QTextDocument, page_height: float
+    document: QTextDocument, page_height: float, after: float = 0.0
 ) -> tuple[QTextTable, int, float] | None:
-    """Gets the first table row whose lines straddle a page end: (table, row, its top)."""
+    """Gets the first table row at or below ``after`` whose lines straddle a page end:
+    (table, row, its top)."""
+    layout = document.documentLayout()
     for table in _tables(document.rootFrame()):
+        if layout.frameBoundingRect(table).bottom() < after:
+            continue
         for row in range(max(table.format().headerRowCount(), 1), table.rows()):
+            first = table.cellAt(row, 0).firstCursorPosition().block()
+            if layout.blockBoundingRect(first).bottom() < after:
+                continue  # cheap: only rows from ``after`` on are measured line by line
             lines = [x for x in _row_lines(document, table, row) if x[0] <= x[1]]
             if not lines:
                 continue
             top, bottom = min(x[0] for x in lines), max(x[1] for x in lines)
             taller_than_a_page = bottom - top > page_height * 0.8
-            if not taller_than_a_page and int(top // page_height) != int(
-                (bottom - 1) // page_height
+            if (
+                top >= after
+                and not taller_than_a_page
+                and int(top // page_height) != int((bottom - 1) // page_height)
             ):
                 return table, row, top
     return None
@@ -201,29 +214,41 @@ def _push_heading(document: QTextDocument, block: QTextBlock, page_height: float
     QTextCursor(block).setBlockFormat(fmt)
 
 
-def _split_table(document: QTextDocument, table: QTextTable, row: int) -> QTextTable:
-    """Moves rows ``row``… of a table into a new table just below it, header repeated.
+def _split_table(document: QTextDocument, table: QTextTable, row: int) -> None:
+    """Moves the rows above ``row`` (header repeated) into a new table just above ``table``.
 
     Qt cannot keep a row whole (it breaks a row between its lines whenever the first line
     fits, and padding the row above moves that row's own lines); a table of its own can be
-    pushed to the next page like a heading.
+    pushed to the next page like a heading. The rows above are copied, not those below: a
+    long table split page after page copies each row once.
     """
+    edit = QTextCursor(document)
+    edit.beginEditBlock()  # one layout for the whole split, not one per cell copied
+    try:
+        _copy_rows_above(document, table, row)
+    finally:
+        edit.endEditBlock()
+
+
+def _copy_rows_above(document: QTextDocument, table: QTextTable, row: int) -> None:
     header = min(table.format().headerRowCount(), row)
-    columns, rows = table.columns(), table.rows()
-    cursor = QTextCursor(document)
-    cursor.setPosition(table.lastPosition() + 1)
-    cursor.setBlockFormat(QTextBlockFormat())  # the block left between the two parts
-    new = cursor.insertTable(header + rows - row, columns, table.format())
-    for i, source_row in enumerate([*range(header), *range(row, rows)]):
+    columns = table.columns()
+    before = table.firstCursorPosition().block().previous()
+    cursor = QTextCursor(before)
+    cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock)
+    cursor.insertBlock(QTextBlockFormat())  # the new table goes below what preceded
+    top = cursor.insertTable(row, columns, table.format())
+    for i in range(row):
         for column in range(columns):
-            source, target = table.cellAt(source_row, column), new.cellAt(i, column)
+            source, target = table.cellAt(i, column), top.cellAt(i, column)
             target.setFormat(source.format())
             copy = QTextCursor(document)
             copy.setPosition(source.firstPosition())
             copy.setPosition(source.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
             target.firstCursorPosition().insertFragment(copy.selection())
-    table.removeRows(row, rows - row)
-    return new
+    table.removeRows(header, row - header)
+    separator = table.firstCursorPosition().block().previous()
+    QTextCursor(separator).setBlockFormat(QTextBlockFormat())
 
 
 def _push_table(document: QTextDocument, table: QTextTable, page_end: float) -> None:
@@ -238,7 +263,11 @@ def _push_table(document: QTextDocument, table: QTextTable, page_end: float) -> 
     QTextCursor(before).setBlockFormat(fmt)
 
 
-def keep_together(document: QTextDocument, rounds: int = 200) -> int:
+MAX_PAGES_FOR_WHOLE_ROWS = 30
+"""Up to this many pages every table row is kept on one page (see :func:`keep_together`)."""
+
+
+def keep_together(document: QTextDocument, rounds: int = 10_000) -> int:
     """Keeps each heading with what follows it and each table row on one page.
 
     QTextDocument ignores CSS ``page-break-after: avoid`` and ``page-break-inside: avoid``.
@@ -253,9 +282,13 @@ def keep_together(document: QTextDocument, rounds: int = 200) -> int:
         return 0
     layout = document.documentLayout()
     moved = 0
+    after = 0.0  # every fault above this is mended: the search goes on from here
+    # Splitting tables costs a layout per split: past this many pages (a whole long
+    # encounter) only headings are kept, as before, so the print stays quick.
+    rows_too = document.pageCount() <= MAX_PAGES_FOR_WHOLE_ROWS
     for _ in range(rounds):
-        heading = _heading_to_move(document, page_height)
-        row = _row_to_move(document, page_height)
+        heading = _heading_to_move(document, page_height, after)
+        row = _row_to_move(document, page_height, after) if rows_too else None
         if heading is None and row is None:
             break
         heading_top = (
@@ -264,9 +297,18 @@ def keep_together(document: QTextDocument, rounds: int = 200) -> int:
         if row is not None and row[2] < heading_top:
             table, number, top = row
             page_end = (int(top // page_height) + 1) * page_height
-            _push_table(document, _split_table(document, table, number), page_end)
+            if number > table.format().headerRowCount():
+                _split_table(document, table, number)
+                _push_table(document, table, page_end)
+                after = page_end
+            else:  # its first row: the whole table goes; its heading is looked at again
+                before = table.firstCursorPosition().block().previous()
+                _push_table(document, table, page_end)
+                after = min(top, layout.blockBoundingRect(before).top())
         elif heading is not None:
+            page_end = (int(heading_top // page_height) + 1) * page_height
             _push_heading(document, heading, page_height)
+            after = page_end
         moved += 1
     if moved:
         # a full layout again: after these edits Qt's incremental one can leave blocks unpainted
@@ -297,7 +339,7 @@ def laid_out(document: QTextDocument, page: QSizeF) -> QTextDocument:
     height = best.pageSize().height()
     pages = best.pageCount()
     used = best.documentLayout().documentSize().height() - (pages - 1) * height
-    if pages > 1 and used < NEARLY_EMPTY * height:
+    if 1 < pages <= MAX_PAGES_FOR_WHOLE_ROWS and used < NEARLY_EMPTY * height:
         for scale in SHRINK_STEPS:
             trial = _kept_together(document, page * scale)
             if trial.pageCount() < pages:
