@@ -20,12 +20,8 @@ from PySide6.QtGui import (
     QPageSize,
     QPainter,
     QTextBlock,
-    QTextBlockFormat,
     QTextCursor,
     QTextDocument,
-    QTextFrame,
-    QTextTable,
-    QTextTableCell,
 )
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 from PySide6.QtSvg import QSvgRenderer
@@ -127,242 +123,53 @@ def _what_follows(heading: QTextBlock) -> QTextBlock:
     return following
 
 
-def _tables(frame: QTextFrame) -> list[QTextTable]:
-    out: list[QTextTable] = []
-    for child in frame.childFrames():
-        if isinstance(child, QTextTable):
-            out.append(child)
-        out += _tables(child)
-    return out
+def keep_headings_with_next(document: QTextDocument, rounds: int = 30) -> int:
+    """Moves every heading that would end a page to the top of the next one.
 
-
-def _cell_lines(document: QTextDocument, cell: QTextTableCell) -> tuple[float, float]:
-    """Gets the top of a cell's first line of text and the bottom of its last one.
-
-    Lines, not block rectangles: a cell's rectangle also holds the padding added below.
-    """
-    layout = document.documentLayout()
-    top, bottom = float("inf"), float("-inf")
-    block, last = cell.firstCursorPosition().block(), cell.lastCursorPosition().block()
-    while block.isValid():
-        text = block.layout()
-        base = layout.blockBoundingRect(block).top() - text.boundingRect().top()
-        for i in range(text.lineCount()):
-            line = text.lineAt(i)
-            top, bottom = min(top, base + line.y()), max(bottom, base + line.y() + line.height())
-        if block == last:
-            break
-        block = block.next()
-    return top, bottom
-
-
-def _row_lines(document: QTextDocument, table: QTextTable, row: int) -> list[tuple[float, float]]:
-    return [_cell_lines(document, table.cellAt(row, c)) for c in range(table.columns())]
-
-
-def _heading_to_move(
-    document: QTextDocument, page_height: float, after: float = 0.0
-) -> QTextBlock | None:
-    """Gets the first heading at or below ``after`` that ends a page apart from what follows
-    it (None: none)."""
-    layout = document.documentLayout()
-    block = document.begin()
-    while block.isValid():
-        if block.blockFormat().headingLevel() > 0 and block.next().isValid():
-            top = layout.blockBoundingRect(block).top()
-            if top >= after:
-                following = layout.blockBoundingRect(_what_follows(block))
-                if int(following.bottom() // page_height) > int(top // page_height):
-                    return block
-        block = block.next()
-    return None
-
-
-def _row_to_move(
-    document: QTextDocument, page_height: float, after: float = 0.0
-) -> tuple[QTextTable, int, float] | None:
-    """Gets the first table row at or below ``after`` whose lines straddle a page end:
-    (table, row, its top)."""
-    layout = document.documentLayout()
-    for table in _tables(document.rootFrame()):
-        if layout.frameBoundingRect(table).bottom() < after:
-            continue
-        for row in range(max(table.format().headerRowCount(), 1), table.rows()):
-            first = table.cellAt(row, 0).firstCursorPosition().block()
-            if layout.blockBoundingRect(first).bottom() < after:
-                continue  # cheap: only rows from ``after`` on are measured line by line
-            lines = [x for x in _row_lines(document, table, row) if x[0] <= x[1]]
-            if not lines:
-                continue
-            top, bottom = min(x[0] for x in lines), max(x[1] for x in lines)
-            taller_than_a_page = bottom - top > page_height * 0.8
-            if (
-                top >= after
-                and not taller_than_a_page
-                and int(top // page_height) != int((bottom - 1) // page_height)
-            ):
-                return table, row, top
-    return None
-
-
-def _push_heading(document: QTextDocument, block: QTextBlock, page_height: float) -> None:
-    # push it past the page end with its top margin: Qt's own "break before" skips a whole
-    # page after some tables
-    top = document.documentLayout().blockBoundingRect(block).top()
-    fmt = block.blockFormat()
-    fmt.setTopMargin(fmt.topMargin() + (int(top // page_height) + 1) * page_height - top + 1)
-    QTextCursor(block).setBlockFormat(fmt)
-
-
-def _split_table(document: QTextDocument, table: QTextTable, row: int) -> None:
-    """Moves the rows above ``row`` (header repeated) into a new table just above ``table``.
-
-    Qt cannot keep a row whole (it breaks a row between its lines whenever the first line
-    fits, and padding the row above moves that row's own lines); a table of its own can be
-    pushed to the next page like a heading. The rows above are copied, not those below: a
-    long table split page after page copies each row once.
-    """
-    edit = QTextCursor(document)
-    edit.beginEditBlock()  # one layout for the whole split, not one per cell copied
-    try:
-        _copy_rows_above(document, table, row)
-    finally:
-        edit.endEditBlock()
-
-
-def _copy_rows_above(document: QTextDocument, table: QTextTable, row: int) -> None:
-    header = min(table.format().headerRowCount(), row)
-    columns = table.columns()
-    before = table.firstCursorPosition().block().previous()
-    cursor = QTextCursor(before)
-    cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock)
-    cursor.insertBlock(QTextBlockFormat())  # the new table goes below what preceded
-    top = cursor.insertTable(row, columns, table.format())
-    for i in range(row):
-        for column in range(columns):
-            source, target = table.cellAt(i, column), top.cellAt(i, column)
-            target.setFormat(source.format())
-            copy = QTextCursor(document)
-            copy.setPosition(source.firstPosition())
-            copy.setPosition(source.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
-            target.firstCursorPosition().insertFragment(copy.selection())
-    table.removeRows(header, row - header)
-    separator = table.firstCursorPosition().block().previous()
-    QTextCursor(separator).setBlockFormat(QTextBlockFormat())
-
-
-def _push_table(document: QTextDocument, table: QTextTable, page_end: float) -> None:
-    """Starts ``table`` at ``page_end`` (if it starts above it) by the top margin of the empty
-    block before it: a table's own top margin would be repeated on every page it spans."""
-    top = document.documentLayout().frameBoundingRect(table).top()
-    if top >= page_end:
-        return
-    before = table.firstCursorPosition().block().previous()
-    fmt = before.blockFormat()
-    fmt.setTopMargin(fmt.topMargin() + page_end - top + 1)
-    QTextCursor(before).setBlockFormat(fmt)
-
-
-MAX_PAGES_FOR_WHOLE_ROWS = 30
-"""Up to this many pages every table row is kept on one page (see :func:`keep_together`)."""
-
-
-def keep_together(document: QTextDocument, rounds: int = 10_000) -> int:
-    """Keeps each heading with what follows it and each table row on one page.
-
-    QTextDocument ignores CSS ``page-break-after: avoid`` and ``page-break-inside: avoid``.
-    This works on the laid-out document (its page size set), top down: it mends the first
-    fault (a heading ending a page; a row straddling one: the table is split there and its
-    rest, header repeated, starts the next page), lays out again and looks on from there,
-    so a mend never spoils one above it. A row taller than a page is left to break.
-    Returns how many headings and rows were moved.
+    QTextDocument ignores CSS ``page-break-after: avoid``; this does its work on the laid-out
+    document (its page size set). Returns how many headings were moved.
     """
     page_height = document.pageSize().height()
     if page_height <= 0:
         return 0
     layout = document.documentLayout()
     moved = 0
-    after = 0.0  # every fault above this is mended: the search goes on from here
-    # Splitting tables costs a layout per split: past this many pages (a whole long
-    # encounter) only headings are kept, as before, so the print stays quick.
-    rows_too = document.pageCount() <= MAX_PAGES_FOR_WHOLE_ROWS
     for _ in range(rounds):
-        heading = _heading_to_move(document, page_height, after)
-        row = _row_to_move(document, page_height, after) if rows_too else None
-        if heading is None and row is None:
+        changed = False
+        block = document.begin()
+        while block.isValid():
+            fmt = block.blockFormat()
+            if fmt.headingLevel() > 0 and block.next().isValid():
+                top = layout.blockBoundingRect(block).top()
+                after = layout.blockBoundingRect(_what_follows(block))
+                page = int(top // page_height)
+                if int(after.bottom() // page_height) > page:
+                    # push it past the page end with its top margin: Qt's own "break before"
+                    # skips a whole page after some tables
+                    fmt.setTopMargin(fmt.topMargin() + (page + 1) * page_height - top + 1)
+                    QTextCursor(block).setBlockFormat(fmt)
+                    moved += 1
+                    changed = True
+                    break  # the layout below has moved: look again from the top
+            block = block.next()
+        if not changed:
             break
-        heading_top = (
-            layout.blockBoundingRect(heading).top() if heading is not None else float("inf")
-        )
-        if row is not None and row[2] < heading_top:
-            table, number, top = row
-            page_end = (int(top // page_height) + 1) * page_height
-            if number > table.format().headerRowCount():
-                _split_table(document, table, number)
-                _push_table(document, table, page_end)
-                after = page_end
-            else:  # its first row: the whole table goes; its heading is looked at again
-                before = table.firstCursorPosition().block().previous()
-                _push_table(document, table, page_end)
-                after = min(top, layout.blockBoundingRect(before).top())
-        elif heading is not None:
-            page_end = (int(heading_top // page_height) + 1) * page_height
-            _push_heading(document, heading, page_height)
-            after = page_end
-        moved += 1
     if moved:
         # a full layout again: after these edits Qt's incremental one can leave blocks unpainted
         document.markContentsDirty(0, document.characterCount())
     return moved
 
 
-def keep_headings_with_next(document: QTextDocument, rounds: int = 30) -> int:
-    """Keeps headings with what follows them and table rows whole (see :func:`keep_together`)."""
-    return keep_together(document, rounds)
-
-
-SHRINK_STEPS = (1.05, 1.1, 1.15)
-"""How much more a page may hold (printed at most 13% smaller) to save a nearly empty last
-page: 9-point text stays above 7.8 points."""
-NEARLY_EMPTY = 0.25
-"""A last page filled less than this is worth saving."""
-
-
-def laid_out(document: QTextDocument, page: QSizeF) -> QTextDocument:
-    """Gets a copy of the document laid out on ``page``, headings and rows kept together.
-
-    When only a little spills onto a last page (a round's one-row Declarations table alone on
-    page 2), a slightly smaller print that keeps it with what comes before is taken instead,
-    if there is one.
-    """
-    best = _kept_together(document, page)
-    height = best.pageSize().height()
-    pages = best.pageCount()
-    used = best.documentLayout().documentSize().height() - (pages - 1) * height
-    if 1 < pages <= MAX_PAGES_FOR_WHOLE_ROWS and used < NEARLY_EMPTY * height:
-        for scale in SHRINK_STEPS:
-            trial = _kept_together(document, page * scale)
-            if trial.pageCount() < pages:
-                return trial
-    return best
-
-
-def _kept_together(document: QTextDocument, page: QSizeF) -> QTextDocument:
-    copy = document.clone(document)
-    copy.setPageSize(page)
-    keep_together(copy)
-    return copy
-
-
 def print_document(document: QTextDocument, printer: QPrinter) -> None:
-    """Prints the document page by page on the printer's page size (the document itself is
-    left as it is: the preview prints it again for each paper the DM picks)."""
+    """Prints the document page by page on the printer's page size."""
     # Without a page size print_() adds 2 cm margins of its own. Give it the printable area in
     # screen pixels (what CSS px and the picture widths mean); it scales that to the printer.
     screen = QGuiApplication.primaryScreen()
     dpi = screen.logicalDotsPerInchX() if screen is not None else 96.0
     rect = printer.pageLayout().paintRect(QPageLayout.Unit.Inch)
-    laid_out(document, QSizeF(rect.width() * dpi, rect.height() * dpi)).print_(printer)
+    document.setPageSize(QSizeF(rect.width() * dpi, rect.height() * dpi))
+    keep_headings_with_next(document)
+    document.print_(printer)
 
 
 def export_pdf(html: str, path: Path, page: str = "a4") -> None:

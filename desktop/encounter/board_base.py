@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QWidget
 
 from core.model import Combatant
 from desktop.encounter.cards import CardsView, CombatantCardsModel
@@ -37,6 +38,27 @@ def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
     if outcome:
         text += f" ({', '.join(outcome)})"
     return text
+
+
+def form_area(editor: QWidget, name: str, width: int | None = None) -> QScrollArea:
+    """Puts the declaration (or turn) form in a fixed, scrollable place below the cards.
+
+    Opening the form then moves nothing, and a long form never makes the window taller than a
+    1280x720 screen. The area does not scroll sideways, so it is as wide as the form needs
+    (``width``, or the form's own minimum and the scroll bar).
+    """
+    area = QScrollArea()
+    area.setObjectName(name)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(editor)
+    editor.hide()  # setWidget shows it: an empty form would offer Declare with no one
+    area.setMinimumHeight(160)
+    if width is None:
+        width = editor.minimumSizeHint().width() + area.verticalScrollBar().sizeHint().width()
+    area.setMinimumWidth(width)
+    return area
 
 
 def wrapped_label(text: str) -> QLabel:

@@ -15,16 +15,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+from PySide6.QtCore import QElapsedTimer, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -34,7 +32,7 @@ from core.encounter import add_entry, remove_entry, replace_entry, start_round
 from core.log import Command
 from core.model import Status, StepEvent
 from core.rules import find_system
-from desktop.encounter.board_base import BoardBase, wrapped_label
+from desktop.encounter.board_base import BoardBase, form_area, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.elided_label import ElidedLabel
 from desktop.encounter.lane_model import LaneBox
@@ -147,17 +145,7 @@ class LetterBoard(BoardBase):
             left.addWidget(self.timer_label)
         # The form sits in a fixed, scrollable place below the cards: opening it moves nothing
         # and a long form (addict's) never makes the window taller than the screen.
-        self.editor_area = QScrollArea()
-        self.editor_area.setObjectName("declarationForm")
-        self.editor_area.setWidgetResizable(True)
-        self.editor_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.editor_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.editor_area.setWidget(self.editor)
-        self.editor.hide()  # setWidget shows it: an empty form would offer Declare with no one
-        self.editor_area.setMinimumHeight(160)
-        # The column keeps the width the form needs: the scroll area does not scroll sideways,
-        # so a narrower column would cut the form (its heading names actor and action).
-        self.editor_area.setMinimumWidth(290)
+        self.editor_area = form_area(self.editor, "declarationForm", 290)
         left.addWidget(self.editor_area, 3)
         buttons = QHBoxLayout()
         buttons.addWidget(self.round_label, 1)

@@ -15,16 +15,13 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -42,7 +39,7 @@ from core.model import Status
 from core.rules.popcorn import initiative_standing
 from core.rules.popcorn_attack import attack_notes, total_bonus
 from core.scenario import ScenarioError, parse_scenario
-from desktop.encounter.board_base import BoardBase, entry_text, wrapped_label
+from desktop.encounter.board_base import BoardBase, entry_text, form_area, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import POPCORN_ACTIONS
@@ -166,21 +163,11 @@ class PopcornBoard(BoardBase):
         left = QVBoxLayout()
         left.addWidget(wrapped_label("<b>Combatants</b> — drop the active one on an action"))
         left.addWidget(self.cards, 2)
-        # The turn form sits in a fixed, scrollable place below the cards, as on the letter
-        # boards: opening it moves nothing, and its many rows never make the window taller
-        # than a 1280x720 screen.
-        self.editor_area = QScrollArea()
-        self.editor_area.setObjectName("turnForm")
-        self.editor_area.setWidgetResizable(True)
-        self.editor_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.editor_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.editor_area.setWidget(self.editor)
-        self.editor.hide()  # setWidget shows it
-        self.editor_area.setMinimumHeight(160)
-        for combo in self.editor.findChildren(QComboBox):  # names wrap the lanes' way
+        # The turn form scrolls in its own place below the cards, as on the letter boards; its
+        # lists as narrow as five letters leave the lanes their width.
+        for combo in self.editor.findChildren(QComboBox):
             combo.setMinimumContentsLength(5)
-        scrollbar = self.editor_area.verticalScrollBar().sizeHint().width()
-        self.editor_area.setMinimumWidth(self.editor.minimumSizeHint().width() + scrollbar)
+        self.editor_area = form_area(self.editor, "turnForm")
         left.addWidget(self.editor_area, 3)
         top = QHBoxLayout()
         top.addWidget(self.active_label, 1)
