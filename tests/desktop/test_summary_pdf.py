@@ -261,5 +261,3 @@ def test_a_printout_too_big_to_lay_out_is_refused_with_how_to_print_it(tmp_path:
     assert "at most 5,000 are printed at once" in done.stderr and "--round" in done.stderr
     assert "Traceback" not in done.stderr and not out.exists()
 
-
-_SLEEP = "Sleep takes effect [action D (missile or spell); area: the orcs at the ford]"
