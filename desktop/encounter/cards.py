@@ -150,6 +150,10 @@ class CardsView(QListView):
         self.setDefaultDropAction(Qt.DropAction.CopyAction)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # A long card wraps in a narrow column instead of hiding its hp behind a scroll bar.
+        self.setWordWrap(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
 
     def current_id(self) -> str | None:
         index = self.currentIndex()

@@ -462,7 +462,13 @@ class TimelineWidget(QWidget):
         if self.plot_item.getAxis("top").isVisibleTo(self.plot_item) != bool(lay.rounds):
             self.plot_item.showAxis("top", bool(lay.rounds))  # only on a change: costly
         self._set_ticks("top", [((b.x0 + b.x1) / 2, b.label) for b in lay.rounds])
-        self._set_ticks("bottom", list(lay.ticks) or None)
+        ticks = list(lay.ticks)
+        if not ticks and lay.axis is Axis.SEQ:  # places in the order of play are whole: 1, 2…
+            lo, hi = lay.x_range
+            every = max(1, math.ceil((hi - lo) / 20))  # about twenty labels at most
+            ticks = [(float(n), str(n))
+                     for n in range(max(1, math.ceil(lo)), math.floor(hi) + 1, every)]
+        self._set_ticks("bottom", ticks or None)
         if self._drawn_ticks.get("title") != [(0.0, lay.axis.value)]:
             self._drawn_ticks["title"] = [(0.0, lay.axis.value)]
             self.plot_item.getAxis("bottom").setLabel(AXIS_TITLES[lay.axis])

@@ -345,3 +345,16 @@ def test_a_selected_step_on_a_scrolled_out_row_scrolls_into_view(qtbot: QtBot) -
     assert "Orc 3" not in widget.named_rows()
     widget.highlight_step(last_row)
     assert "Orc 3" in widget.named_rows()
+
+
+def test_popcorn_places_are_whole_numbers_before_play(qtbot: QtBot) -> None:
+    """The order-of-play axis labels whole places (1, 2, 3…), never "0.5 … 1.5", even before
+    the first turn."""
+    from core.model import Resolution
+    from desktop.timeline.widget import TimelineWidget
+
+    widget = TimelineWidget()
+    qtbot.addWidget(widget)
+    widget.set_resolution(Resolution(system="popcorn", steps=(), combatants={}, rolls=()))
+    labels = [text for _, text in widget._drawn_ticks.get("bottom") or []]
+    assert labels == ["1", "2", "3", "4", "5"]
