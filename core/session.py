@@ -8,7 +8,7 @@ so a crash at any moment loses at most the command being written, and reopening 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -79,6 +79,31 @@ class EncounterSession:
             session.claim()
         session.execute(configure(system, options, seed))
         return session
+
+    @classmethod
+    def create(
+        cls,
+        store: Store,
+        campaign_id: int,
+        name: str,
+        system: str,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        commands: Sequence[Command] = (),
+        holder: LeaseHolder | None = None,
+    ) -> EncounterSession:
+        """Creates a new encounter with its configuration and ``commands`` in one transaction.
+
+        All of it is stored or none (a refused or cancelled start leaves no half-built
+        encounter), so the whole call can be repeated. The commands are checked first
+        (LogError, nothing written). The lease is not taken: see :meth:`claim`.
+        """
+        first = [configure(system, options, seed), *commands]
+        log = EncounterLog()
+        for command in first:
+            log.execute(command)  # raises LogError before anything is written
+        info = store.create_encounter(campaign_id, name, system, options, first)
+        return cls(store, info, log, len(first), holder)
 
     @classmethod
     def resume(cls, store: Store, info: EncounterInfo,

@@ -1241,9 +1241,11 @@ class Store:
     # --- encounters ----------------------------------------------------------------------------
 
     def create_encounter(
-        self, campaign_id: int, name: str, system: str, options: Mapping[str, Any] | None = None
+        self, campaign_id: int, name: str, system: str, options: Mapping[str, Any] | None = None,
+        commands: Sequence[Command] = (),
     ) -> EncounterInfo:
-        """Starts a new encounter record."""
+        """Starts a new encounter record, with ``commands`` as its first commands (numbered
+        1, 2, …) in the same transaction: the encounter is stored whole, or not at all."""
         with self.unit_of_work() as s:
             row = EncounterRow(
                 campaign_id=campaign_id,
@@ -1254,6 +1256,13 @@ class Store:
             )
             s.add(row)
             s.flush()
+            s.add_all(
+                EncounterEventRow(encounter_id=row.id, command_seq=seq, event_index=i,
+                                  command_name=command.name, kind=str(event.kind),
+                                  payload=event.to_json()["data"], command_id=command.id)
+                for seq, command in enumerate(commands, start=1)
+                for i, event in enumerate(command.events)
+            )
             return EncounterInfo(row.id, campaign_id, name, system, dict(row.options), row.status)
 
     @_reads

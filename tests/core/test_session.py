@@ -111,3 +111,33 @@ def test_killing_the_app_mid_encounter_loses_no_completed_command(tmp_path: Path
     ids = [c.events[0].data["combatant"]["id"] for c in added]
     assert len(ids) >= saved  # the one in flight may or may not have landed
     assert ids == [f"c{n}" for n in range(1, len(ids) + 1)]  # nothing partial, nothing skipped
+
+
+def test_create_stores_the_encounter_whole_and_resumes_at_its_last_command(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Borderlands")
+    document = json.loads(HALVAINE.read_text())
+    adds = [c for c in commands_for_scenario(document)[1:]
+            if c.events[0].kind is EventKind.COMBATANT_ADDED]
+    session = EncounterSession.create(store, campaign.id, "Orc ambush", "side-d6",
+                                      seed=7, commands=adds)
+    resumed = EncounterSession.resume(store, session.info)
+    assert resumed.state == session.state
+    assert list(resumed.state.combatants) == [c.events[0].data["combatant"]["id"] for c in adds]
+    assert [c.id for c in store.load_commands(session.info.id)] == [
+        c.id for c in session.log.commands]
+    # The next command follows the created ones (the session knows their numbers).
+    session.execute(commands_for_scenario(document)[len(adds) + 1])
+    store.close()
+
+
+def test_create_refuses_a_bad_command_before_writing_anything(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Borderlands")
+    bad = Command("Nothing", ())
+    with pytest.raises(LogError):
+        EncounterSession.create(store, campaign.id, "Fight", "popcorn", commands=[bad])
+    assert store.encounters(campaign.id) == []
+    store.close()
