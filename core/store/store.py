@@ -457,6 +457,8 @@ class Store:
         self._processors: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None
         self.damage: tuple[str, ...] = ()
         """Damage found when the campaign opened, in words for the DM (empty: none found)."""
+        self.lock_timeout = 5.0
+        """Seconds a write (or a backup) waits for another program's lock before giving up."""
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -498,6 +500,7 @@ class Store:
                 reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
                 raise StoreError(f"cannot connect to {label}: {reason}") from None
         store = cls(engine, label)
+        store.lock_timeout = lock_timeout
         if path is not None and inspection.verdict is not Verdict.CREATE:
             store._unseal()
         store._prepare(inspection, path)
@@ -561,7 +564,7 @@ class Store:
         source_path = sqlite_path(str(self._engine.url))
         if source_path is None:
             raise StoreError(SERVER_BACKUPS)
-        return copy_database(source_path, target)
+        return copy_database(source_path, target, self.lock_timeout)
 
     @property
     def file(self) -> Path | None:
@@ -1400,8 +1403,11 @@ class Store:
     @_reads
     def last_command_seq(self, encounter_id: int) -> int:
         """Gets the number of the encounter's newest stored command (undos included; 0: none)."""
-        with self._engine.connect() as conn:
-            return int(conn.execute(_LAST_SEQ, {"encounter_id": encounter_id}).scalar() or 0)
+        try:
+            with self._engine.connect() as conn:
+                return int(conn.execute(_LAST_SEQ, {"encounter_id": encounter_id}).scalar() or 0)
+        except DBAPIError as exc:  # outside a unit of work: a locked file is still worded
+            raise _operational(exc, self.label) from None
 
     def _append(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]],
                 command_id: str | None = None, after: int | None = None,
@@ -1481,7 +1487,11 @@ class Store:
         payload_out, time_out = self._event_processors()
         now = time_out(utc_now())
         who = changed_by(None)
-        with self._engine.connect() as conn:
+        try:
+            conn = self._engine.connect()  # a new connection may meet the lock already
+        except DBAPIError as exc:
+            raise _operational(exc, self.label) from None
+        with conn:
             raw = conn.connection.dbapi_connection
             assert isinstance(raw, sqlite3.Connection)
             try:
