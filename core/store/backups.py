@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from datetime import datetime
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 from core.store.errors import DatabaseLockedError, NotACampaignDatabaseError, StoreError
