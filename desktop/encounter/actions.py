@@ -140,8 +140,10 @@ class EncounterActions:
 
     # --- campaign -----------------------------------------------------------------------------
 
-    def campaign_shown(self, campaign: Campaign) -> None:
-        """Lists the campaign's encounters and reopens the active ones where they stopped.
+    def campaign_shown(self, campaign: Campaign,
+                       encounters: list[EncounterInfo] | None = None) -> None:
+        """Lists the campaign's encounters (``encounters``: as just read) and reopens the
+        active ones where they stopped.
 
         Every open encounter gets its tab, but only the newest is read from the store now;
         the others are read when their tab is first shown, so start-up does not grow with
@@ -154,11 +156,12 @@ class EncounterActions:
             self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
             waiting.setParent(None)
             waiting.deleteLater()
-        active = [i for i in self.campaign_list_changed() if i.status == "active"]
+        active = [i for i in self.campaign_list_changed(encounters) if i.status == "active"]
         for info in active[:-1]:
             self.window.tabs.addTab(WaitingTab(info), f"Encounter: {info.name}")
-        if active:
-            self.open_encounter(active[-1], focus=False)
+        if active and self.open_encounter(active[-1], focus=False) is None:
+            # Not read now (cancelled or refused): it is read when its tab is first shown.
+            self.window.tabs.addTab(WaitingTab(active[-1]), f"Encounter: {active[-1].name}")
 
     def _waiting(self, encounter_id: int) -> WaitingTab | None:
         return next((w for w in self.window.tabs.findChildren(WaitingTab)
@@ -169,16 +172,15 @@ class EncounterActions:
         existing = next((w for w in self.workspaces if w.session.info.id == info.id), None)
         if existing is None:
             try:
-                info = self.window.store.encounter(info.id)  # the menu's copy may be old
-                session = EncounterSession.resume(self.window.store, info, self.holder)
-            except (StoreError, ValueError) as exc:
+                session = self.window.store_call(lambda: self._read(info))
+                if not session.ended:  # take it, or learn who plays it (then it only watches)
+                    self.window.store_call(session.claim)
+            except StoreError as exc:
+                self.window.store_failed(exc, f"{info.name} was not opened")
+                return None
+            except ValueError as exc:
                 self.window._report(exc)
                 return None
-            if not info.ended:
-                try:
-                    session.claim()  # or learn who plays it: then this tab only watches
-                except StoreError as exc:  # commands still only follow the last one seen
-                    self.window.statusBar().showMessage(str(exc), 10000)
             waiting = self._waiting(info.id)
             at = self.window.tabs.indexOf(waiting) if waiting is not None else None
             existing = self._add_tab(session, at)
@@ -191,6 +193,11 @@ class EncounterActions:
         if focus:
             self.window.tabs.setCurrentWidget(existing)
         return existing
+
+    def _read(self, info: EncounterInfo) -> EncounterSession:
+        """Reads an encounter whole from the store, at its last command (reads only)."""
+        fresh = self.window.store.encounter(info.id)  # the menu's copy may be old
+        return EncounterSession.resume(self.window.store, fresh, self.holder)
 
     def _add_tab(self, session: EncounterSession, at: int | None = None) -> EncounterWorkspace:
         # Imported on first use: the workspace brings pyqtgraph and numpy, which a DM who only
@@ -266,14 +273,23 @@ class EncounterActions:
         campaign = self.window.campaign
         if campaign is None or not self._fine_to_share(plan):
             return None
+        store = self.window.store
+        adds = [add_combatant(c) for c in plan.combatants]  # made once: Retry saves the same
         try:
-            session = EncounterSession.start(self.window.store, campaign.id, plan.name,
-                                             plan.system, plan.options, plan.seed, self.holder)
-            for combatant in plan.combatants:
-                session.execute(add_combatant(combatant))
-        except (StoreError, ValueError) as exc:
+            # One transaction: a cancelled or refused start leaves no half-built encounter.
+            session = self.window.store_call(lambda: EncounterSession.create(
+                store, campaign.id, plan.name, plan.system, plan.options, plan.seed, adds,
+                self.holder))
+        except StoreError as exc:
+            self.window.store_failed(exc, f"{plan.name} was not started")
+            return None
+        except ValueError as exc:
             self.window._report(exc)
             return None
+        try:
+            session.claim()  # nobody else knows it yet; if this fails the next redraw claims
+        except StoreError as exc:
+            self.window.statusBar().showMessage(str(exc), 10000)
         workspace = self._add_tab(session)
         self.window.tabs.setCurrentWidget(workspace)
         self.campaign_list_changed()
@@ -287,9 +303,10 @@ class EncounterActions:
         if campaign is None or not ids:
             return True
         try:
-            shared = encounters_holding(self.window.store, campaign.id, ids)
+            shared = self.window.store_call(
+                lambda: encounters_holding(self.window.store, campaign.id, ids))
         except StoreError as exc:
-            self.window._report(exc)
+            self.window.store_failed(exc, f"{plan.name} was not started")
             return False
         if not shared:
             return True
@@ -303,17 +320,22 @@ class EncounterActions:
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
-    def campaign_list_changed(self) -> list[EncounterInfo]:
-        """Re-lists the campaign's encounters in the menu (without reopening any)."""
+    def campaign_list_changed(
+        self, encounters: list[EncounterInfo] | None = None
+    ) -> list[EncounterInfo]:
+        """Re-lists the campaign's encounters in the menu (without reopening any); given
+        ``encounters`` (as just read) it lists those."""
         campaign = self.window.campaign
         if campaign is None:
             return []
-        try:
-            # Headers only: opening one reads it whole (store.encounter in open_encounter).
-            encounters = self.window.store.encounters(campaign.id, with_options=False)
-        except StoreError as exc:
-            self.window.statusBar().showMessage(str(exc), 10000)
-            return []
+        if encounters is None:
+            try:
+                # Headers only: opening one reads it whole (store.encounter in open_encounter).
+                encounters = self.window.store_call(
+                    lambda: self.window.store.encounters(campaign.id, with_options=False))
+            except StoreError as exc:
+                self.window.store_failed(exc, "The Open Encounter menu was not updated")
+                return self._listed
         # The menu is filled when it opens: a campaign of thousands of fights starts quickly.
         self._listed = encounters
         self._menu_filled = False
@@ -351,19 +373,24 @@ class EncounterActions:
             return False
         state, spells = self._end_state(workspace)
         baseline = workspace.session.info.results_baseline  # set when it was reopened
+        campaign_id = workspace.session.info.campaign_id
         try:
-            workspace.session.end()
+            # The roster the results are offered against, read first: once ended, the
+            # results must be offered whatever the database does next.
+            roster = self.window.store_call(lambda: self.window.store.roster(campaign_id))
+            self.window.store_call(workspace.session.end)  # ending twice is refused: safe
         except StoreError as exc:
-            self.window._report(exc)
+            self.window.store_failed(exc, f"{name} was not ended")
             return False
         self.close_workspace(workspace)
         self.campaign_list_changed()
-        self.dialog = self.window.roster_actions.review_results(state, name, spells, baseline)
+        self.dialog = self.window.roster_actions.review_results(state, name, spells, baseline,
+                                                                roster)
         return True
 
     def _results_written(self, campaign_id: int, name: str) -> bool:
         """Tells whether the encounter's results are in the roster (applied, not undone)."""
-        log = self.window.store.session_log(campaign_id)
+        log = self.window.store.session_log(campaign_id)  # a read: safe to repeat
         applied = sum(e.summary == f"Results of {name}" for e in log)
         return applied > sum(e.summary == f"Undone: Results of {name}" for e in log)
 
@@ -374,15 +401,26 @@ class EncounterActions:
         if workspace is None:
             return None
         info = workspace.session.info
+        try:
+            # Read before the tab goes: a cancelled reload leaves the tab as it was.
+            session = self.window.store_call(lambda: self._read(info))
+        except StoreError as exc:
+            self.window.store_failed(exc, f"{info.name} was not read again")
+            return None
+        except ValueError as exc:
+            self.window._report(exc)
+            return None
         at = self.window.tabs.indexOf(workspace)
-        self.close_workspace(workspace)
-        placeholder = WaitingTab(info)
-        self.window.tabs.insertTab(at, placeholder, f"Encounter: {info.name}")
-        self.window.tabs.setCurrentWidget(placeholder)  # reads it now (see _on_tab_changed)
-        reloaded = self.current()
-        if reloaded is not None:
-            self.window.statusBar().showMessage(
-                plain(f"Read {info.name} again from the campaign."), 5000)
+        self.close_workspace(workspace)  # lets its lease go: the new tab takes it again
+        if not session.ended:
+            try:
+                session.claim()
+            except StoreError as exc:  # the next redraw claims it; commands follow the log
+                self.window.statusBar().showMessage(str(exc), 10000)
+        reloaded = self._add_tab(session, at)
+        self.window.tabs.setCurrentWidget(reloaded)
+        self.window.statusBar().showMessage(
+            plain(f"Read {info.name} again from the campaign."), 5000)
         return reloaded
 
     def reopen_current(self, workspace: EncounterWorkspace | None = None) -> bool:
@@ -393,10 +431,10 @@ class EncounterActions:
             return False
         name = workspace.session.info.name
         try:
-            roster = self.window.store.roster(campaign.id)
-            applied = self._results_written(campaign.id, name)
+            roster, applied = self.window.store_call(lambda: (
+                self.window.store.roster(campaign.id), self._results_written(campaign.id, name)))
         except StoreError as exc:
-            self.window._report(exc)
+            self.window.store_failed(exc, f"{name} was not reopened")
             return False
         what = ("Results already applied to the roster stay; ending it again will offer only "
                 "what changes after reopening." if applied else
@@ -415,7 +453,8 @@ class EncounterActions:
         baseline = reopen_baseline(roster, state, spells,
                                    workspace.session.info.results_baseline) if applied else None
         command = ReopenCommand(workspace.session, baseline,
-                                lambda text: self.window.statusBar().showMessage(text, 10000))
+                                lambda text: self.window.statusBar().showMessage(text, 10000),
+                                self.window.ask_retry)
         workspace.controller.stack.push(command)
         if command.error is not None:
             self.window.statusBar().showMessage(command.error, 10000)

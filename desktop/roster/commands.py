@@ -43,6 +43,9 @@ class RosterContext:
         self.template_versions: dict[int, int] = {}
         self.ask_retry: AskRetry | None = None
         """Asks Retry / Cancel when the database is busy or away (None: fail at once)."""
+        self.on_cancelled: Callable[[StoreError, RosterCommand], None] | None = None
+        """Tells the DM (in words, without a second dialog) that a command they cancelled was
+        not carried out."""
 
     def current(self, entry: RosterEntry) -> RosterEntry:
         """Gets ``entry`` carrying the version this window last saw written."""
@@ -102,8 +105,10 @@ class RosterCommand(QUndoCommand):
             self.setObsolete(True)
             if is_retryable(exc) and self.ctx.ask_retry is not None:
                 # The DM saw the failure and chose Cancel: nothing was saved; show the roster
-                # as it is saved instead of a second message.
+                # as it is saved, and a line in the status bar instead of a second message.
                 self.ctx.on_changed(None)
+                if self.ctx.on_cancelled is not None:
+                    self.ctx.on_cancelled(exc, self)
             else:
                 self.ctx.on_failed(exc, self)
             return
