@@ -31,6 +31,7 @@ from desktop.roster.commands import (
     names_text,
 )
 from desktop.roster.tree_model import TEMPLATES
+from desktop.store_retry import is_retryable
 
 if TYPE_CHECKING:
     from core.kills import Kill
@@ -434,6 +435,8 @@ class RosterActions:
             ctx, before, after, f"Results of {title}", [c.description for c in accepted] + kills
         )
         self.push(command)
+        if command.failure is not None and is_retryable(command.failure):
+            dialog.open()  # not written: the results stay on offer, ticked as the DM left them
 
     def show_session_log(self) -> SessionLogDialog | None:
         """Opens the campaign's session log (non-modal)."""
