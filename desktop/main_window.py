@@ -267,6 +267,7 @@ class MainWindow(QMainWindow):
                 self._on_template_changed,
             )
             self.ctx.ask_retry = self.ask_retry
+            self.ctx.stack = self.undo_stack
             self.ctx.on_cancelled = lambda exc, command: self.store_failed(
                 exc, f"Cancelled: {command.text()}")
             self.editor.load(None)

@@ -523,6 +523,7 @@ def test_a_busy_database_asks_retry_or_cancel(
     )
     try:
         action.trigger(window, tmp_path)
+        QApplication.processEvents()  # what the action left for the event loop
     finally:
         lock.release()
 
