@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from core.encounter import commands_for_scenario, start_round
+from core.encounter import add_entry, commands_for_scenario, start_round
 from core.log import Command, EncounterLog, Event, EventKind, add_combatant
 from core.model import Kind, frozen_mapping
 from core.results import roster_combatant
@@ -52,6 +52,7 @@ FIGHT = {
         {"id": "orc-1", "name": "Orc 1", "side": "monsters", "hp": 6},
     ],
 }
+DECLARE = add_entry("declarations", {"actor": "brannoc", "action": "G", "target": "orc-1"})
 ADDS = [c for c in commands_for_scenario(FIGHT) if c.events[0].kind is EventKind.COMBATANT_ADDED]
 
 
@@ -212,7 +213,9 @@ def on_screen(window: MainWindow) -> dict[str, Any]:
             )
             for w in workspaces
         ],
-        "encounter undo": [w.controller.stack.count() for w in workspaces],
+        "encounter undo": [
+            (w.controller.stack.count(), w.controller.stack.index()) for w in workspaces
+        ],
         "dialogs": [
             type(d).__name__
             for d in (window.roster_actions.dialog,)
@@ -232,6 +235,9 @@ class Action:
     trigger: Callable[[MainWindow, Path], object]
     done: Callable[[MainWindow, dict[str, Any]], bool]
     ready: Callable[[MainWindow, Path, pytest.MonkeyPatch], None] = lambda *_a: None
+    said: Callable[[MainWindow], str] = lambda w: w.statusBar().currentMessage()
+    """Where Cancel's reason is shown: the status bar, or (encounter commands, as every
+    refused command) the message beside the board."""
 
 
 def _first(window: MainWindow) -> str:
@@ -297,6 +303,30 @@ def _ready_taken_over(window: MainWindow, _p: Path, _mp: pytest.MonkeyPatch) -> 
     assert workspace.session.watching
 
 
+def _ready_declared(window: MainWindow, _p: Path, _mp: pytest.MonkeyPatch) -> None:
+    _show_guardroom(window)
+    workspace = window.encounter_actions.current()
+    assert workspace is not None and workspace.controller.run(DECLARE)
+
+
+def _ready_declared_and_undone(window: MainWindow, p: Path, mp: pytest.MonkeyPatch) -> None:
+    _ready_declared(window, p, mp)
+    window.undo_action.trigger()
+
+
+def _guardroom_commands(saved: dict[str, Any]) -> list[str]:
+    return next(e for c in saved.values() for e in c["encounters"] if e[0] == "Guardroom")[2]
+
+
+def _declared(saved: dict[str, Any]) -> bool:
+    return DECLARE.id in _guardroom_commands(saved)
+
+
+def _declared_again(saved: dict[str, Any]) -> bool:
+    """A redo is saved as a new command (a new id): configure, adds, round 1, the redo."""
+    return len(_guardroom_commands(saved)) == 1 + len(ADDS) + 2
+
+
 def _take_over(window: MainWindow, _p: Path) -> None:
     workspace = window.encounter_actions.current()
     assert workspace is not None
@@ -322,6 +352,16 @@ def _ready_import(suffix: str) -> Callable[[MainWindow, Path, pytest.MonkeyPatch
 
 def _ready_imported(window: MainWindow, tmp: Path, _mp: pytest.MonkeyPatch) -> None:
     assert window.roster_actions.import_path(_roster_file(tmp, ".json")) == 2
+
+
+def _ready_imported_and_undone(window: MainWindow, tmp: Path, mp: pytest.MonkeyPatch) -> None:
+    _ready_imported(window, tmp, mp)
+    window.undo_action.trigger()
+
+
+def _redo(window: MainWindow, _p: Path) -> None:
+    window.tabs.setCurrentWidget(window.roster_panel)
+    window.redo_action.trigger()
 
 
 def _undo(window: MainWindow, _p: Path) -> None:
@@ -423,6 +463,24 @@ ACTIONS: dict[str, Action] = {
         ),
         _ready_old_fight,
     ),
+    "undo an encounter command": Action(
+        WriteLock,
+        lambda w, _p: w.undo_action.trigger(),
+        lambda w, saved: (
+            not _declared(saved) and w.encounter_actions.current().controller.stack.index() == 0
+        ),  # type: ignore[union-attr]
+        _ready_declared,
+        lambda w: w.encounter_actions.current().board.message.text(),  # type: ignore[union-attr]
+    ),
+    "redo an encounter command": Action(
+        WriteLock,
+        lambda w, _p: w.redo_action.trigger(),
+        lambda w, saved: (
+            _declared_again(saved) and w.encounter_actions.current().controller.stack.index() == 1
+        ),  # type: ignore[union-attr]
+        _ready_declared_and_undone,
+        lambda w: w.encounter_actions.current().board.message.text(),  # type: ignore[union-attr]
+    ),
     "take over": Action(
         WriteLock,
         _take_over,
@@ -456,6 +514,14 @@ ACTIONS: dict[str, Action] = {
             and "Marsh Owlbear" not in [t.name for t in w.templates]
         ),
         _ready_imported,
+    ),
+    "redo import": Action(
+        WriteLock,
+        _redo,
+        lambda w, saved: (
+            "Wulfric the Wanderer" in _saved_names(saved) and w.undo_stack.index() == 1
+        ),
+        _ready_imported_and_undone,
     ),
     "apply results": Action(
         WriteLock,
@@ -537,7 +603,7 @@ def test_a_busy_database_asks_retry_or_cancel(
     else:
         assert saved_after == saved_before  # nothing saved
         assert on_screen(window) == shown_before  # and the window as before
-        said = window.statusBar().currentMessage().replace(str(campaign_file), "the file")
+        said = action.said(window).replace(str(campaign_file), "the file")
         assert "locked by another program" in said, said
         assert_in_words(said)
         assert not action.done(window, saved_after)
