@@ -607,3 +607,89 @@ def test_a_busy_database_asks_retry_or_cancel(
         assert "locked by another program" in said, said
         assert_in_words(said)
         assert not action.done(window, saved_after)
+
+
+# --- the same dialog for a PostgreSQL campaign --------------------------------------------------
+
+
+class TableLock:
+    """Another client holds a table locked (mid-transaction): reads and writes on it wait for
+    the server's lock timeout, which the store words as a locked database."""
+
+    def __init__(self, url: str, table: str) -> None:
+        from sqlalchemy import create_engine, text
+
+        self.engine = create_engine(url)
+        self.conn = self.engine.connect()
+        self.conn.execute(text(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE"))
+
+    def release(self) -> None:
+        if self.conn.in_transaction():
+            self.conn.rollback()
+        self.conn.close()
+        self.engine.dispose()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    from tests.store import pg_server
+
+    srv = pg_server.server()
+    if srv.url is None:
+        pytest.skip(f"PostgreSQL: {srv.why}")
+    url = pg_server.new_database()
+    try:
+        yield url
+    finally:
+        pg_server.drop_database(url)
+
+
+@pytest.mark.parametrize("choice", ["retry", "cancel"])
+@pytest.mark.parametrize("name", ["new campaign", "switch campaign"])
+def test_a_locked_server_table_asks_retry_or_cancel_too(
+    qtbot: QtBot,
+    pg_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    choice: str,
+) -> None:
+    store = Store.open(pg_url, lock_timeout=BUSY_TIMEOUT)
+    ensure_sample_campaign(store)
+    store.create_campaign("Western Marches")
+    window = MainWindow(store, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.show()
+    _ready_new_campaign(window, tmp_path, monkeypatch)
+    seen = Seen()
+    monkeypatch.setattr(
+        QMessageBox,
+        "warning",
+        staticmethod(lambda _p, title, text, *_a: seen.other.append(f"{title}: {text}")),
+    )
+    campaigns_before, shown_before = store.campaigns(), on_screen(window)
+    lock = TableLock(pg_url, "campaigns" if name == "new campaign" else "characters")
+    retry = choice == "retry"
+    answer_retry_dialog(
+        QMessageBox.StandardButton.Retry if retry else QMessageBox.StandardButton.Cancel, lock, seen
+    )  # type: ignore[arg-type]
+    try:
+        ACTIONS[name].trigger(window, tmp_path)
+        QApplication.processEvents()
+    finally:
+        lock.release()
+    try:
+        assert not seen.other and len(seen.retry) == 1, seen
+        assert "busy" in seen.retry[0]
+        assert_in_words(seen.retry[0])
+        if retry:
+            assert window.campaign is not None and window.campaign.name == (
+                "Keep on the Border" if name == "new campaign" else "Western Marches"
+            )
+        else:
+            assert store.campaigns() == campaigns_before
+            assert on_screen(window) == shown_before
+            assert "holding this record" in window.statusBar().currentMessage()
+    finally:
+        window.encounter_actions.release_leases()
+        store.close()
