@@ -1257,21 +1257,33 @@ class Store:
             return EncounterInfo(row.id, campaign_id, name, system, dict(row.options), row.status)
 
     @_reads
-    def encounters(self, campaign_id: int, with_options: bool = True) -> list[EncounterInfo]:
+    def encounters(self, campaign_id: int, with_options: bool = True,
+                   status: str | None = None) -> list[EncounterInfo]:
         """Lists a campaign's encounters, oldest first (``status`` active or ended).
 
-        ``with_options=False`` leaves each one's options out (empty): a list for a menu, read
-        at start-up for campaigns of thousands of fights; :meth:`encounter` reads one whole.
+        ``with_options=False`` leaves each one's options out (empty): a list for a menu;
+        :meth:`encounter` reads one whole. ``status`` lists only those in it ("active" at
+        start-up, so a campaign of thousands of ended fights starts as fast as an empty one).
         """
         table = EncounterRow.__table__  # plain rows: ORM objects cost more than the read
         columns = [table.c.id, table.c.campaign_id, table.c.name, table.c.system,
                    table.c.status, *([table.c.options] if with_options else [])]
         query = (select(*columns).where(table.c.campaign_id == campaign_id)
                  .order_by(table.c.id))
+        if status is not None:
+            query = query.where(table.c.status == status)
         with self.unit_of_work() as s:
             return [EncounterInfo(r.id, r.campaign_id, r.name, r.system,
                                   dict(r.options or {}) if with_options else {}, r.status)
                     for r in s.execute(query)]
+
+    @_reads
+    def encounter_count(self, campaign_id: int) -> int:
+        """Counts a campaign's encounters, active and ended (numbers a new one's name)."""
+        table = EncounterRow.__table__
+        with self.unit_of_work() as s:
+            query = select(func.count()).where(table.c.campaign_id == campaign_id)
+            return int(s.execute(query).scalar_one())
 
     def end_encounter(self, encounter_id: int, holder: str | None = None) -> EncounterInfo:
         """Marks an encounter ended (its commands stay, so it can still be read and printed).

@@ -87,8 +87,9 @@ class EncounterActions:
         self.help_window: HelpWindow | None = None
         self.menu = QMenu("E&ncounter", window)
         self.open_menu = QMenu("&Open Encounter", window)
-        self._listed: list[EncounterInfo] = []
-        self._menu_filled = True
+        self._listed: list[EncounterInfo] | None = []
+        """The Open Encounter menu's list; None until the menu next opens (read then)."""
+        self._count = 0
         self.open_menu.aboutToShow.connect(self._fill_open_menu)
         window.tabs.currentChanged.connect(self._on_tab_changed)
         self._update_enabled()
@@ -154,7 +155,13 @@ class EncounterActions:
             self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
             waiting.setParent(None)
             waiting.deleteLater()
-        active = [i for i in self.campaign_list_changed() if i.status == "active"]
+        self.campaign_list_changed()
+        try:
+            active = self.window.store.encounters(campaign.id, with_options=False,
+                                                  status="active")
+        except StoreError as exc:
+            self.window.statusBar().showMessage(str(exc), 10000)
+            return
         for info in active[:-1]:
             self.window.tabs.addTab(WaitingTab(info), f"Encounter: {info.name}")
         if active:
@@ -246,7 +253,7 @@ class EncounterActions:
         if self.window.campaign is None:
             self.window.statusBar().showMessage("Open a campaign first.", 4000)
             return None
-        number = len(self._listed) + 1
+        number = self._count + 1
         from desktop.encounter.start_dialog import StartEncounterDialog  # on first use
 
         dialog = StartEncounterDialog(self.window.entries, self.window.templates,
@@ -303,31 +310,35 @@ class EncounterActions:
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
-    def campaign_list_changed(self) -> list[EncounterInfo]:
-        """Re-lists the campaign's encounters in the menu (without reopening any)."""
+    def campaign_list_changed(self) -> None:
+        """Notes that the campaign's encounters changed: the Open Encounter menu re-reads them
+        when it next opens, so a campaign of thousands of fights starts quickly (only their
+        count is read now, for the menu's state and a new encounter's name)."""
+        self._listed = None
         campaign = self.window.campaign
-        if campaign is None:
-            return []
         try:
-            # Headers only: opening one reads it whole (store.encounter in open_encounter).
-            encounters = self.window.store.encounters(campaign.id, with_options=False)
+            self._count = 0 if campaign is None else self.window.store.encounter_count(
+                campaign.id)
         except StoreError as exc:
             self.window.statusBar().showMessage(str(exc), 10000)
-            return []
-        # The menu is filled when it opens: a campaign of thousands of fights starts quickly.
-        self._listed = encounters
-        self._menu_filled = False
-        self.open_menu.setEnabled(bool(encounters))
-        return encounters
+            self._count = 0
+        self.open_menu.setEnabled(self._count > 0)
 
     def _fill_open_menu(self) -> None:
-        if self._menu_filled:
+        if self._listed is not None:
             return
+        campaign = self.window.campaign
         self.open_menu.clear()
+        try:
+            # Headers only: opening one reads it whole (store.encounter in open_encounter).
+            self._listed = [] if campaign is None else self.window.store.encounters(
+                campaign.id, with_options=False)
+        except StoreError as exc:
+            self.window.statusBar().showMessage(str(exc), 10000)
+            return
         for info in self._listed:
             action = self.open_menu.addAction(open_label(info))
             action.triggered.connect(lambda _=False, i=info: self.open_encounter(i))
-        self._menu_filled = True
 
     def open_menu_actions(self) -> list[QAction]:
         """Gets the Open Encounter menu's entries (filling it first, as opening it does)."""

@@ -124,3 +124,19 @@ def test_a_reopened_encounter_applies_only_what_changed_after_reopening(store: S
     orcs.execute(hit(f"roster-{brannoc.id}", -2))
     end_and_apply(store, campaign, orcs)
     assert store.roster(campaign)[0].hp == 17  # not 24 - 7 applied on top of 19
+
+
+def test_start_up_reads_only_the_open_fights_and_numbers_the_next_one(store: Store) -> None:
+    """What the main window reads at start: the open fights, and how many there are in all
+    (the next one is "Encounter N+1"); the ended ones only when Open Encounter is opened."""
+    campaign = store.create_campaign("Saltmarsh").id
+    (brannoc,) = store.add_entries(campaign, [BRANNOC])
+    first = fight(store, campaign, "Orc guardroom", brannoc)
+    fight(store, campaign, "Goblin stair", brannoc)
+    first.end()
+    fight(store, campaign, "Sahuagin raid", brannoc)
+    assert [i.name for i in store.encounters(campaign, with_options=False, status="active")] == [
+        "Goblin stair", "Sahuagin raid"]
+    assert [i.name for i in store.encounters(campaign, status="ended")] == ["Orc guardroom"]
+    assert store.encounter_count(campaign) == 3
+    assert store.encounter_count(store.create_campaign("Empty").id) == 0
