@@ -24,6 +24,7 @@ from core.scenario import ScenarioError, parse_scenario
 from core.session import EncounterSession, encounters_holding
 from core.store import EncounterInfo, LeaseHolder, StoreError
 from desktop.plain_text import plain
+from desktop.running_instances import RunningInstances
 
 if TYPE_CHECKING:
     from core.summary import Summary
@@ -67,6 +68,7 @@ class EncounterActions:
         self.window = window
         self.holder = LeaseHolder.here()
         """This window's lease identity: who plays an encounter, in other windows' banners."""
+        self.running = RunningInstances(self.holder.instance)
         self.workspaces: list[EncounterWorkspace] = []
         self.dialog: QWidget | None = None  # the last non-modal dialog (tests reach it here)
         self.new_action = self._action("&New Encounter…", self.ask_new_encounter,
@@ -167,6 +169,20 @@ class EncounterActions:
         if active:
             self.open_encounter(active[-1], focus=False)
 
+    def _take_back_from_ended_app(self, session: EncounterSession) -> None:
+        """Plays on a fight whose lease a Combat Desk on this computer, run by this user, still
+        holds although it is no longer running (killed, crashed): no need to wait for its lease
+        to run out or to press Take Over."""
+        lease = session.lease
+        if (not session.watching or lease is None or lease.holder.host != self.holder.host
+                or lease.holder.user != self.holder.user
+                or not self.running.has_ended(lease.holder.instance)):
+            return
+        session.claim(take_over=True)
+        self.window.statusBar().showMessage(
+            f"{session.info.name} was open in a Combat Desk on this computer that is no longer "
+            "running; you play it here now.", 10000)
+
     def _waiting(self, encounter_id: int) -> WaitingTab | None:
         return next((w for w in self.window.tabs.findChildren(WaitingTab)
                      if w.info.id == encounter_id), None)
@@ -184,6 +200,7 @@ class EncounterActions:
             if not info.ended:
                 try:
                     session.claim()  # or learn who plays it: then this tab only watches
+                    self._take_back_from_ended_app(session)
                 except StoreError as exc:  # commands still only follow the last one seen
                     self.window.statusBar().showMessage(str(exc), 10000)
             waiting = self._waiting(info.id)
@@ -243,6 +260,7 @@ class EncounterActions:
 
     def release_leases(self) -> None:
         """Lets every encounter this window plays go (the window closes)."""
+        self.running.close()
         for workspace in self.workspaces:
             workspace.let_go()
 
