@@ -535,7 +535,7 @@ class EncounterActions:
             return
         problem = printout_problem(summary)
         if problem is not None:  # Qt's page layout would run for minutes and eat the memory
-            QMessageBox.information(self.window, "Print", problem)
+            QMessageBox.information(self.window, "Print", plain(problem))
             return
         printing.show_print_preview(render_html(summary, choice.appendix), self.window,
                                     choice.page)
