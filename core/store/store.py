@@ -151,6 +151,17 @@ def default_database_url() -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredCommand:
+    """One numbered entry of an encounter's stored log: a command, or an undo of one."""
+
+    seq: int
+    command: Command | None
+    """None for an undo."""
+    undoes: int = 0
+    """For an undo: the number of the command it took back."""
+
+
+@dataclass(frozen=True, slots=True)
 class EncounterInfo:
     """An encounter's header (its commands come from :meth:`Store.load_commands`)."""
 
@@ -1542,12 +1553,13 @@ class Store:
             self._processors = (payload or _same, created or _same)
         return self._processors
 
-    def _rows(self, encounter_id: int) -> list[EncounterEventRow]:
+    def _rows(self, encounter_id: int, after: int = 0) -> list[EncounterEventRow]:
         with self.unit_of_work() as s:
             return list(
                 s.scalars(
                     select(EncounterEventRow)
-                    .where(EncounterEventRow.encounter_id == encounter_id)
+                    .where(EncounterEventRow.encounter_id == encounter_id,
+                           EncounterEventRow.command_seq > after)
                     .order_by(EncounterEventRow.command_seq, EncounterEventRow.event_index)
                 ).all()
             )
@@ -1556,22 +1568,44 @@ class Store:
         return [seq for seq, _ in self._live_commands(self._rows(encounter_id))]
 
     @staticmethod
-    def _live_commands(rows: Sequence[EncounterEventRow]) -> list[tuple[int, Command]]:
+    def _stored(rows: Sequence[EncounterEventRow]) -> list[StoredCommand]:
         grouped: dict[int, list[EncounterEventRow]] = {}
         for row in rows:
             grouped.setdefault(row.command_seq, []).append(row)
-        live: list[tuple[int, Command]] = []
+        stored: list[StoredCommand] = []
         for seq, group in grouped.items():
             if group[0].kind == UNDO_KIND:
                 undone = group[0].payload.get("undoes")
-                if live and live[-1][0] == undone:
-                    live.pop()
+                stored.append(StoredCommand(seq, None, undone if isinstance(undone, int) else 0))
                 continue
             events = tuple(Event.from_json({"kind": r.kind, "data": r.payload}) for r in group)
             command = (Command(group[0].command_name, events) if group[0].command_id is None
                        else Command(group[0].command_name, events, group[0].command_id))
-            live.append((seq, command))
+            stored.append(StoredCommand(seq, command))
+        return stored
+
+    @classmethod
+    def _live_commands(cls, rows: Sequence[EncounterEventRow]) -> list[tuple[int, Command]]:
+        live: list[tuple[int, Command]] = []
+        for stored in cls._stored(rows):
+            if stored.command is not None:
+                live.append((stored.seq, stored.command))
+            elif live and live[-1][0] == stored.undoes:
+                live.pop()
         return live
+
+    @_reads
+    def log_snapshot(self, encounter_id: int) -> tuple[int, list[tuple[int, Command]]]:
+        """Gets, from one read, the newest command number stored (undos included; 0: none)
+        and the live commands with their numbers, oldest first."""
+        rows = self._rows(encounter_id)
+        return (rows[-1].command_seq if rows else 0), self._live_commands(rows)
+
+    @_reads
+    def stored_after(self, encounter_id: int, after: int) -> list[StoredCommand]:
+        """Gets what was stored after command number ``after``, commands and undos, oldest
+        first: a window that has seen up to ``after`` catches up without reading it all."""
+        return self._stored(self._rows(encounter_id, after))
 
     @_reads
     def load_commands(self, encounter_id: int) -> list[Command]:
