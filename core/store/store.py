@@ -189,6 +189,12 @@ BASELINE_KEY = "results_baseline"
 """The encounter row's options key holding what a reopened encounter's results start from."""
 
 
+_GONE_CAMPAIGN = ("That campaign is no longer in the database (deleted from another Combat Desk?); "
+                  "nothing was saved.")
+_GONE_ENCOUNTER = ("That encounter is no longer in the campaign (deleted from another Combat "
+                   "Desk?); nothing was saved.")
+
+
 def _ended_error(name: str) -> EncounterEndedError:
     return EncounterEndedError(
         f"{name} has ended, so nothing can be changed in it. Reopen it (Encounter › Reopen "
@@ -733,7 +739,7 @@ class Store:
         """Adds several roster entries in one transaction (all or none)."""
         with self.unit_of_work() as s:
             if s.get(CampaignRow, campaign_id) is None:
-                raise NotFoundError(f"There is no campaign {campaign_id}.")
+                raise NotFoundError(_GONE_CAMPAIGN)
             rows = []
             for entry in entries:
                 row = CharacterRow(campaign_id=campaign_id)
@@ -857,7 +863,7 @@ class Store:
         ]
         with self.unit_of_work() as s:
             if s.get(CampaignRow, campaign_id) is None:
-                raise NotFoundError(f"There is no campaign {campaign_id}.")
+                raise NotFoundError(_GONE_CAMPAIGN)
             if rows:
                 s.execute(insert(_CHARACTERS_TABLE), rows)
             s.add(
@@ -944,7 +950,7 @@ class Store:
         _refuse_bad_template(template)
         with self.unit_of_work() as s:
             if s.get(CampaignRow, campaign_id) is None:
-                raise NotFoundError(f"There is no campaign {campaign_id}.")
+                raise NotFoundError(_GONE_CAMPAIGN)
             row = _template_row(campaign_id, template)
             s.add(row)
             s.flush()
@@ -1305,7 +1311,7 @@ class Store:
         with self.unit_of_work() as s:
             row = s.get(EncounterRow, encounter_id, with_for_update=True)
             if row is None:
-                raise NotFoundError(f"There is no encounter {encounter_id}.")
+                raise NotFoundError(_GONE_ENCOUNTER)
             self._refuse_unless_holding(s, encounter_id, holder)
             if row.status == ENDED:
                 raise EncounterEndedError(f"{row.name} has already ended.")
@@ -1319,7 +1325,7 @@ class Store:
         with self.unit_of_work() as s:
             row = s.get(EncounterRow, encounter_id)
             if row is None:
-                raise NotFoundError(f"There is no encounter {encounter_id}.")
+                raise NotFoundError(_GONE_ENCOUNTER)
             return _info(row)
 
     def reopen_encounter(
@@ -1332,11 +1338,13 @@ class Store:
         first reopening).
         """
         with self.unit_of_work() as s:
-            row = s.get(EncounterRow, encounter_id)
+            # Locked: two Combat Desks reopening it at once on a server, the second is refused.
+            row = s.get(EncounterRow, encounter_id, with_for_update=True)
             if row is None:
-                raise NotFoundError(f"There is no encounter {encounter_id}.")
+                raise NotFoundError(_GONE_ENCOUNTER)
             if row.status != ENDED:
-                raise StoreError(f"{row.name} is still open; only an ended encounter is reopened.")
+                raise StoreError(f"{row.name} is already open again (reopened in another "
+                                 "Combat Desk?); only an ended encounter is reopened.")
             options = {k: v for k, v in row.options.items() if k != BASELINE_KEY}
             if baseline is not None:
                 options[BASELINE_KEY] = dict(baseline)
@@ -1425,7 +1433,7 @@ class Store:
                 return self._append_once(encounter_id, name, events, command_id, after, holder)
             except IntegrityError as exc:
                 if "foreign key" in str(exc).lower():
-                    raise NotFoundError(f"There is no encounter {encounter_id}.") from None
+                    raise NotFoundError(_GONE_ENCOUNTER) from None
                 if after is not None:
                     raise EncounterMovedOnError(_MOVED_ON) from None
                 # Another writer took this number first: re-read the next one and try again.
@@ -1448,7 +1456,7 @@ class Store:
                 # Lock the encounter row: concurrent appends queue here instead of colliding.
                 header = conn.execute(_LOCK_ENCOUNTER, key).first()
                 if header is None:
-                    raise NotFoundError(f"There is no encounter {encounter_id}.")
+                    raise NotFoundError(_GONE_ENCOUNTER)
                 if command_id is not None:
                     done = conn.execute(_SEQ_OF_COMMAND, {**key, "command_id": command_id})
                     stored = done.scalar()
