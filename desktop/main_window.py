@@ -249,9 +249,10 @@ class MainWindow(QMainWindow):
         store = self._store
         try:
             # Everything the switch shows is read first: a refusal leaves no half-switched window.
-            roster, templates, encounters = self.store_call(lambda: (
+            roster, templates, active, count = self.store_call(lambda: (
                 store.roster(campaign.id), store.monster_templates(campaign.id),
-                store.encounters(campaign.id, with_options=False)))
+                store.encounters(campaign.id, with_options=False, status="active"),
+                store.encounter_count(campaign.id)))
         except StoreError as exc:
             self.store_failed(exc, f"{campaign.name} is not shown")
             self._mark_shown_campaign()  # the box and the menu go back to the one shown
@@ -280,7 +281,7 @@ class MainWindow(QMainWindow):
             f"{len(roster)} in the roster, {len(templates)} monster templates", 5000
         )
         self._settings.setValue(LAST_CAMPAIGN_KEY, campaign.id)
-        self.encounter_actions.campaign_shown(campaign, encounters)
+        self.encounter_actions.campaign_shown(campaign, active, count)
         return True
 
     def _mark_shown_campaign(self) -> None:

@@ -24,6 +24,7 @@ from core.scenario import ScenarioError, parse_scenario
 from core.session import EncounterSession, encounters_holding
 from core.store import EncounterInfo, LeaseHolder, StoreError
 from desktop.plain_text import plain
+from desktop.running_instances import RunningInstances
 
 if TYPE_CHECKING:
     from core.summary import Summary
@@ -67,6 +68,7 @@ class EncounterActions:
         self.window = window
         self.holder = LeaseHolder.here()
         """This window's lease identity: who plays an encounter, in other windows' banners."""
+        self.running = RunningInstances(self.holder.instance)
         self.workspaces: list[EncounterWorkspace] = []
         self.dialog: QWidget | None = None  # the last non-modal dialog (tests reach it here)
         self.new_action = self._action("&New Encounter…", self.ask_new_encounter,
@@ -87,8 +89,9 @@ class EncounterActions:
         self.help_window: HelpWindow | None = None
         self.menu = QMenu("E&ncounter", window)
         self.open_menu = QMenu("&Open Encounter", window)
-        self._listed: list[EncounterInfo] = []
-        self._menu_filled = True
+        self._listed: list[EncounterInfo] | None = []
+        """The Open Encounter menu's list; None until the menu next opens (read then)."""
+        self._count = 0
         self.open_menu.aboutToShow.connect(self._fill_open_menu)
         window.tabs.currentChanged.connect(self._on_tab_changed)
         self._update_enabled()
@@ -140,10 +143,10 @@ class EncounterActions:
 
     # --- campaign -----------------------------------------------------------------------------
 
-    def campaign_shown(self, campaign: Campaign,
-                       encounters: list[EncounterInfo] | None = None) -> None:
-        """Lists the campaign's encounters (``encounters``: as just read) and reopens the
-        active ones where they stopped.
+    def campaign_shown(self, campaign: Campaign, active: list[EncounterInfo] | None = None,
+                       count: int | None = None) -> None:
+        """Notes the campaign's encounters and reopens the active ones where they stopped
+        (``active`` and ``count``: the open encounters and how many there are, as just read).
 
         Every open encounter gets its tab, but only the newest is read from the store now;
         the others are read when their tab is first shown, so start-up does not grow with
@@ -156,12 +159,33 @@ class EncounterActions:
             self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
             waiting.setParent(None)
             waiting.deleteLater()
-        active = [i for i in self.campaign_list_changed(encounters) if i.status == "active"]
+        self.campaign_list_changed(count)
+        if active is None:
+            try:
+                active = self.window.store_call(lambda: self.window.store.encounters(
+                    campaign.id, with_options=False, status="active"))
+            except StoreError as exc:
+                self.window.store_failed(exc, "The open encounters were not read")
+                return
         for info in active[:-1]:
             self.window.tabs.addTab(WaitingTab(info), f"Encounter: {info.name}")
         if active and self.open_encounter(active[-1], focus=False) is None:
             # Not read now (cancelled or refused): it is read when its tab is first shown.
             self.window.tabs.addTab(WaitingTab(active[-1]), f"Encounter: {active[-1].name}")
+
+    def _take_back_from_ended_app(self, session: EncounterSession) -> None:
+        """Plays on a fight whose lease a Combat Desk on this computer, run by this user, still
+        holds although it is no longer running (killed, crashed): no need to wait for its lease
+        to run out or to press Take Over."""
+        lease = session.lease
+        if (not session.watching or lease is None or lease.holder.host != self.holder.host
+                or lease.holder.user != self.holder.user
+                or not self.running.has_ended(lease.holder.instance)):
+            return
+        self.window.store_call(lambda: session.claim(take_over=True))  # the same lease: safe
+        self.window.statusBar().showMessage(
+            f"{session.info.name} was open in a Combat Desk on this computer that is no longer "
+            "running; you play it here now.", 10000)
 
     def _waiting(self, encounter_id: int) -> WaitingTab | None:
         return next((w for w in self.window.tabs.findChildren(WaitingTab)
@@ -175,6 +199,7 @@ class EncounterActions:
                 session = self.window.store_call(lambda: self._read(info))
                 if not session.ended:  # take it, or learn who plays it (then it only watches)
                     self.window.store_call(session.claim)
+                    self._take_back_from_ended_app(session)
             except StoreError as exc:
                 self.window.store_failed(exc, f"{info.name} was not opened")
                 return None
@@ -243,6 +268,7 @@ class EncounterActions:
 
     def release_leases(self) -> None:
         """Lets every encounter this window plays go (the window closes)."""
+        self.running.close()
         for workspace in self.workspaces:
             workspace.let_go()
 
@@ -253,7 +279,7 @@ class EncounterActions:
         if self.window.campaign is None:
             self.window.statusBar().showMessage("Open a campaign first.", 4000)
             return None
-        number = len(self._listed) + 1
+        number = self._count + 1
         from desktop.encounter.start_dialog import StartEncounterDialog  # on first use
 
         dialog = StartEncounterDialog(self.window.entries, self.window.templates,
@@ -320,36 +346,38 @@ class EncounterActions:
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
-    def campaign_list_changed(
-        self, encounters: list[EncounterInfo] | None = None
-    ) -> list[EncounterInfo]:
-        """Re-lists the campaign's encounters in the menu (without reopening any); given
-        ``encounters`` (as just read) it lists those."""
+    def campaign_list_changed(self, count: int | None = None) -> None:
+        """Notes that the campaign's encounters changed: the Open Encounter menu re-reads them
+        when it next opens, so a campaign of thousands of fights starts quickly (only their
+        count is read now, for the menu's state and a new encounter's name; ``count``: as
+        just read)."""
+        self._listed = None
         campaign = self.window.campaign
-        if campaign is None:
-            return []
-        if encounters is None:
+        if count is None:
             try:
-                # Headers only: opening one reads it whole (store.encounter in open_encounter).
-                encounters = self.window.store_call(
-                    lambda: self.window.store.encounters(campaign.id, with_options=False))
+                count = 0 if campaign is None else self.window.store_call(
+                    lambda: self.window.store.encounter_count(campaign.id))
             except StoreError as exc:
                 self.window.store_failed(exc, "The Open Encounter menu was not updated")
-                return self._listed
-        # The menu is filled when it opens: a campaign of thousands of fights starts quickly.
-        self._listed = encounters
-        self._menu_filled = False
-        self.open_menu.setEnabled(bool(encounters))
-        return encounters
+                count = self._count
+        self._count = count
+        self.open_menu.setEnabled(self._count > 0)
 
     def _fill_open_menu(self) -> None:
-        if self._menu_filled:
+        if self._listed is not None:
             return
+        campaign = self.window.campaign
         self.open_menu.clear()
+        try:
+            # Headers only: opening one reads it whole (store.encounter in open_encounter).
+            self._listed = [] if campaign is None else self.window.store_call(
+                lambda: self.window.store.encounters(campaign.id, with_options=False))
+        except StoreError as exc:  # the menu stays empty; it is read again when next opened
+            self.window.store_failed(exc, "The Open Encounter menu was not read")
+            return
         for info in self._listed:
             action = self.open_menu.addAction(open_label(info))
             action.triggered.connect(lambda _=False, i=info: self.open_encounter(i))
-        self._menu_filled = True
 
     def open_menu_actions(self) -> list[QAction]:
         """Gets the Open Encounter menu's entries (filling it first, as opening it does)."""
@@ -545,7 +573,7 @@ class EncounterActions:
             return
         problem = printout_problem(summary)
         if problem is not None:  # Qt's page layout would run for minutes and eat the memory
-            QMessageBox.information(self.window, "Print", problem)
+            QMessageBox.information(self.window, "Print", plain(problem))
             return
         printing.show_print_preview(render_html(summary, choice.appendix), self.window,
                                     choice.page)

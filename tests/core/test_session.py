@@ -128,8 +128,13 @@ def test_create_stores_the_encounter_whole_and_resumes_at_its_last_command(
     assert list(resumed.state.combatants) == [c.events[0].data["combatant"]["id"] for c in adds]
     assert [c.id for c in store.load_commands(session.info.id)] == [
         c.id for c in session.log.commands]
-    # The next command follows the created ones (the session knows their numbers).
+    # The next command follows the created ones, and an undo takes back the last created one
+    # (the session knows their numbers).
     session.execute(commands_for_scenario(document)[len(adds) + 1])
+    session.undo()
+    session.undo()
+    assert EncounterSession.resume(store, session.info).state.combatants.keys() == {
+        c.events[0].data["combatant"]["id"] for c in adds[:-1]}
     store.close()
 
 

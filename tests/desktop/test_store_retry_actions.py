@@ -96,6 +96,8 @@ class Seen:
 
     retry: list[str] = field(default_factory=list)
     other: list[str] = field(default_factory=list)
+    over: bool = False
+    """Set when the action has returned: the poll stops (it must not answer the next test)."""
 
 
 def answer_retry_dialog(button: QMessageBox.StandardButton, lock: WriteLock, seen: Seen) -> None:
@@ -104,6 +106,8 @@ def answer_retry_dialog(button: QMessageBox.StandardButton, lock: WriteLock, see
     start = time.monotonic()
 
     def poll() -> None:
+        if seen.over:
+            return
         box = next(
             (
                 w
@@ -267,11 +271,19 @@ def _new_encounter(window: MainWindow, _p: Path) -> None:
     dialog.accept()  # type: ignore[union-attr]
 
 
-def _open_old_fight(window: MainWindow, _p: Path) -> None:
-    entry = next(
+def _old_fight_entries(window: MainWindow) -> list[Any]:
+    """The Open Encounter menu's entry for the ended fight (the menu is read when it opens)."""
+    return [
         a for a in window.encounter_actions.open_menu_actions() if a.text().startswith("Old fight")
-    )
-    entry.trigger()
+    ]
+
+
+def _ready_menu(window: MainWindow, _p: Path, _mp: pytest.MonkeyPatch) -> None:
+    assert _old_fight_entries(window)  # the menu was opened (and read) before the lock
+
+
+def _open_old_fight(window: MainWindow, _p: Path) -> None:
+    _old_fight_entries(window)[0].trigger()
 
 
 def _tab_names(window: MainWindow) -> list[str]:
@@ -290,6 +302,7 @@ def _ready_guardroom(window: MainWindow, _p: Path, _mp: pytest.MonkeyPatch) -> N
 
 
 def _ready_old_fight(window: MainWindow, path: Path, mp: pytest.MonkeyPatch) -> None:
+    _ready_menu(window, path, mp)
     _open_old_fight(window, path)
 
 
@@ -436,8 +449,18 @@ ACTIONS: dict[str, Action] = {
             and any(t.startswith("Encounter: Encounter") for t in _tab_names(w))
         ),
     ),
+    "list encounters (Open Encounter menu)": Action(
+        ReadLock,
+        lambda w, _p: w.encounter_actions.open_menu_actions(),
+        lambda w, _s: any(  # as listed now (not read again)
+            a.text().startswith("Old fight") for a in w.encounter_actions.open_menu.actions()
+        ),
+    ),
     "open encounter": Action(
-        ReadLock, _open_old_fight, lambda w, _s: "Encounter: Old fight (ended)" in _tab_names(w)
+        ReadLock,
+        _open_old_fight,
+        lambda w, _s: "Encounter: Old fight (ended)" in _tab_names(w),
+        _ready_menu,
     ),
     "reload encounter": Action(
         ReadLock,
@@ -591,6 +614,7 @@ def test_a_busy_database_asks_retry_or_cancel(
         action.trigger(window, tmp_path)
         QApplication.processEvents()  # what the action left for the event loop
     finally:
+        seen.over = True
         lock.release()
 
     assert not seen.other, f"another message box appeared: {seen.other}"
@@ -677,6 +701,7 @@ def test_a_locked_server_table_asks_retry_or_cancel_too(
         ACTIONS[name].trigger(window, tmp_path)
         QApplication.processEvents()
     finally:
+        seen.over = True
         lock.release()
     try:
         assert not seen.other and len(seen.retry) == 1, seen
