@@ -181,8 +181,11 @@ def after_flush(session: Session, _flush: UOWTransaction) -> None:
     connection = session.connection()
     for table, rows in pending.items():
         kept = checks_for(table).kept
-        statement = update(table).where(table.c.id == bindparam("_id")).values(
-            {COLUMN: bindparam("_check"), **{c: bindparam(f"_{c}") for c in kept}})
+        statement = (
+            update(table)
+            .where(table.c.id == bindparam("_id"))
+            .values({COLUMN: bindparam("_check"), **{c: bindparam(f"_{c}") for c in kept}})
+        )
         connection.execute(statement, rows)
 
 

@@ -82,11 +82,15 @@ def upgrade() -> None:
 
 def _grant_campaign_column() -> None:
     """Gives ``row_check`` to every role that may update a campaign's name column by column."""
-    grantees = op.get_bind().exec_driver_sql(
-        "SELECT DISTINCT grantee FROM information_schema.column_privileges "
-        "WHERE table_schema = current_schema() AND table_name = 'campaigns' "
-        "AND column_name = 'name' AND privilege_type = 'UPDATE' AND grantee <> current_user"
-    ).scalars()
+    grantees = (
+        op.get_bind()
+        .exec_driver_sql(
+            "SELECT DISTINCT grantee FROM information_schema.column_privileges "
+            "WHERE table_schema = current_schema() AND table_name = 'campaigns' "
+            "AND column_name = 'name' AND privilege_type = 'UPDATE' AND grantee <> current_user"
+        )
+        .scalars()
+    )
     quote = op.get_bind().dialect.identifier_preparer.quote
     for grantee in grantees:
         op.execute(f"GRANT UPDATE (row_check) ON campaigns TO {quote(grantee)}")
