@@ -218,8 +218,8 @@ _LABELS: dict[str, tuple[str, str]] = {
 """How a record is named in the damage report: by which column, in which words."""
 
 
-def _short(text: Any, width: int = 60) -> str:
-    text = str(text)
+def _short(value: Any, width: int = 60) -> str:
+    text = str(value)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
