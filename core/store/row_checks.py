@@ -11,6 +11,7 @@ One canonical encoding, two sources. Writers hand in Python values (JSON columns
 dicts, times as datetimes); verification reads SQLite's stored form (JSON as its text, times as
 SQLite's text), which is what those Python values become on the way in: JSON through
 ``json.dumps`` (SQLAlchemy's serializer) and times as ``YYYY-MM-DD HH:MM:SS.ffffff`` in UTC.
+The CRC is taken over the ``repr`` of the list of those stored values, in a fixed column order.
 Left out: the primary key (SQLite's integrity check matches every row id against the table's
 indexes and foreign keys), columns the server fills (``changed_by``, ``changed_at``, a
 campaign's ``owner``) and the check itself.
