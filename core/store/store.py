@@ -47,7 +47,7 @@ from core.roster import (
 )
 from core.roster_checks import check_template
 from core.roster_merge import ImportChanges
-from core.store import health, leases
+from core.store import health, leases, row_checks
 from core.store.errors import (
     AccessDeniedError,
     ConflictError,
@@ -129,8 +129,12 @@ _SQLITE_SEQ_OF_COMMAND = (
 )
 _SQLITE_INSERT_EVENT = (
     "INSERT INTO encounter_events (encounter_id, command_seq, event_index, command_name, kind, "
-    "payload, created_at, command_id, changed_by, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "payload, created_at, command_id, changed_by, changed_at, row_check) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+_EVENT_CHECKS = row_checks.checks_for(_EVENTS_TABLE)
+"""The SQLite append computes each event's check from the values it binds, in the order of
+``row_checks.CHECKED["encounter_events"]`` (a test holds the two together)."""
 _MOVED_ON = (
     "Another Combat Desk window changed this encounter since yours last saw it, so nothing "
     "was saved (your command would not follow theirs, and an undo would take back their work). "
@@ -470,6 +474,8 @@ class Store:
     def __init__(self, engine: Engine, label: str) -> None:
         self._engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        # Every row an ORM flush writes gets its check; Core statements stamp their own rows.
+        event.listen(self._sessions, "after_flush", row_checks.after_flush)
         self.label = label
         self._processors: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None
         self.damage: tuple[str, ...] = ()
@@ -523,6 +529,8 @@ class Store:
         store._prepare(inspection, path)
         if not intact:
             problems = health.content_problems(store)
+            if path is not None:  # a changed value that still reads well: the row checks
+                problems += row_checks.stored_problems(path)
             if problems or sealed:
                 store.damage = (health.damage_report(label, bool(sealed), problems),)
         return store
@@ -838,15 +846,15 @@ class Store:
                 s.execute(
                     insert(_CHARACTERS_TABLE),
                     [
-                        {
+                        row_checks.stamped(_CHARACTERS_TABLE, {
                             **values,
                             "id": entry.id,
                             "campaign_id": campaign_id,
                             "version": entry.version,
                             "updated_at": utc_now(),
-                        }
+                        })
                     ],
-                )
+                )  # fmt: skip
                 row = s.get(CharacterRow, entry.id)
                 assert row is not None
                 return _entry(row)
@@ -861,9 +869,12 @@ class Store:
         """Adds many entries in one transaction (bulk insert) and logs it; returns the count."""
         now = utc_now()
         rows = [
-            {**_character_values(e), "campaign_id": campaign_id, "version": 1, "updated_at": now}
+            row_checks.stamped(_CHARACTERS_TABLE, {
+                **_character_values(e), "campaign_id": campaign_id, "version": 1,
+                "updated_at": now,
+            })
             for e in entries
-        ]
+        ]  # fmt: skip
         with self.unit_of_work() as s:
             if s.get(CampaignRow, campaign_id) is None:
                 raise NotFoundError(_GONE_CAMPAIGN)
@@ -1017,8 +1028,9 @@ class Store:
                 # Core insert: the ORM would restart the version counter at 1.
                 s.execute(
                     insert(_TEMPLATES_TABLE),
-                    [{**values, "id": template.id, "version": template.version}],
-                )
+                    [row_checks.stamped(_TEMPLATES_TABLE, {
+                        **values, "id": template.id, "version": template.version})],
+                )  # fmt: skip
                 restored = s.get(MonsterTemplateRow, template.id)
                 assert restored is not None
                 return _template(restored)
@@ -1094,8 +1106,10 @@ class Store:
                     s.execute(delete(table).where(table.c.id.in_(chunk)))
             for before, _after in changes.updated_entries:
                 assert before.id is not None
-                values = {**_character_values(before), "version": before.version}
+                values = {**_character_values(before), "version": before.version,
+                          "campaign_id": campaign_id}  # fmt: skip
                 values["updated_at"] = applied.entry_stamps.get(before.id, utc_now())
+                values = row_checks.stamped(_CHARACTERS_TABLE, values)
                 s.execute(
                     update(_CHARACTERS_TABLE)
                     .where(_CHARACTERS_TABLE.c.id == before.id)
@@ -1104,11 +1118,13 @@ class Store:
             for before_t, _after_t in changes.updated_templates:
                 row = _template_row(campaign_id, before_t)
                 values = {c: getattr(row, c) for c in _TEMPLATE_COLUMNS}
+                values = row_checks.stamped(_TEMPLATES_TABLE, {
+                    **values, "campaign_id": campaign_id, "version": before_t.version})
                 s.execute(
                     update(_TEMPLATES_TABLE)
                     .where(_TEMPLATES_TABLE.c.id == before_t.id)
-                    .values(**values, version=before_t.version)
-                )
+                    .values(**values)
+                )  # fmt: skip
             s.execute(delete(SessionLogRow).where(SessionLogRow.id == applied.log_id))
             s.expire_all()
 
@@ -1214,8 +1230,9 @@ class Store:
         """Bulk-inserts entries: new ones get ids, ones with an id go back under it."""
         now = utc_now()
         rows = [
-            {**_character_values(e), "campaign_id": campaign_id, "updated_at": now,
-             "version": e.version if e.id is not None else 1}
+            row_checks.stamped(_CHARACTERS_TABLE, {
+                **_character_values(e), "campaign_id": campaign_id, "updated_at": now,
+                "version": e.version if e.id is not None else 1})
             | ({"id": e.id} if e.id is not None else {})
             for e in entries
         ]  # fmt: skip
@@ -1247,13 +1264,15 @@ class Store:
             if t.id is not None:
                 s.execute(
                     insert(_TEMPLATES_TABLE),
-                    [{**values, "campaign_id": campaign_id, "id": t.id, "version": t.version}],
-                )
+                    [row_checks.stamped(_TEMPLATES_TABLE, {
+                        **values, "campaign_id": campaign_id, "id": t.id, "version": t.version})],
+                )  # fmt: skip
                 out.append(t)
             else:
                 new_id = s.execute(
                     insert(_TEMPLATES_TABLE).returning(_TEMPLATES_TABLE.c.id),
-                    {**values, "campaign_id": campaign_id, "version": 1},
+                    row_checks.stamped(_TEMPLATES_TABLE,
+                                       {**values, "campaign_id": campaign_id, "version": 1}),
                 ).scalar_one()
                 out.append(replace(t, id=new_id, version=1))
         return out
@@ -1486,7 +1505,7 @@ class Store:
                     raise EncounterMovedOnError(_MOVED_ON)
                 seq = last + 1
                 rows = [
-                    {
+                    _EVENT_CHECKS.stamped({
                         "encounter_id": encounter_id,
                         "command_seq": seq,
                         "event_index": i,
@@ -1495,9 +1514,9 @@ class Store:
                         "payload": payload,
                         "created_at": now,
                         "command_id": command_id,
-                    }
+                    })
                     for i, (kind, payload) in enumerate(events)
-                ]
+                ]  # fmt: skip
                 if rows:
                     conn.execute(_INSERT_EVENTS, rows[0] if len(rows) == 1 else rows)
                 return seq
@@ -1551,13 +1570,14 @@ class Store:
                     raw.rollback()
                     raise EncounterMovedOnError(_MOVED_ON)
                 seq = int(last or 0) + 1
+                rows = [
+                    (encounter_id, seq, i, name, kind, payload_out(payload), now, command_id)
+                    for i, (kind, payload) in enumerate(events)
+                ]
+                # The row check from the very values bound: SQLite stores them as they are.
                 raw.executemany(
                     _SQLITE_INSERT_EVENT,
-                    [
-                        (encounter_id, seq, i, name, kind, payload_out(payload), now, command_id,
-                         who, now)
-                        for i, (kind, payload) in enumerate(events)
-                    ],
+                    [(*row, who, now, _EVENT_CHECKS.of_stored(row)) for row in rows],
                 )
                 raw.commit()
             except sqlite3.IntegrityError as exc:
@@ -1575,8 +1595,11 @@ class Store:
     def _event_processors(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
         if self._processors is None:
             dialect = self._engine.dialect
-            payload = _EVENTS_TABLE.c.payload.type.bind_processor(dialect)
-            created = _EVENTS_TABLE.c.created_at.type.bind_processor(dialect)
+            # The dialect's own types: the generic DateTime has no processor, and sqlite3's
+            # default adapter wrote "+00:00" after the time, unlike every other path.
+            payload = _EVENTS_TABLE.c.payload.type.dialect_impl(dialect).bind_processor(dialect)
+            created = _EVENTS_TABLE.c.created_at.type.dialect_impl(dialect).bind_processor(
+                dialect)
             self._processors = (payload or _same, created or _same)
         return self._processors
 
