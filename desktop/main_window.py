@@ -31,6 +31,7 @@ from core import __version__
 from core.roster import Campaign, MonsterTemplate, RosterEntry
 from core.store import ConflictError, Store, StoreError
 from desktop.backup_actions import install_store_actions
+from desktop.campaign_access import CampaignAccess
 from desktop.encounter.actions import EncounterActions
 from desktop.encounter.quickref import add_card_menu
 from desktop.front_tabs import FrontTabWidget
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
 
         self.db_label = QLabel(store.label)
         self.statusBar().addPermanentWidget(self.db_label)
+        self.access = CampaignAccess(self)  # a player's campaign is read-only up front
         self.reload_campaigns()
         self._restore_state()
 
@@ -269,6 +271,7 @@ class MainWindow(QMainWindow):
             f"{len(roster)} in the roster, {len(templates)} monster templates", 5000
         )
         self._settings.setValue(LAST_CAMPAIGN_KEY, campaign.id)
+        self.access.campaign_shown(campaign)  # before its encounters open: a player watches
         self.encounter_actions.campaign_shown(campaign)
 
     def create_campaign(self, name: str) -> Campaign | None:

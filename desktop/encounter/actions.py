@@ -174,7 +174,8 @@ class EncounterActions:
             except (StoreError, ValueError) as exc:
                 self.window._report(exc)
                 return None
-            if not info.ended:
+            session.read_only = self.window.access.reason  # a player in the campaign watches
+            if not info.ended and session.read_only is None:
                 try:
                     session.claim()  # or learn who plays it: then this tab only watches
                 except StoreError as exc:  # commands still only follow the last one seen
