@@ -67,12 +67,8 @@ def _what(action: QAction) -> str:
 
 
 class _FormLock(QObject):
-    """Keeps a locked form's buttons off and its tables' check boxes unticked by the DM.
-
-    The forms switch their own Save and Revert on as they validate, and a table's check box
-    toggles even with editing off (Qt hands the click to the delegate first), so both are
-    watched here rather than set once.
-    """
+    """Keeps the DM from ticking a locked form's check boxes: a table's check box toggles even
+    with editing off (Qt hands the click or the space bar to the delegate first)."""
 
     def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
@@ -82,10 +78,6 @@ class _FormLock(QObject):
         if not self.locked:
             return False
         kind = event.type()
-        if kind == QEvent.Type.EnabledChange and isinstance(watched, QPushButton):
-            if not watched.testAttribute(Qt.WidgetAttribute.WA_ForceDisabled):
-                watched.setEnabled(False)  # a form's own bookkeeping switched it back on
-            return False
         view = watched.parent() if isinstance(watched, QWidget) else None
         if kind in (QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick) and (
             isinstance(view, QTableView) and isinstance(event, QMouseEvent)
@@ -100,7 +92,13 @@ class _FormLock(QObject):
 
 
 def _checkable(index: QModelIndex) -> bool:
-    return index.isValid() and bool(index.flags() & Qt.ItemFlag.ItemIsUserCheckable)
+    """Tells whether ``index`` shows a check box the DM could tick (a text cell has the flag
+    too, by Qt's default, but no check state)."""
+    return (
+        index.isValid()
+        and bool(index.flags() & Qt.ItemFlag.ItemIsUserCheckable)
+        and index.data(Qt.ItemDataRole.CheckStateRole) is not None
+    )
 
 
 class CampaignAccess:
@@ -218,9 +216,9 @@ class CampaignAccess:
             elif not locked and edit in self._edits:
                 edit.setReadOnly(False)
         for widget in form.findChildren(QComboBox) + form.findChildren(QPushButton):
+            # Save and Revert stay off by themselves: a form that takes no typing is never
+            # changed, and a reader has no New to start a blank one.
             self._set_tip(widget, reason)
-            if isinstance(widget, QPushButton) and widget not in self._switched:
-                widget.installEventFilter(self._lock)
             if locked:
                 widget.setEnabled(False)
                 if widget not in self._switched:
