@@ -26,10 +26,10 @@ from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTableView,
     QTextEdit,
     QWidget,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from core.roster import Campaign
 from core.store import StoreError
+from desktop.encounter.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
     from desktop.main_window import MainWindow
@@ -110,8 +111,12 @@ class CampaignAccess:
         """The role's access to the campaign shown: "owner", "co-dm", "player" or None."""
         self.reason: str | None = None
         """Why the campaign shown is read-only, in words; None when the role may change it."""
-        self.label = QLabel()
+        # Cut with "…" rather than widen the window past a small screen (a long campaign name);
+        # the whole sentence is in its tooltip and in an encounter tab's banner.
+        self.label = ElidedLabel()
         self.label.setObjectName("accessLabel")
+        # As wide as the sentence when the bar has room (an Ignored width got none at all).
+        self.label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.label.setStyleSheet("font-weight: bold;")
         self.label.setVisible(False)
         window.statusBar().addPermanentWidget(self.label)
@@ -161,7 +166,6 @@ class CampaignAccess:
         was = self.reason
         self.reason = reason
         self.label.setText(reason or "")
-        self.label.setToolTip(reason or "")
         self.label.setVisible(reason is not None)
         for action in self.actions():
             self._set_tip(action, reason and f"{_what(action)} is for the campaign's owner "

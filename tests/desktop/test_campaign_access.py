@@ -117,7 +117,7 @@ def test_a_player_gets_the_campaign_read_only_and_told_why(
 
     # The line says why, in words.
     line = window.access.label
-    assert line.isVisible() and line.text() == PLAYER_LINE
+    assert line.isVisible() and line.width() > 100 and line.text() == PLAYER_LINE
 
     # No cell of the roster takes typing, and neither does the form beside it.
     model = window.roster_panel.view.model()
@@ -172,6 +172,26 @@ def test_a_player_gets_the_campaign_read_only_and_told_why(
     workspace.watch_timer.setInterval(50)
     qtbot.waitUntil(lambda: _declarers(workspace) == ["brannoc"], timeout=5000)
     assert "open in Combat Desk on table-pc by alice" in workspace.lease_label.text()
+    for store in (alice, bob):
+        store.close()
+
+
+def test_a_player_reads_an_ended_fight_without_reopening_it(
+    qtbot: QtBot, group: Group, tmp_path: Path
+) -> None:
+    alice, fight = _greyhawk(group)
+    fight.end()
+    bob = group.open("bob")
+    window = _window(qtbot, bob, tmp_path, "bob")
+    assert window.encounter_actions.workspaces == []  # an ended fight does not open by itself
+    (moathouse,) = window.encounter_actions.open_menu_actions()
+    moathouse.trigger()
+    workspace = window.encounter_actions.current()
+    assert workspace is not None and workspace.session.ended
+    assert workspace.ended_banner.isVisible() and not workspace.reopen_button.isEnabled()
+    assert workspace.reopen_button.toolTip() == PLAYER_LINE
+    assert not window.encounter_actions.reopen_action.isEnabled()
+    assert window.encounter_actions.print_action.isEnabled()
     for store in (alice, bob):
         store.close()
 
