@@ -108,7 +108,7 @@ class CampaignAccess:
     def __init__(self, window: MainWindow) -> None:
         self.window = window
         self.level: str | None = "owner"
-        """The role's access to the campaign shown: "owner", "co-dm", "player" or None."""
+        """The role's access as last asked: "owner", "co-dm", "player" or None (none)."""
         self.reason: str | None = None
         """Why the campaign shown is read-only, in words; None when the role may change it."""
         # Cut with "…" rather than widen the window past a small screen (a long campaign name);
@@ -150,15 +150,16 @@ class CampaignAccess:
 
     def campaign_shown(self, campaign: Campaign) -> None:
         """Asks the store, once, what this role may do in ``campaign``, and shows it so."""
+        self._campaign_id = campaign.id
         try:
             level = self.window.store.access(campaign.id)
         except StoreError as exc:
-            # Not known: left as it was. The server still refuses a write it does not allow,
-            # and says so then.
+            # Not known: the window is not locked (a lock would name the wrong campaign or no
+            # reason). The server still refuses a write the role may not make, and says so.
             self.window.statusBar().showMessage(str(exc), 10000)
+            self.apply(None)
             return
         self.level = level
-        self._campaign_id = campaign.id
         self.apply(read_only_reason(level, campaign.name))
 
     def apply(self, reason: str | None) -> None:

@@ -119,16 +119,20 @@ def test_a_read_only_session_watches_and_refuses_before_the_store(tmp_path: Path
 
     store = _store(tmp_path)
     campaign = store.create_campaign("Greyhawk")
-    playing = EncounterSession.start(store, campaign.id, "Moathouse", "popcorn",
-                                     holder=LeaseHolder("a" * 32, "ann", "table-pc"))
+    playing = EncounterSession.start(
+        store, campaign.id, "Moathouse", "popcorn", holder=LeaseHolder("a" * 32, "ann", "table-pc")
+    )
     add = commands_for_scenario({"system": "popcorn", "combatants": [{"id": "a", "side": "party"}]})
     reader = EncounterSession.resume(store, playing.info, LeaseHolder("b" * 32, "bob", "laptop"))
     assert not reader.watching  # until it is told it may only read
     reader.read_only = "You are a player in 'Greyhawk': you can read it, not change it."
     assert reader.watching and not reader.holding
     stored = store.last_command_seq(playing.info.id)
-    for attempt in (lambda: reader.claim(take_over=True), lambda: reader.execute(add[1]),
-                    reader.end):
+    for attempt in (
+        lambda: reader.claim(take_over=True),
+        lambda: reader.execute(add[1]),
+        reader.end,
+    ):
         with pytest.raises(AccessDeniedError, match="you can read it, not change it"):
             attempt()
     assert store.last_command_seq(playing.info.id) == stored
