@@ -2,7 +2,7 @@
 
 On a shared PostgreSQL database a campaign's owner and co-DMs change it and its players only
 read it (``core.store.access``); the server refuses a player's every write. Told only when a
-save failed, a player had typed into the form or set up a fight for nothing, so the window asks
+save failed, a player typed into the form or set up a fight for nothing; so the window asks
 ``Store.access`` once each time it shows a campaign, and for a player it is read-only up front:
 
 - the roster's forms show values but take no typing, their buttons are off;
@@ -42,9 +42,6 @@ from desktop.encounter.elided_label import ElidedLabel
 if TYPE_CHECKING:
     from desktop.main_window import MainWindow
     from desktop.roster.editor import RecordEditor
-
-READERS = ("player", None)
-"""Access levels that may not change the campaign: a player, and a role with no access."""
 
 
 def read_only_reason(level: str | None, campaign: str) -> str | None:
