@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
@@ -67,7 +68,7 @@ def _window(qtbot: QtBot, store: Store, tmp_path: Path, name: str) -> MainWindow
     return window
 
 
-def _writers(window: MainWindow) -> dict[str, object]:
+def _writers(window: MainWindow) -> dict[str, QAction]:
     roster, fights = window.roster_actions, window.encounter_actions
     return {
         "New Entry": roster.new_action, "New Monster Template": roster.new_template_action,
@@ -146,8 +147,8 @@ def test_a_player_gets_the_campaign_read_only_and_told_why(
 
     # Every action that would change the campaign is off, and says why when hovered.
     for what, action in _writers(window).items():
-        assert not action.isEnabled(), what  # type: ignore[attr-defined]
-        tip = action.toolTip()  # type: ignore[attr-defined]
+        assert not action.isEnabled(), what
+        tip = action.toolTip()
         assert tip.startswith(f"{what} is for the campaign's owner and co-DMs."), tip
         assert PLAYER_LINE in tip and not IDS.search(tip), tip
     assert window.roster_actions.export_action.isEnabled()  # reading stays: export, log
@@ -203,8 +204,8 @@ def test_a_co_dm_gets_everything(qtbot: QtBot, group: Group, tmp_path: Path) -> 
     assert window.access.level == "co-dm" and not window.access.label.isVisible()
     for what, action in _writers(window).items():
         if what not in ("End Encounter", "Reopen Encounter"):  # they follow the tab shown
-            assert action.isEnabled(), what  # type: ignore[attr-defined]
-        assert "co-DMs" not in action.toolTip()  # type: ignore[attr-defined]
+            assert action.isEnabled(), what
+        assert "co-DMs" not in action.toolTip()
     brannoc = next(e for e in window.entries if e.name == "Brannoc")
     window.roster_panel.select_entry(brannoc.id or 0)
     form = window.editor
@@ -256,7 +257,7 @@ def two_campaigns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
         return "player" if campaign_id == theirs.id else "owner"
 
     monkeypatch.setattr(store, "access", access)
-    store.asked = asked  # type: ignore[attr-defined]
+    store.asked = asked
     return store
 
 
@@ -269,9 +270,9 @@ def test_switching_to_a_players_campaign_locks_and_back_unlocks(
 ) -> None:
     window = _window(qtbot, two_campaigns, tmp_path, "dm")
     _show(window, "Blackmoor")
-    asked: list[int] = two_campaigns.asked  # type: ignore[attr-defined]
+    asked: list[int] = two_campaigns.asked
     asked.clear()
-    own_tips = {w: a.toolTip() for w, a in _writers(window).items()}  # type: ignore[attr-defined]
+    own_tips = {w: a.toolTip() for w, a in _writers(window).items()}
 
     _show(window, "Greyhawk")
     assert len(asked) == 1  # asked once as the campaign is shown, not at each action
@@ -285,7 +286,7 @@ def test_switching_to_a_players_campaign_locks_and_back_unlocks(
     assert not window.access.label.isVisible()
     assert window.roster_actions.new_action.isEnabled()
     assert window.encounter_actions.new_action.isEnabled()
-    assert {w: a.toolTip() for w, a in _writers(window).items()} == own_tips  # type: ignore[attr-defined]
+    assert {w: a.toolTip() for w, a in _writers(window).items()} == own_tips
     window.roster_panel.select_entry(window.entries[0].id or 0)
     form = window.editor
     assert not any(e.isReadOnly() for e in form.findChildren(QLineEdit))
