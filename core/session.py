@@ -8,7 +8,7 @@ so a crash at any moment loses at most the command being written, and reopening 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -45,7 +45,8 @@ class EncounterSession:
     """One encounter's log bound to its store rows."""
 
     def __init__(self, store: Store, info: EncounterInfo, log: EncounterLog,
-                 last_seq: int = 0, holder: LeaseHolder | None = None) -> None:
+                 last_seq: int = 0, holder: LeaseHolder | None = None,
+                 live_seqs: Sequence[int] = ()) -> None:
         self._store = store
         self.holder = holder
         """This app's lease identity; None plays without a lease (the command line, tests)."""
@@ -62,6 +63,9 @@ class EncounterSession:
         self._seen = last_seq
         """The newest command number this window has seen: a save or undo that would not
         follow it (another window wrote since) is refused by the store."""
+        self._live_seqs = list(live_seqs)
+        """The stored number of each command in ``log``: an undo read from the store names the
+        number it takes back."""
 
     @classmethod
     def start(
@@ -86,12 +90,38 @@ class EncounterSession:
         return session
 
     @classmethod
+    def create(
+        cls,
+        store: Store,
+        campaign_id: int,
+        name: str,
+        system: str,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        commands: Sequence[Command] = (),
+        holder: LeaseHolder | None = None,
+    ) -> EncounterSession:
+        """Creates a new encounter with its configuration and ``commands`` in one transaction.
+
+        All of it is stored or none (a refused or cancelled start leaves no half-built
+        encounter), so the whole call can be repeated. The commands are checked first
+        (LogError, nothing written). The lease is not taken: see :meth:`claim`.
+        """
+        first = [configure(system, options, seed), *commands]
+        log = EncounterLog()
+        for command in first:
+            log.execute(command)  # raises LogError before anything is written
+        info = store.create_encounter(campaign_id, name, system, options, first)
+        return cls(store, info, log, len(first), holder, range(1, len(first) + 1))
+
+    @classmethod
     def resume(cls, store: Store, info: EncounterInfo,
                holder: LeaseHolder | None = None) -> EncounterSession:
         """Reopens an encounter at exactly its last saved command (the lease is not taken yet:
         see :meth:`claim`)."""
-        last = store.last_command_seq(info.id)
-        return cls(store, info, EncounterLog(store.load_commands(info.id)), last, holder)
+        last, live = store.log_snapshot(info.id)
+        return cls(store, info, EncounterLog([c for _, c in live]), last, holder,
+                   [seq for seq, _ in live])
 
     # --- the lease: one window plays, the others watch (core.store.leases) ---------------------
 
@@ -168,11 +198,33 @@ class EncounterSession:
         info = self._store.encounter(self.info.id)
         if last == self._seen and info.status == self.info.status:
             return False
-        self.log = EncounterLog(self._store.load_commands(self.info.id))
-        self.info, self._seen = info, last
+        if last != self._seen:
+            self._follow()
+        self.info = info
         self._redo.clear()
         self._changed()
         return True
+
+    def _follow(self) -> None:
+        """Applies what was stored after the last command this window saw (another window's
+        commands and undos): a long fight is not read and replayed whole every time."""
+        for stored in self._store.stored_after(self.info.id, self._seen):
+            if stored.command is not None:
+                self.log.execute(stored.command)
+                self._live_seqs.append(stored.seq)
+            elif self._live_seqs and self._live_seqs[-1] == stored.undoes:
+                self.log.undo()
+                self._live_seqs.pop()
+            else:  # an undo of a command this window never had: read the log whole
+                self._reload()
+                return
+            self._seen = stored.seq
+
+    def _reload(self) -> None:
+        last, live = self._store.log_snapshot(self.info.id)
+        self.log = EncounterLog([command for _, command in live])
+        self._live_seqs = [seq for seq, _ in live]
+        self._seen = last
 
     def _refuse_if_watching(self) -> None:
         if self.read_only is not None:
@@ -260,6 +312,7 @@ class EncounterSession:
         self._saved(lambda: self._store.append_command(self.info.id, command, self._seen,
                                                        self._holder_id))
         state = self.log.execute(command)
+        self._live_seqs.append(self._seen)
         self._changed()
         return state
 
@@ -281,6 +334,8 @@ class EncounterSession:
         self._saved(lambda: self._store.undo_command(self.info.id, self._seen, undo_id,
                                                      self._holder_id))
         command = self.log.undo()
+        if self._live_seqs:
+            self._live_seqs.pop()
         self._redo.append(command)
         self._changed()
         return command

@@ -3,7 +3,8 @@
 On a shared PostgreSQL database a campaign's owner and co-DMs change it and its players only
 read it (``core.store.access``); the server refuses a player's every write. Told only when a
 save failed, a player typed into the form or set up a fight for nothing; so the window asks
-``Store.access`` once each time it shows a campaign, and for a player it is read-only up front:
+``Store.access`` once each time it shows a campaign (with the campaign's other reads, so a
+busy database gets the same Retry / Cancel), and for a player it is read-only up front:
 
 - the roster's forms show values but take no typing, their buttons are off;
 - every action that would write (new, remove, stamp, rest, import, new/end/reopen encounter)
@@ -36,7 +37,6 @@ from PySide6.QtWidgets import (
 )
 
 from core.roster import Campaign
-from core.store import StoreError
 from desktop.encounter.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ class CampaignAccess:
     def __init__(self, window: MainWindow) -> None:
         self.window = window
         self.level: str | None = "owner"
-        """The role's access as last asked: "owner", "co-dm", "player" or None (none)."""
+        """The role's access to the campaign shown: "owner", "co-dm", "player" or None."""
         self.reason: str | None = None
         """Why the campaign shown is read-only, in words; None when the role may change it."""
         # Cut with "…" rather than widen the window past a small screen (a long campaign name);
@@ -145,17 +145,10 @@ class CampaignAccess:
             self.window.editor.save_action, self.window.template_editor.save_action,
         ]  # fmt: skip
 
-    def campaign_shown(self, campaign: Campaign) -> None:
-        """Asks the store, once, what this role may do in ``campaign``, and shows it so."""
+    def campaign_shown(self, campaign: Campaign, level: str | None) -> None:
+        """Shows ``campaign`` as a role with ``level`` access may use it (``Store.access``,
+        read once with the rest of the campaign as the window switches to it)."""
         self._campaign_id = campaign.id
-        try:
-            level = self.window.store.access(campaign.id)
-        except StoreError as exc:
-            # Not known: the window is not locked (a lock would name the wrong campaign or no
-            # reason). The server still refuses a write the role may not make, and says so.
-            self.window.statusBar().showMessage(str(exc), 10000)
-            self.apply(None)
-            return
         self.level = level
         self.apply(read_only_reason(level, campaign.name))
 

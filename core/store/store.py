@@ -151,6 +151,17 @@ def default_database_url() -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredCommand:
+    """One numbered entry of an encounter's stored log: a command, or an undo of one."""
+
+    seq: int
+    command: Command | None
+    """None for an undo."""
+    undoes: int = 0
+    """For an undo: the number of the command it took back."""
+
+
+@dataclass(frozen=True, slots=True)
 class EncounterInfo:
     """An encounter's header (its commands come from :meth:`Store.load_commands`)."""
 
@@ -176,6 +187,12 @@ class EncounterInfo:
 ENDED = "ended"
 BASELINE_KEY = "results_baseline"
 """The encounter row's options key holding what a reopened encounter's results start from."""
+
+
+_GONE_CAMPAIGN = ("That campaign is no longer in the database (deleted from another Combat Desk?); "
+                  "nothing was saved.")
+_GONE_ENCOUNTER = ("That encounter is no longer in the campaign (deleted from another Combat "
+                   "Desk?); nothing was saved.")
 
 
 def _ended_error(name: str) -> EncounterEndedError:
@@ -457,6 +474,8 @@ class Store:
         self._processors: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None
         self.damage: tuple[str, ...] = ()
         """Damage found when the campaign opened, in words for the DM (empty: none found)."""
+        self.lock_timeout = 5.0
+        """Seconds a write (or a backup) waits for another program's lock before giving up."""
 
     # --- opening -------------------------------------------------------------------------------
 
@@ -498,6 +517,7 @@ class Store:
                 reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
                 raise StoreError(f"cannot connect to {label}: {reason}") from None
         store = cls(engine, label)
+        store.lock_timeout = lock_timeout
         if path is not None and inspection.verdict is not Verdict.CREATE:
             store._unseal()
         store._prepare(inspection, path)
@@ -561,7 +581,7 @@ class Store:
         source_path = sqlite_path(str(self._engine.url))
         if source_path is None:
             raise StoreError(SERVER_BACKUPS)
-        return copy_database(source_path, target)
+        return copy_database(source_path, target, self.lock_timeout)
 
     @property
     def file(self) -> Path | None:
@@ -722,7 +742,7 @@ class Store:
         """Adds several roster entries in one transaction (all or none)."""
         with self.unit_of_work() as s:
             if s.get(CampaignRow, campaign_id) is None:
-                raise NotFoundError(f"There is no campaign {campaign_id}.")
+                raise NotFoundError(_GONE_CAMPAIGN)
             rows = []
             for entry in entries:
                 row = CharacterRow(campaign_id=campaign_id)
@@ -846,7 +866,7 @@ class Store:
         ]
         with self.unit_of_work() as s:
             if s.get(CampaignRow, campaign_id) is None:
-                raise NotFoundError(f"There is no campaign {campaign_id}.")
+                raise NotFoundError(_GONE_CAMPAIGN)
             if rows:
                 s.execute(insert(_CHARACTERS_TABLE), rows)
             s.add(
@@ -933,7 +953,7 @@ class Store:
         _refuse_bad_template(template)
         with self.unit_of_work() as s:
             if s.get(CampaignRow, campaign_id) is None:
-                raise NotFoundError(f"There is no campaign {campaign_id}.")
+                raise NotFoundError(_GONE_CAMPAIGN)
             row = _template_row(campaign_id, template)
             s.add(row)
             s.flush()
@@ -1241,9 +1261,11 @@ class Store:
     # --- encounters ----------------------------------------------------------------------------
 
     def create_encounter(
-        self, campaign_id: int, name: str, system: str, options: Mapping[str, Any] | None = None
+        self, campaign_id: int, name: str, system: str, options: Mapping[str, Any] | None = None,
+        commands: Sequence[Command] = (),
     ) -> EncounterInfo:
-        """Starts a new encounter record."""
+        """Starts a new encounter record, with ``commands`` as its first commands (numbered
+        1, 2, …) in the same transaction: the encounter is stored whole, or not at all."""
         with self.unit_of_work() as s:
             row = EncounterRow(
                 campaign_id=campaign_id,
@@ -1254,24 +1276,43 @@ class Store:
             )
             s.add(row)
             s.flush()
+            s.add_all(
+                EncounterEventRow(encounter_id=row.id, command_seq=seq, event_index=i,
+                                  command_name=command.name, kind=str(event.kind),
+                                  payload=event.to_json()["data"], command_id=command.id)
+                for seq, command in enumerate(commands, start=1)
+                for i, event in enumerate(command.events)
+            )
             return EncounterInfo(row.id, campaign_id, name, system, dict(row.options), row.status)
 
     @_reads
-    def encounters(self, campaign_id: int, with_options: bool = True) -> list[EncounterInfo]:
+    def encounters(self, campaign_id: int, with_options: bool = True,
+                   status: str | None = None) -> list[EncounterInfo]:
         """Lists a campaign's encounters, oldest first (``status`` active or ended).
 
-        ``with_options=False`` leaves each one's options out (empty): a list for a menu, read
-        at start-up for campaigns of thousands of fights; :meth:`encounter` reads one whole.
+        ``with_options=False`` leaves each one's options out (empty): a list for a menu;
+        :meth:`encounter` reads one whole. ``status`` lists only those in it ("active" at
+        start-up, so a campaign of thousands of ended fights starts as fast as an empty one).
         """
         table = EncounterRow.__table__  # plain rows: ORM objects cost more than the read
         columns = [table.c.id, table.c.campaign_id, table.c.name, table.c.system,
                    table.c.status, *([table.c.options] if with_options else [])]
         query = (select(*columns).where(table.c.campaign_id == campaign_id)
                  .order_by(table.c.id))
+        if status is not None:
+            query = query.where(table.c.status == status)
         with self.unit_of_work() as s:
             return [EncounterInfo(r.id, r.campaign_id, r.name, r.system,
                                   dict(r.options or {}) if with_options else {}, r.status)
                     for r in s.execute(query)]
+
+    @_reads
+    def encounter_count(self, campaign_id: int) -> int:
+        """Counts a campaign's encounters, active and ended (numbers a new one's name)."""
+        table = EncounterRow.__table__
+        with self.unit_of_work() as s:
+            query = select(func.count()).where(table.c.campaign_id == campaign_id)
+            return int(s.execute(query).scalar_one())
 
     def end_encounter(self, encounter_id: int, holder: str | None = None) -> EncounterInfo:
         """Marks an encounter ended (its commands stay, so it can still be read and printed).
@@ -1282,7 +1323,7 @@ class Store:
         with self.unit_of_work() as s:
             row = s.get(EncounterRow, encounter_id, with_for_update=True)
             if row is None:
-                raise NotFoundError(f"There is no encounter {encounter_id}.")
+                raise NotFoundError(_GONE_ENCOUNTER)
             self._refuse_unless_holding(s, encounter_id, holder)
             if row.status == ENDED:
                 raise EncounterEndedError(f"{row.name} has already ended.")
@@ -1296,7 +1337,7 @@ class Store:
         with self.unit_of_work() as s:
             row = s.get(EncounterRow, encounter_id)
             if row is None:
-                raise NotFoundError(f"There is no encounter {encounter_id}.")
+                raise NotFoundError(_GONE_ENCOUNTER)
             return _info(row)
 
     def reopen_encounter(
@@ -1309,11 +1350,13 @@ class Store:
         first reopening).
         """
         with self.unit_of_work() as s:
-            row = s.get(EncounterRow, encounter_id)
+            # Locked: two Combat Desks reopening it at once on a server, the second is refused.
+            row = s.get(EncounterRow, encounter_id, with_for_update=True)
             if row is None:
-                raise NotFoundError(f"There is no encounter {encounter_id}.")
+                raise NotFoundError(_GONE_ENCOUNTER)
             if row.status != ENDED:
-                raise StoreError(f"{row.name} is still open; only an ended encounter is reopened.")
+                raise StoreError(f"{row.name} is already open again (reopened in another "
+                                 "Combat Desk?); only an ended encounter is reopened.")
             options = {k: v for k, v in row.options.items() if k != BASELINE_KEY}
             if baseline is not None:
                 options[BASELINE_KEY] = dict(baseline)
@@ -1391,8 +1434,11 @@ class Store:
     @_reads
     def last_command_seq(self, encounter_id: int) -> int:
         """Gets the number of the encounter's newest stored command (undos included; 0: none)."""
-        with self._engine.connect() as conn:
-            return int(conn.execute(_LAST_SEQ, {"encounter_id": encounter_id}).scalar() or 0)
+        try:
+            with self._engine.connect() as conn:
+                return int(conn.execute(_LAST_SEQ, {"encounter_id": encounter_id}).scalar() or 0)
+        except DBAPIError as exc:  # outside a unit of work: a locked file is still worded
+            raise _operational(exc, self.label) from None
 
     def _append(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]],
                 command_id: str | None = None, after: int | None = None,
@@ -1402,7 +1448,7 @@ class Store:
                 return self._append_once(encounter_id, name, events, command_id, after, holder)
             except IntegrityError as exc:
                 if "foreign key" in str(exc).lower():
-                    raise NotFoundError(f"There is no encounter {encounter_id}.") from None
+                    raise NotFoundError(_GONE_ENCOUNTER) from None
                 if after is not None:
                     raise EncounterMovedOnError(_MOVED_ON) from None
                 # Another writer took this number first: re-read the next one and try again.
@@ -1425,7 +1471,7 @@ class Store:
                 # Lock the encounter row: concurrent appends queue here instead of colliding.
                 header = conn.execute(_LOCK_ENCOUNTER, key).first()
                 if header is None:
-                    raise NotFoundError(f"There is no encounter {encounter_id}.")
+                    raise NotFoundError(_GONE_ENCOUNTER)
                 if command_id is not None:
                     done = conn.execute(_SEQ_OF_COMMAND, {**key, "command_id": command_id})
                     stored = done.scalar()
@@ -1472,7 +1518,11 @@ class Store:
         payload_out, time_out = self._event_processors()
         now = time_out(utc_now())
         who = changed_by(None)
-        with self._engine.connect() as conn:
+        try:
+            conn = self._engine.connect()  # a new connection may meet the lock already
+        except DBAPIError as exc:
+            raise _operational(exc, self.label) from None
+        with conn:
             raw = conn.connection.dbapi_connection
             assert isinstance(raw, sqlite3.Connection)
             try:
@@ -1530,12 +1580,13 @@ class Store:
             self._processors = (payload or _same, created or _same)
         return self._processors
 
-    def _rows(self, encounter_id: int) -> list[EncounterEventRow]:
+    def _rows(self, encounter_id: int, after: int = 0) -> list[EncounterEventRow]:
         with self.unit_of_work() as s:
             return list(
                 s.scalars(
                     select(EncounterEventRow)
-                    .where(EncounterEventRow.encounter_id == encounter_id)
+                    .where(EncounterEventRow.encounter_id == encounter_id,
+                           EncounterEventRow.command_seq > after)
                     .order_by(EncounterEventRow.command_seq, EncounterEventRow.event_index)
                 ).all()
             )
@@ -1544,22 +1595,44 @@ class Store:
         return [seq for seq, _ in self._live_commands(self._rows(encounter_id))]
 
     @staticmethod
-    def _live_commands(rows: Sequence[EncounterEventRow]) -> list[tuple[int, Command]]:
+    def _stored(rows: Sequence[EncounterEventRow]) -> list[StoredCommand]:
         grouped: dict[int, list[EncounterEventRow]] = {}
         for row in rows:
             grouped.setdefault(row.command_seq, []).append(row)
-        live: list[tuple[int, Command]] = []
+        stored: list[StoredCommand] = []
         for seq, group in grouped.items():
             if group[0].kind == UNDO_KIND:
                 undone = group[0].payload.get("undoes")
-                if live and live[-1][0] == undone:
-                    live.pop()
+                stored.append(StoredCommand(seq, None, undone if isinstance(undone, int) else 0))
                 continue
             events = tuple(Event.from_json({"kind": r.kind, "data": r.payload}) for r in group)
             command = (Command(group[0].command_name, events) if group[0].command_id is None
                        else Command(group[0].command_name, events, group[0].command_id))
-            live.append((seq, command))
+            stored.append(StoredCommand(seq, command))
+        return stored
+
+    @classmethod
+    def _live_commands(cls, rows: Sequence[EncounterEventRow]) -> list[tuple[int, Command]]:
+        live: list[tuple[int, Command]] = []
+        for stored in cls._stored(rows):
+            if stored.command is not None:
+                live.append((stored.seq, stored.command))
+            elif live and live[-1][0] == stored.undoes:
+                live.pop()
         return live
+
+    @_reads
+    def log_snapshot(self, encounter_id: int) -> tuple[int, list[tuple[int, Command]]]:
+        """Gets, from one read, the newest command number stored (undos included; 0: none)
+        and the live commands with their numbers, oldest first."""
+        rows = self._rows(encounter_id)
+        return (rows[-1].command_seq if rows else 0), self._live_commands(rows)
+
+    @_reads
+    def stored_after(self, encounter_id: int, after: int) -> list[StoredCommand]:
+        """Gets what was stored after command number ``after``, commands and undos, oldest
+        first: a window that has seen up to ``after`` catches up without reading it all."""
+        return self._stored(self._rows(encounter_id, after))
 
     @_reads
     def load_commands(self, encounter_id: int) -> list[Command]:

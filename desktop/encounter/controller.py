@@ -137,7 +137,7 @@ class EncounterController(QObject):
         text = text or self.command_text(command)
         undoable = SessionCommand(self.session, command,
                                   lambda message: self.refused.emit(self.words(message)), text,
-                                  self.ask_retry)
+                                  self.ask_retry, self.stack)
         self.stack.push(undoable)
         if undoable.error is not None:
             self.refused.emit(self.words(undoable.error))

@@ -12,6 +12,7 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QMessageBox,
     QPushButton,
     QScrollArea,
@@ -35,7 +36,7 @@ from desktop.encounter.tu_board import TimeUnitBoard
 from desktop.plain_text import plain
 from desktop.resolution.step_selection import StepSelectionSync
 from desktop.resolution.steps_model import StepsModel, make_steps_view
-from desktop.store_retry import asker
+from desktop.store_retry import asker, with_retry
 from desktop.timeline import TimelineWidget
 
 LAYOUT_KEY = "encounter/splitters"
@@ -306,9 +307,14 @@ class EncounterWorkspace(QWidget):
             if answer != QMessageBox.StandardButton.Yes:
                 return False
         try:
-            self.session.claim(take_over=True)
+            # Retry is safe: taking over an encounter this window already holds changes nothing.
+            with_retry(lambda: self.session.claim(take_over=True), self.controller.ask_retry)
         except StoreError as exc:
             self.controller.refused.emit(str(exc))
+            top = self.window()
+            if isinstance(top, QMainWindow):
+                top.statusBar().showMessage(
+                    plain(f"{self.session.info.name} was not taken over: {exc}"), 15000)
             return False
         self.controller.stack.clear()
         self.refresh()

@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.roster import MonsterTemplate, RosterEntry
 from core.roster_merge import ImportChanges
@@ -43,6 +44,11 @@ class RosterContext:
         self.template_versions: dict[int, int] = {}
         self.ask_retry: AskRetry | None = None
         """Asks Retry / Cancel when the database is busy or away (None: fail at once)."""
+        self.on_cancelled: Callable[[StoreError, RosterCommand], None] | None = None
+        """Tells the DM (in words, without a second dialog) that a command they cancelled was
+        not carried out."""
+        self.stack: QUndoStack | None = None
+        """The undo stack the commands are on: a cancelled undo (or redo) steps it back."""
 
     def current(self, entry: RosterEntry) -> RosterEntry:
         """Gets ``entry`` carrying the version this window last saw written."""
@@ -90,24 +96,46 @@ class RosterCommand(QUndoCommand):
         self.ctx = ctx
         self.failure: StoreError | None = None
         self.attempt: Attempt | None = None
+        self._stored_once = False
+        self._applied = False
+        """True while the store holds this command's change (redone, not undone)."""
+        self._step_back = False
+        """The next redo or undo only puts the stack back: the store call was cancelled."""
 
     def _notify(self, changed: int | None) -> None:
         self.ctx.on_changed(changed)
 
     def _run(self, action: Callable[[], int | None]) -> None:
+        if self._step_back:
+            self._step_back = False  # the store never changed: only the stack moves back
+            return
         try:
             changed = with_retry(action, self.ctx.ask_retry)
         except StoreError as exc:
             self.failure = exc
-            self.setObsolete(True)
             if is_retryable(exc) and self.ctx.ask_retry is not None:
                 # The DM saw the failure and chose Cancel: nothing was saved; show the roster
-                # as it is saved instead of a second message.
+                # as it is saved, and a line in the status bar instead of a second message.
+                self._cancelled()
                 self.ctx.on_changed(None)
+                if self.ctx.on_cancelled is not None:
+                    self.ctx.on_cancelled(exc, self)
             else:
+                self.setObsolete(True)
                 self.ctx.on_failed(exc, self)
             return
+        self._stored_once, self._applied = True, not self._applied
         self._notify(changed)
+
+    def _cancelled(self) -> None:
+        """Keeps the undo history as it was: a first redo never happened, so the command goes;
+        a later undo or redo is stepped back once Qt has moved the stack's index."""
+        stack = self.ctx.stack
+        if not self._stored_once or stack is None:
+            self.setObsolete(True)
+            return
+        self._step_back = True
+        QTimer.singleShot(0, stack.redo if self._applied else stack.undo)
 
 
 class AddEntryCommand(RosterCommand):

@@ -143,3 +143,38 @@ def test_a_read_only_session_watches_and_refuses_before_the_store(tmp_path: Path
     assert reader.catch_up() and "a" in reader.state.combatants
     assert reader.lease is not None and reader.lease.holder.user == "ann"
     store.close()
+
+
+def test_create_stores_the_encounter_whole_and_resumes_at_its_last_command(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Borderlands")
+    document = json.loads(HALVAINE.read_text())
+    adds = [c for c in commands_for_scenario(document)[1:]
+            if c.events[0].kind is EventKind.COMBATANT_ADDED]
+    session = EncounterSession.create(store, campaign.id, "Orc ambush", "side-d6",
+                                      seed=7, commands=adds)
+    resumed = EncounterSession.resume(store, session.info)
+    assert resumed.state == session.state
+    assert list(resumed.state.combatants) == [c.events[0].data["combatant"]["id"] for c in adds]
+    assert [c.id for c in store.load_commands(session.info.id)] == [
+        c.id for c in session.log.commands]
+    # The next command follows the created ones, and an undo takes back the last created one
+    # (the session knows their numbers).
+    session.execute(commands_for_scenario(document)[len(adds) + 1])
+    session.undo()
+    session.undo()
+    assert EncounterSession.resume(store, session.info).state.combatants.keys() == {
+        c.events[0].data["combatant"]["id"] for c in adds[:-1]}
+    store.close()
+
+
+def test_create_refuses_a_bad_command_before_writing_anything(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Borderlands")
+    bad = Command("Nothing", ())
+    with pytest.raises(LogError):
+        EncounterSession.create(store, campaign.id, "Fight", "popcorn", commands=[bad])
+    assert store.encounters(campaign.id) == []
+    store.close()
