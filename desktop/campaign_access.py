@@ -165,8 +165,9 @@ class CampaignAccess:
                 action.setEnabled(False)
         if was is not None and reason is None:
             self._unlock_actions()
-        for editor in (self.window.editor, self.window.template_editor):
-            self._lock_form(editor, reason)
+        if reason is not None or was is not None:  # an unlocked form is the DM's: untouched
+            for editor in (self.window.editor, self.window.template_editor):
+                self._lock_form(editor, reason)
         for workspace in self.window.encounter_actions.workspaces:
             session = workspace.session
             # Another campaign's tabs are about to close: they must not claim a lease now.
@@ -198,11 +199,8 @@ class CampaignAccess:
         """Makes a roster form show its values without taking any change (or undoes that)."""
         locked = reason is not None
         self._lock.locked = locked
-        for edit in (
-            form.findChildren(QLineEdit)
-            + form.findChildren(QPlainTextEdit)
-            + (form.findChildren(QTextEdit))
-        ):
+        edits = form.findChildren(QLineEdit) + form.findChildren(QPlainTextEdit)
+        for edit in edits + form.findChildren(QTextEdit):
             if isinstance(edit.parent(), QComboBox):
                 continue  # an editable box's own line: the box is switched off whole
             if locked and not edit.isReadOnly():
@@ -211,8 +209,8 @@ class CampaignAccess:
             elif not locked and edit in self._edits:
                 edit.setReadOnly(False)
         for widget in form.findChildren(QComboBox) + form.findChildren(QPushButton):
-            # Save and Revert stay off by themselves: a form that takes no typing is never
-            # changed, and a reader has no New to start a blank one.
+            # Save and Revert too; the form's own checks never switch them back on, as a form
+            # that takes no typing is never changed and a reader has no New for a blank one.
             self._set_tip(widget, reason)
             if locked:
                 widget.setEnabled(False)
@@ -231,4 +229,4 @@ class CampaignAccess:
         if not locked:
             self._edits = [e for e in self._edits if not form.isAncestorOf(e)]
             self._switched = [w for w in self._switched if not form.isAncestorOf(w)]
-            form.revert()  # not dirty (it took no typing): its Save and Revert as it says
+            form.revert()  # it took no typing while locked: Save and Revert as it says

@@ -339,3 +339,17 @@ def test_the_reason_names_the_campaign_in_words() -> None:
     assert read_only_reason("co-dm", "Greyhawk") is None
     gone = read_only_reason(None, "Greyhawk")
     assert gone is not None and "no access to 'Greyhawk'" in gone
+
+
+def test_an_owners_unsaved_typing_survives_a_reload(
+    qtbot: QtBot, two_campaigns: Store, tmp_path: Path
+) -> None:
+    """Asking again (File › Reload) must not touch a form the lock never held."""
+    window = _window(qtbot, two_campaigns, tmp_path, "dm")
+    _show(window, "Blackmoor")
+    window.roster_panel.select_entry(window.entries[0].id or 0)
+    form = window.editor
+    form.fields["hp"].clear()
+    qtbot.keyClicks(form.fields["hp"], "20")
+    window.reload_campaigns()
+    assert form.is_dirty and form.fields["hp"].text() == "20"
