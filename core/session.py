@@ -18,6 +18,7 @@ from core.log import Command, EncounterLog, EncounterState, LogError, new_comman
 from core.model import Resolution
 from core.results import ROSTER_ID_KEY
 from core.store import (
+    AccessDeniedError,
     ConflictError,
     DatabaseLockedError,
     DiskFullError,
@@ -51,6 +52,10 @@ class EncounterSession:
         """This app's lease identity; None plays without a lease (the command line, tests)."""
         self.lease: Lease | None = None
         """The encounter's lease as last read (None: not taken or not asked)."""
+        self.read_only: str | None = None
+        """Why this window may only read the encounter (its database role is a player in the
+        campaign), in words; None when it may play. Set before the lease is claimed: a reader
+        never takes one, it watches like a window whose encounter another Combat Desk plays."""
         self.info = info
         self.log = log
         self._redo: list[Command] = []
@@ -122,8 +127,10 @@ class EncounterSession:
 
     @property
     def watching(self) -> bool:
-        """Tells whether another Combat Desk holds the lease: this window only shows the fight."""
-        return self.lease is not None and not self.lease.held_by(self.holder)
+        """Tells whether this window only shows the fight: another Combat Desk holds the lease,
+        or this window may only read the campaign (:attr:`read_only`)."""
+        return self.read_only is not None or (
+            self.lease is not None and not self.lease.held_by(self.holder))
 
     @property
     def holding(self) -> bool:
@@ -136,6 +143,8 @@ class EncounterSession:
         Returns the lease that holds; after a take-over the log is read again first, so this
         window goes on from the other's last command.
         """
+        if self.read_only is not None:
+            raise AccessDeniedError(self.read_only)  # the server would refuse the lease too
         if self.holder is None:
             raise StoreError("This window plays without a lease, so it cannot take one over.")
         self.lease = self._store.take_lease(self.info.id, self.holder, take_over)
@@ -176,7 +185,9 @@ class EncounterSession:
         window's redo list is dropped, and listeners hear of it. A watching window also reads
         the lease again, so its banner says who plays now.
         """
-        if self.watching and self.lease is not None:
+        if self.read_only is not None:
+            self.lease = self._store.lease(self.info.id)  # who plays it now, if anybody
+        elif self.watching and self.lease is not None:
             # A holder that let go leaves no row: this window still only watches (Take Over
             # plays here), it does not start playing unasked.
             found = self._store.lease(self.info.id)
@@ -216,6 +227,8 @@ class EncounterSession:
         self._seen = last
 
     def _refuse_if_watching(self) -> None:
+        if self.read_only is not None:
+            raise AccessDeniedError(f"{self.read_only} Nothing was saved.")
         lease = self.lease
         if self.watching and lease is not None:
             where = (lease.words() if lease.live else f"no longer played in Combat Desk on "

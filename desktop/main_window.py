@@ -33,6 +33,7 @@ from core import __version__
 from core.roster import Campaign, MonsterTemplate, RosterEntry
 from core.store import ConflictError, Store, StoreError
 from desktop.backup_actions import install_store_actions
+from desktop.campaign_access import CampaignAccess
 from desktop.encounter.actions import EncounterActions
 from desktop.encounter.quickref import add_card_menu
 from desktop.front_tabs import FrontTabWidget
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
 
         self.db_label = QLabel(store.label)
         self.statusBar().addPermanentWidget(self.db_label)
+        self.access = CampaignAccess(self)  # a player's campaign is read-only up front
         self.reload_campaigns()
         self._restore_state()
 
@@ -249,10 +251,10 @@ class MainWindow(QMainWindow):
         store = self._store
         try:
             # Everything the switch shows is read first: a refusal leaves no half-switched window.
-            roster, templates, active, count = self.store_call(lambda: (
+            roster, templates, active, count, level = self.store_call(lambda: (
                 store.roster(campaign.id), store.monster_templates(campaign.id),
                 store.encounters(campaign.id, with_options=False, status="active"),
-                store.encounter_count(campaign.id)))
+                store.encounter_count(campaign.id), store.access(campaign.id)))
         except StoreError as exc:
             self.store_failed(exc, f"{campaign.name} is not shown")
             self._mark_shown_campaign()  # the box and the menu go back to the one shown
@@ -281,6 +283,7 @@ class MainWindow(QMainWindow):
             f"{len(roster)} in the roster, {len(templates)} monster templates", 5000
         )
         self._settings.setValue(LAST_CAMPAIGN_KEY, campaign.id)
+        self.access.campaign_shown(campaign, level)  # before its encounters: a player watches
         self.encounter_actions.campaign_shown(campaign, active, count)
         return True
 

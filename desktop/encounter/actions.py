@@ -197,7 +197,9 @@ class EncounterActions:
         if existing is None:
             try:
                 session = self.window.store_call(lambda: self._read(info))
-                if not session.ended:  # take it, or learn who plays it (then it only watches)
+                session.read_only = self.window.access.reason  # a player watches, never claims
+                if not session.ended and session.read_only is None:
+                    # Take it, or learn who plays it (then it only watches).
                     self.window.store_call(session.claim)
                     self._take_back_from_ended_app(session)
             except StoreError as exc:

@@ -44,6 +44,7 @@ HEARTBEAT_MS = 10_000
 """How often a playing window renews its lease (it lasts 30 s: core.store.LEASE_SECONDS)."""
 WATCH_MS = 3_000
 """How often a watching window reads the encounter again (another window plays it)."""
+REOPEN_TIP = "Play on in this encounter; results already applied stay"
 
 
 def make_board(controller: EncounterController) -> BoardBase:
@@ -157,7 +158,7 @@ class EncounterWorkspace(QWidget):
         self.ended_label.setWordWrap(True)
         self.ended_label.setStyleSheet("font-weight: bold;")
         self.reopen_button = QPushButton("Reopen Encounter…")
-        self.reopen_button.setToolTip("Play on in this encounter; results already applied stay")
+        self.reopen_button.setToolTip(REOPEN_TIP)
         self.reopen_button.clicked.connect(self.reopen_requested)
         row = QHBoxLayout(self.ended_banner)
         row.setContentsMargins(6, 2, 6, 2)
@@ -201,6 +202,9 @@ class EncounterWorkspace(QWidget):
             f"{self.session.info.name} has ended: you can read it, follow the timeline and "
             "print it, but not play on. Its results were offered to the roster when it ended."))
         self.ended_banner.setVisible(ended)
+        reader = self.session.read_only
+        self.reopen_button.setEnabled(reader is None)
+        self.reopen_button.setToolTip(reader or REOPEN_TIP)
 
     def refresh(self) -> None:
         """Redraws every view from the encounter as it stands."""
@@ -225,7 +229,9 @@ class EncounterWorkspace(QWidget):
     def _show_lease(self) -> None:
         """Shows who plays the encounter when it is not this window, and runs the right timer."""
         session = self.session
-        if session.holder is not None and session.lease is None and not session.ended:
+        reader = session.read_only  # a player in the campaign: watches, never claims
+        if (session.holder is not None and session.lease is None and not session.ended
+                and reader is None):
             # A reopened encounter, or one whose lease could not be read when it opened: tried
             # again at the next redraw; meanwhile commands still follow the last one seen.
             with contextlib.suppress(StoreError):
@@ -234,7 +240,11 @@ class EncounterWorkspace(QWidget):
         lease = session.lease
         for widget in (self.stepper, self.board, self.outcome):
             widget.setEnabled(not session.ended and not watching)
-        if watching and lease is not None:
+        if reader is not None:
+            where = f" ({lease.words()})" if lease is not None and lease.live else ""
+            self.lease_label.setText(plain(
+                f"{reader} This tab follows {session.info.name} as it goes on{where}."))
+        elif watching and lease is not None:
             name = session.info.name
             if lease.live:
                 text = (f"{name} is {lease.words()}. This window follows the fight as it goes "
@@ -245,6 +255,7 @@ class EncounterWorkspace(QWidget):
                         "play it here.")
             self.lease_label.setText(plain(text))
         self.lease_banner.setVisible(watching)
+        self.take_over_button.setVisible(reader is None)
         self._run(self.heartbeat_timer, session.holding and not session.ended)
         self._run(self.watch_timer, watching)
 

@@ -113,6 +113,38 @@ def test_killing_the_app_mid_encounter_loses_no_completed_command(tmp_path: Path
     assert ids == [f"c{n}" for n in range(1, len(ids) + 1)]  # nothing partial, nothing skipped
 
 
+def test_a_read_only_session_watches_and_refuses_before_the_store(tmp_path: Path) -> None:
+    """A player's window (``read_only``) never takes the lease nor writes, and says why."""
+    from core.store import AccessDeniedError, LeaseHolder
+
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Greyhawk")
+    playing = EncounterSession.start(
+        store, campaign.id, "Moathouse", "popcorn", holder=LeaseHolder("a" * 32, "ann", "table-pc")
+    )
+    add = commands_for_scenario({"system": "popcorn", "combatants": [{"id": "a", "side": "party"}]})
+    reader = EncounterSession.resume(store, playing.info, LeaseHolder("b" * 32, "bob", "laptop"))
+    assert not reader.watching  # until it is told it may only read
+    reader.read_only = "You are a player in 'Greyhawk': you can read it, not change it."
+    assert reader.watching and not reader.holding
+    stored = store.last_command_seq(playing.info.id)
+    for attempt in (
+        lambda: reader.claim(take_over=True),
+        lambda: reader.execute(add[1]),
+        reader.end,
+    ):
+        with pytest.raises(AccessDeniedError, match="you can read it, not change it"):
+            attempt()
+    assert store.last_command_seq(playing.info.id) == stored
+    lease = store.lease(playing.info.id)
+    assert lease is not None and lease.holder.user == "ann"  # still ann's: not taken over
+
+    playing.execute(add[1])  # ann plays on; the reader follows, and sees who plays it
+    assert reader.catch_up() and "a" in reader.state.combatants
+    assert reader.lease is not None and reader.lease.holder.user == "ann"
+    store.close()
+
+
 def test_create_stores_the_encounter_whole_and_resumes_at_its_last_command(
     tmp_path: Path,
 ) -> None:
