@@ -88,6 +88,12 @@ class EncounterSession:
         last = store.last_command_seq(info.id)
         return cls(store, info, EncounterLog(store.load_commands(info.id)), last, holder)
 
+    @property
+    def wait_limit(self) -> float:
+        """About how many seconds one save waits at most on a busy or silent database: the
+        store's limit, twice over (:meth:`_saved` tries a save of unknown outcome once more)."""
+        return 2 * self._store.wait_limit
+
     # --- the lease: one window plays, the others watch (core.store.leases) ---------------------
 
     @property

@@ -36,12 +36,17 @@ class SessionCommand(QUndoCommand):
         self._ask_retry = ask_retry
         self.error: str | None = None
 
+    def _saving(self, call: Callable[[], object], doing: str) -> None:
+        place = "to" if doing == "Saving" else "in"
+        what = f"{doing} '{self.text()}' {place} the campaign database"
+        with_retry(call, self._ask_retry, what, self._session.wait_limit)
+
     def redo(self) -> None:
         try:
             if self._done_once:
-                with_retry(self._session.redo, self._ask_retry)
+                self._saving(self._session.redo, "Redoing")
             else:
-                with_retry(lambda: self._session.execute(self._command), self._ask_retry)
+                self._saving(lambda: self._session.execute(self._command), "Saving")
                 self._done_once = True
         except (LogError, StoreError) as exc:
             self.error = str(exc)
@@ -52,6 +57,6 @@ class SessionCommand(QUndoCommand):
 
     def undo(self) -> None:
         try:
-            with_retry(self._session.undo, self._ask_retry)
+            self._saving(self._session.undo, "Undoing")
         except (LogError, StoreError) as exc:
             self._on_error(f"Undo failed: {exc}")

@@ -94,9 +94,12 @@ class RosterCommand(QUndoCommand):
     def _notify(self, changed: int | None) -> None:
         self.ctx.on_changed(changed)
 
-    def _run(self, action: Callable[[], int | None]) -> None:
+    def _run(self, action: Callable[[], int | None], undoing: bool = False) -> None:
+        doing = "Undoing" if undoing else "Saving"
+        place = "in" if undoing else "to"
+        what = f"{doing} '{self.text()}' {place} the campaign database"
         try:
-            changed = with_retry(action, self.ctx.ask_retry)
+            changed = with_retry(action, self.ctx.ask_retry, what, self.ctx.store.wait_limit)
         except StoreError as exc:
             self.failure = exc
             self.setObsolete(True)
@@ -142,7 +145,7 @@ class AddEntryCommand(RosterCommand):
             self.saved = current
             return None
 
-        self._run(act)
+        self._run(act, undoing=True)
 
 
 class EditEntryCommand(RosterCommand):
@@ -174,7 +177,7 @@ class EditEntryCommand(RosterCommand):
         self._run(lambda: self._save(self.after))
 
     def undo(self) -> None:
-        self._run(lambda: self._save(self.before))
+        self._run(lambda: self._save(self.before), undoing=True)
 
 
 class RemoveEntryCommand(RosterCommand):
@@ -202,7 +205,7 @@ class RemoveEntryCommand(RosterCommand):
             self.ctx.wrote(restored)
             return restored.id
 
-        self._run(act)
+        self._run(act, undoing=True)
 
 
 class ApplyResultsCommand(RosterCommand):
@@ -238,7 +241,7 @@ class ApplyResultsCommand(RosterCommand):
         self._run(lambda: self._apply(self.after, self.text()))
 
     def undo(self) -> None:
-        self._run(lambda: self._apply(self.before, f"Undone: {self.text()}"))
+        self._run(lambda: self._apply(self.before, f"Undone: {self.text()}"), undoing=True)
 
 
 # --- monster templates ---------------------------------------------------------------------------
@@ -283,7 +286,7 @@ class AddTemplateCommand(TemplateCommand):
             self.saved = current
             return None
 
-        self._run(act)
+        self._run(act, undoing=True)
 
 
 class EditTemplateCommand(TemplateCommand):
@@ -315,7 +318,7 @@ class EditTemplateCommand(TemplateCommand):
         self._run(lambda: self._save(self.after))
 
     def undo(self) -> None:
-        self._run(lambda: self._save(self.before))
+        self._run(lambda: self._save(self.before), undoing=True)
 
 
 class RemoveTemplateCommand(TemplateCommand):
@@ -343,7 +346,7 @@ class RemoveTemplateCommand(TemplateCommand):
             self.ctx.wrote_template(restored)
             return restored.id
 
-        self._run(act)
+        self._run(act, undoing=True)
 
 
 # --- batches: imports, multi-deletes, rests ------------------------------------------------------
@@ -402,7 +405,7 @@ class ImportCommand(RosterCommand):
             )
             return None
 
-        self._run(act)
+        self._run(act, undoing=True)
 
     def _notify(self, changed: int | None) -> None:
         self.ctx.on_changed(changed)
@@ -437,7 +440,7 @@ class RemoveRecordsCommand(RosterCommand):
             self.ctx.store.restore_records(self.ctx.campaign_id, self.entries, self.templates)
             return None
 
-        self._run(act)
+        self._run(act, undoing=True)
 
     def _notify(self, changed: int | None) -> None:
         self.ctx.on_changed(changed)
