@@ -39,7 +39,9 @@ class SessionCommand(QUndoCommand):
     def _saving(self, call: Callable[[], object], doing: str) -> None:
         place = "to" if doing == "Saving" else "in"
         what = f"{doing} '{self.text()}' {place} the campaign database"
-        with_retry(call, self._ask_retry, what, self._session.wait_limit)
+        # The save runs on a worker thread; the views redraw here, once it is done.
+        with self._session.changes_held():
+            with_retry(call, self._ask_retry, what, self._session.wait_limit)
 
     def redo(self) -> None:
         try:
