@@ -181,6 +181,8 @@ class _Waiting:
         self._timer.setInterval(max(PROGRESS_AFTER_MS - int(GRACE_SECONDS * 1000), 0))
         self._timer.timeout.connect(self._show)
         self._dialog: QProgressDialog | None = None
+        self._active: QWidget | None = None
+        self._focus: QWidget | None = None
 
     def __enter__(self) -> _Waiting:
         app = QCoreApplication.instance()
@@ -202,6 +204,8 @@ class _Waiting:
             self._dialog.hide()
             self._dialog.deleteLater()
             self._dialog = None
+            if self._focus is not None and self._focus.isVisible() and not self._focus.hasFocus():
+                self._focus.setFocus(Qt.FocusReason.OtherFocusReason)  # the DM's field again
         app = QCoreApplication.instance()
         if app is not None:
             app.removeEventFilter(self._blocker)
@@ -209,19 +213,38 @@ class _Waiting:
             QApplication.restoreOverrideCursor()
 
     def _show(self) -> None:
-        parent = self._parent or QApplication.activeWindow()
-        dialog = QProgressDialog(plain(self._text), "", 0, 0, parent)
+        self._active, self._focus = QApplication.activeWindow(), QApplication.focusWidget()
+        host = self._parent.window() if self._parent is not None else self._active
+        dialog = QProgressDialog(plain(self._text), "", 0, 0, host)
         dialog.setObjectName(DIALOG_NAME)
         dialog.setWindowTitle("Waiting for the campaign database")
         dialog.setCancelButton(None)  # the store's timeouts end the wait; see the module text
-        # No close button either: closing it would not stop the call.
-        dialog.setWindowFlags(
-            Qt.WindowType.Dialog | Qt.WindowType.CustomizeWindowHint | Qt.WindowType.WindowTitleHint
-        )
-        dialog.setWindowModality(Qt.WindowModality.ApplicationModal)
         dialog.setAutoClose(False)
         dialog.setAutoReset(False)
         dialog.setMinimumDuration(0)
         dialog.setMinimumWidth(420)
+        if host is not None:
+            # Drawn inside the window rather than as a window of its own: a second window
+            # takes the keyboard, and once hidden it gave it back late or not at all (the
+            # DM's next Ctrl+Z went nowhere). The event filter makes it modal all the same.
+            dialog.setWindowFlags(Qt.WindowType.Widget)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
+            dialog.setStyleSheet(
+                "#store-progress { background: palette(window); border: 2px solid palette(mid);"
+                " border-radius: 6px; }"
+            )
+            dialog.adjustSize()
+            area = host.rect()
+            dialog.move(area.center() - dialog.rect().center())
+            dialog.raise_()
+        else:
+            # No window to sit in: a window of its own, with no close button (closing it would
+            # not stop the call).
+            dialog.setWindowFlags(
+                Qt.WindowType.Dialog
+                | Qt.WindowType.CustomizeWindowHint
+                | Qt.WindowType.WindowTitleHint
+            )
+            dialog.setWindowModality(Qt.WindowModality.ApplicationModal)
         dialog.show()
         self._dialog = dialog

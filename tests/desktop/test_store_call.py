@@ -17,7 +17,16 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QProgressDialog, QPushButton
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QLineEdit,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 from sqlalchemy import event
 
@@ -37,7 +46,7 @@ def progress_dialog() -> QProgressDialog | None:
     return next(
         (
             w
-            for w in QApplication.topLevelWidgets()
+            for w in QApplication.allWidgets()
             if isinstance(w, QProgressDialog) and w.objectName() == DIALOG_NAME and w.isVisible()
         ),
         None,
@@ -57,12 +66,19 @@ def at(ms: int, action: Callable[[], None]) -> None:
 
 
 def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: QtBot) -> None:
-    button, field = QPushButton("Hit"), QLineEdit()
-    for widget in (button, field):
-        qtbot.addWidget(widget)
-        widget.show()
+    window, button, field = QWidget(), QPushButton("Hit"), QLineEdit()
+    row = QHBoxLayout(window)
+    row.addWidget(button)
+    row.addWidget(field)
+    qtbot.addWidget(window)
+    window.resize(600, 300)
+    window.show()
+    window.activateWindow()
+    qtbot.waitActive(window)
     clicks: list[str] = []
     button.clicked.connect(lambda *_: clicks.append("clicked"))
+    undo = QShortcut(QKeySequence.StandardKey.Undo, window)
+    undo.activated.connect(lambda: clicks.append("undo"))
     ticks: list[float] = []
     clock = QTimer()
     clock.setInterval(50)
@@ -74,11 +90,13 @@ def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: Qt
         dialog = progress_dialog()
         if dialog is not None:
             seen.append((dialog.labelText(), dialog.windowTitle(), busy()))
+            assert dialog.window() is window  # shown inside the DM's window
 
     def poke() -> None:
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
         field.setFocus()
         qtbot.keyClicks(field, "orc")
+        qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
 
     at(200, lambda: seen.append(("before 400 ms", "", progress_dialog() is not None)))
     at(700, look)
@@ -101,9 +119,12 @@ def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: Qt
     assert clicks == [] and field.text() == ""  # the DM's input did nothing
     assert progress_dialog() is None and not busy()  # all gone afterwards
     assert QApplication.overrideCursor() is None
-    # The same input outside a call does act: the test above could have failed.
+    # The same input outside a call does act (the test above could have failed), at once:
+    # the window is still the active one, so its shortcuts work (the next Ctrl+Z once went
+    # nowhere after a progress window of its own had closed).
+    assert QApplication.activeWindow() is window
     poke()
-    assert clicks == ["clicked"] and field.text() == "orc"
+    assert clicks == ["clicked", "undo"] and field.text() == "orc"
 
 
 def test_a_failure_comes_back_unchanged_on_the_window_thread(qtbot: QtBot) -> None:
