@@ -88,7 +88,7 @@ def run_store_call(
 
     The window's thread waits in a local event loop: the window repaints, user input is
     swallowed, a busy cursor shows, and after :data:`PROGRESS_AFTER_MS` a progress dialog
-    (object name :data:`DIALOG_NAME`, over ``parent`` or the active window) says "``what``…"
+    (object name :data:`DIALOG_NAME`, in ``parent``'s window or the active one) says "``what``…"
     and that Combat Desk gives up after about ``limit`` seconds. ``call``'s result is returned
     and its exception raised again here, the very same object.
 

@@ -51,9 +51,19 @@ def ask_retry(parent: QWidget | None, exc: StoreError) -> bool:
     return box.exec() == QMessageBox.StandardButton.Retry
 
 
+class _Asker:
+    """An :data:`AskRetry` that knows its window: the progress message shows there too."""
+
+    def __init__(self, parent: QWidget | None) -> None:
+        self.parent = parent
+
+    def __call__(self, exc: StoreError) -> bool:
+        return ask_retry(self.parent, exc)
+
+
 def asker(parent: QWidget | None) -> AskRetry:
     """Gets an :data:`AskRetry` that shows its dialog over ``parent``."""
-    return lambda exc: ask_retry(parent, exc)
+    return _Asker(parent)
 
 
 SAVING = "Saving your change to the campaign database"
@@ -76,7 +86,8 @@ def with_retry(
     """
     while True:
         try:
-            return run_store_call(None, what or SAVING, call, limit)
+            parent = ask.parent if isinstance(ask, _Asker) else None
+            return run_store_call(parent, what or SAVING, call, limit)
         except RETRYABLE as exc:
             if ask is None or not ask(exc):
                 raise

@@ -102,7 +102,8 @@ def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: Qt
     at(700, look)
     at(900, poke)
     start = time.monotonic()
-    result = run_store_call(None, "Saving 'Hit: Orc 1' to the campaign database", sleeper(SLOW), 5)
+    what = "Saving 'Hit: Orc 1' to the campaign database"
+    result = run_store_call(button, what, sleeper(SLOW), 5)
     took = time.monotonic() - start
     during = [t for t in ticks if start < t < start + took]
     clock.stop()
@@ -262,6 +263,7 @@ def test_a_roster_edit_on_a_locked_file_keeps_the_window_alive_until_retry_or_ca
         dialog = progress_dialog()
         if dialog is not None and not progress:
             progress.append(dialog.labelText())
+            assert dialog.window() is win  # inside the main window
         box = next(
             (
                 w
