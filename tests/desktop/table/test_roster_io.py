@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
+    QApplication,
     QDialogButtonBox,
     QFileDialog,
     QMessageBox,
@@ -71,6 +72,11 @@ def ctrl_z(window: MainWindow, shift: bool = False) -> None:
     """Presses Ctrl+Z (Ctrl+Shift+Z) in the roster tree, as the DM does."""
     window.activateWindow()
     QTest.qWaitForWindowActive(window, 2000)  # under Xvfb the shortcut needs the active window
+    # ...itself, not a dialog of it that Qt still counts as sharing its activation.
+    for _ in range(200):  # up to 2 s
+        if QApplication.activeWindow() is window:
+            break
+        QTest.qWait(10)
     window.roster_panel.view.setFocus()
     modifiers = CTRL | (Qt.KeyboardModifier.ShiftModifier if shift else CTRL)
     QTest.keyClick(window.roster_panel.view, Qt.Key.Key_Z, modifiers)

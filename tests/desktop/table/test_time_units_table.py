@@ -49,14 +49,27 @@ def steps_json(ws: EncounterWorkspace) -> list[dict[str, Any]]:
     return resolution.to_json()["steps"]
 
 
+def press(window: MainWindow, modifiers: Qt.KeyboardModifier) -> None:
+    """Presses Z with ``modifiers`` in the window, once Qt holds it active.
+
+    Activation is asynchronous, and a shortcut reaches only the active window: a dialog shown
+    and closed earlier may still be queued to take it, and does when events next run (as
+    they do while a slow save waits, desktop.store_call).
+    """
+    window.activateWindow()
+    for _ in range(200):  # up to 2 s
+        if QApplication.activeWindow() is window:
+            break
+        QTest.qWait(10)
+    QTest.keyClick(window, Qt.Key.Key_Z, modifiers)
+
+
 def undo_then_redo(window: MainWindow, ws: EncounterWorkspace) -> None:
     """Ctrl+Z takes the last change back; Ctrl+Shift+Z puts it back, exactly."""
     before = (steps_json(ws), list(ws.controller.state.actions))
-    window.activateWindow()
-    QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    press(window, Qt.KeyboardModifier.ControlModifier)
     assert (steps_json(ws), list(ws.controller.state.actions)) != before, "Ctrl+Z did nothing"
-    QTest.keyClick(window, Qt.Key.Key_Z,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    press(window, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert (steps_json(ws), list(ws.controller.state.actions)) == before
 
 
