@@ -23,7 +23,7 @@ from core.scenario import parse_scenario
 from desktop.encounter.tu_board import TimeUnitBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
-from tests.desktop.table.conftest import IdWatch, button
+from tests.desktop.table.conftest import IdWatch, button, make_active
 from tests.desktop.table.tu_helpers import (
     choose,
     click_row,
@@ -50,17 +50,8 @@ def steps_json(ws: EncounterWorkspace) -> list[dict[str, Any]]:
 
 
 def press(window: MainWindow, modifiers: Qt.KeyboardModifier) -> None:
-    """Presses Z with ``modifiers`` in the window, once Qt holds it active.
-
-    Activation is asynchronous, and a shortcut reaches only the active window: a dialog shown
-    and closed earlier may still be queued to take it, and does when events next run (as
-    they do while a slow save waits, desktop.store_call).
-    """
-    window.activateWindow()
-    for _ in range(200):  # up to 2 s
-        if QApplication.activeWindow() is window:
-            break
-        QTest.qWait(10)
+    """Presses Z with ``modifiers`` in the window, once Qt holds it active."""
+    make_active(window)
     QTest.keyClick(window, Qt.Key.Key_Z, modifiers)
 
 
