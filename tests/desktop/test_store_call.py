@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -42,11 +42,15 @@ from desktop.store_retry import DIALOG_NAME as RETRY_DIALOG
 SLOW = 1.5
 
 
-def progress_dialog() -> QProgressDialog | None:
+def progress_dialog(window: QWidget | None = None) -> QProgressDialog | None:
+    """Gets the visible progress dialog inside ``window``, or one of its own (no window)."""
+    if window is not None:
+        found = window.findChild(QProgressDialog, DIALOG_NAME)
+        return found if found is not None and found.isVisible() else None
     return next(
         (
             w
-            for w in QApplication.allWidgets()
+            for w in QApplication.topLevelWidgets()
             if isinstance(w, QProgressDialog) and w.objectName() == DIALOG_NAME and w.isVisible()
         ),
         None,
@@ -65,6 +69,13 @@ def at(ms: int, action: Callable[[], None]) -> None:
     QTimer.singleShot(ms, action)
 
 
+def settle() -> None:
+    """Works off what earlier tests left queued (deletions, repaints of their windows), as the
+    app's own event loop would have long before: the wait below would do it first."""
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QApplication.processEvents()
+
+
 def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: QtBot) -> None:
     window, button, field = QWidget(), QPushButton("Hit"), QLineEdit()
     row = QHBoxLayout(window)
@@ -75,6 +86,7 @@ def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: Qt
     window.show()
     window.activateWindow()
     qtbot.waitActive(window)
+    settle()
     clicks: list[str] = []
     button.clicked.connect(lambda *_: clicks.append("clicked"))
     undo = QShortcut(QKeySequence.StandardKey.Undo, window)
@@ -87,7 +99,7 @@ def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: Qt
     seen: list[tuple[str, str, bool]] = []
 
     def look() -> None:
-        dialog = progress_dialog()
+        dialog = progress_dialog(window)
         if dialog is not None:
             seen.append((dialog.labelText(), dialog.windowTitle(), busy()))
             assert dialog.window() is window  # shown inside the DM's window
@@ -98,7 +110,7 @@ def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: Qt
         qtbot.keyClicks(field, "orc")
         qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
 
-    at(200, lambda: seen.append(("before 400 ms", "", progress_dialog() is not None)))
+    at(200, lambda: seen.append(("before 400 ms", "", progress_dialog(window) is not None)))
     at(700, look)
     at(900, poke)
     start = time.monotonic()
@@ -118,7 +130,7 @@ def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: Qt
     assert "database" in title and was_busy
     assert len(during) >= 10, f"the window's timer ticked {len(during)} times in {took:.1f} s"
     assert clicks == [] and field.text() == ""  # the DM's input did nothing
-    assert progress_dialog() is None and not busy()  # all gone afterwards
+    assert progress_dialog(window) is None and not busy()  # all gone afterwards
     assert QApplication.overrideCursor() is None
     # The same input outside a call does act (the test above could have failed), at once:
     # the window is still the active one, so its shortcuts work (the next Ctrl+Z once went
@@ -248,6 +260,7 @@ def test_a_roster_edit_on_a_locked_file_keeps_the_window_alive_until_retry_or_ca
     win.tabs.setCurrentWidget(win.roster_panel)
     before = store.roster(campaign.id)[0]
     renamed = replace(before, name=f"{before.name} the Bold")
+    settle()
     lock = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     lock.execute("BEGIN IMMEDIATE")  # another program in the middle of a write
     ticks: list[float] = []
@@ -260,7 +273,7 @@ def test_a_roster_edit_on_a_locked_file_keeps_the_window_alive_until_retry_or_ca
     start = time.monotonic()
 
     def poll() -> None:
-        dialog = progress_dialog()
+        dialog = progress_dialog(win)
         if dialog is not None and not progress:
             progress.append(dialog.labelText())
             assert dialog.window() is win  # inside the main window
