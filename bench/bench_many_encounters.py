@@ -80,15 +80,18 @@ def main() -> None:
         build = time.perf_counter()
         many = campaign_file(folder, "many", ENDED, OPEN)
         empty = campaign_file(folder, "empty", 0, 1)  # one open fight: the same work shown
+        bare = campaign_file(folder, "bare", 0, 0)  # no fight at all: no board to build
         built = time.perf_counter() - build
         time_window(empty, folder)  # warm up imports (pyqtgraph comes with the first tab)
         pairs = [(time_window(empty, folder), time_window(many, folder)) for _ in range(RUNS)]
+        nothing = statistics.median(time_window(bare, folder) for _ in range(RUNS))
     base = statistics.median(p[0] for p in pairs)
     heavy = statistics.median(p[1] for p in pairs)
     print(f"campaigns built in {built:.1f} s ({ENDED:,} ended + {OPEN} open encounters)")
     print(f"window shown, one open encounter:        {base * 1000:7.1f} ms (median of {RUNS})")
     print(f"window shown, {ENDED:,} ended + {OPEN} open: {heavy * 1000:7.1f} ms")
     print(f"ratio {heavy / base:.2f}× (target ≤ 1.2×)")
+    print(f"for reference, a campaign with no encounter: {nothing * 1000:7.1f} ms (no board shown)")
     app.quit()
 
 

@@ -7,6 +7,7 @@ declarations each). Figures, median of 5:
 - the seal (one read of the file, blake2b) — what a start after a clean close costs;
 - SQLite's quick_check (every start) and integrity_check (starts without a valid seal);
 - reading everything and replaying the open encounters (starts without a valid seal);
+- recomputing every record's row check (starts without a valid seal; schema 0007);
 - Store.open end to end, sealed and unsealed.
 """
 
@@ -25,7 +26,7 @@ from core.encounter import add_entry, commands_for_scenario, start_round
 from core.log import EventKind
 from core.roster import RosterEntry
 from core.session import EncounterSession
-from core.store import Store, health
+from core.store import Store, health, row_checks
 from core.store.opening import inspect_sqlite_file
 
 ENTRIES, ENDED, OPEN, RUNS = 5000, 2000, 200, 5
@@ -97,6 +98,7 @@ def main() -> None:
                 lambda: health.structural_problems(path)),
             "read everything, replay open encounters": median_ms(
                 lambda: health.content_problems(store)),
+            "row checks of every record": median_ms(lambda: row_checks.stored_problems(path)),
         }  # fmt: skip
         store.close()
 

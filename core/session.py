@@ -8,7 +8,7 @@ so a crash at any moment loses at most the command being written, and reopening 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -19,6 +19,7 @@ from core.log import Command, EncounterLog, EncounterState, LogError, new_comman
 from core.model import Resolution
 from core.results import ROSTER_ID_KEY
 from core.store import (
+    AccessDeniedError,
     ConflictError,
     DatabaseLockedError,
     DiskFullError,
@@ -45,12 +46,17 @@ class EncounterSession:
     """One encounter's log bound to its store rows."""
 
     def __init__(self, store: Store, info: EncounterInfo, log: EncounterLog,
-                 last_seq: int = 0, holder: LeaseHolder | None = None) -> None:
+                 last_seq: int = 0, holder: LeaseHolder | None = None,
+                 live_seqs: Sequence[int] = ()) -> None:
         self._store = store
         self.holder = holder
         """This app's lease identity; None plays without a lease (the command line, tests)."""
         self.lease: Lease | None = None
         """The encounter's lease as last read (None: not taken or not asked)."""
+        self.read_only: str | None = None
+        """Why this window may only read the encounter (its database role is a player in the
+        campaign), in words; None when it may play. Set before the lease is claimed: a reader
+        never takes one, it watches like a window whose encounter another Combat Desk plays."""
         self.info = info
         self.log = log
         self._redo: list[Command] = []
@@ -60,6 +66,9 @@ class EncounterSession:
         self._seen = last_seq
         """The newest command number this window has seen: a save or undo that would not
         follow it (another window wrote since) is refused by the store."""
+        self._live_seqs = list(live_seqs)
+        """The stored number of each command in ``log``: an undo read from the store names the
+        number it takes back."""
 
     @classmethod
     def start(
@@ -84,12 +93,38 @@ class EncounterSession:
         return session
 
     @classmethod
+    def create(
+        cls,
+        store: Store,
+        campaign_id: int,
+        name: str,
+        system: str,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        commands: Sequence[Command] = (),
+        holder: LeaseHolder | None = None,
+    ) -> EncounterSession:
+        """Creates a new encounter with its configuration and ``commands`` in one transaction.
+
+        All of it is stored or none (a refused or cancelled start leaves no half-built
+        encounter), so the whole call can be repeated. The commands are checked first
+        (LogError, nothing written). The lease is not taken: see :meth:`claim`.
+        """
+        first = [configure(system, options, seed), *commands]
+        log = EncounterLog()
+        for command in first:
+            log.execute(command)  # raises LogError before anything is written
+        info = store.create_encounter(campaign_id, name, system, options, first)
+        return cls(store, info, log, len(first), holder, range(1, len(first) + 1))
+
+    @classmethod
     def resume(cls, store: Store, info: EncounterInfo,
                holder: LeaseHolder | None = None) -> EncounterSession:
         """Reopens an encounter at exactly its last saved command (the lease is not taken yet:
         see :meth:`claim`)."""
-        last = store.last_command_seq(info.id)
-        return cls(store, info, EncounterLog(store.load_commands(info.id)), last, holder)
+        last, live = store.log_snapshot(info.id)
+        return cls(store, info, EncounterLog([c for _, c in live]), last, holder,
+                   [seq for seq, _ in live])
 
     @property
     def wait_limit(self) -> float:
@@ -101,8 +136,10 @@ class EncounterSession:
 
     @property
     def watching(self) -> bool:
-        """Tells whether another Combat Desk holds the lease: this window only shows the fight."""
-        return self.lease is not None and not self.lease.held_by(self.holder)
+        """Tells whether this window only shows the fight: another Combat Desk holds the lease,
+        or this window may only read the campaign (:attr:`read_only`)."""
+        return self.read_only is not None or (
+            self.lease is not None and not self.lease.held_by(self.holder))
 
     @property
     def holding(self) -> bool:
@@ -115,6 +152,8 @@ class EncounterSession:
         Returns the lease that holds; after a take-over the log is read again first, so this
         window goes on from the other's last command.
         """
+        if self.read_only is not None:
+            raise AccessDeniedError(self.read_only)  # the server would refuse the lease too
         if self.holder is None:
             raise StoreError("This window plays without a lease, so it cannot take one over.")
         self.lease = self._store.take_lease(self.info.id, self.holder, take_over)
@@ -155,7 +194,9 @@ class EncounterSession:
         window's redo list is dropped, and listeners hear of it. A watching window also reads
         the lease again, so its banner says who plays now.
         """
-        if self.watching and self.lease is not None:
+        if self.read_only is not None:
+            self.lease = self._store.lease(self.info.id)  # who plays it now, if anybody
+        elif self.watching and self.lease is not None:
             # A holder that let go leaves no row: this window still only watches (Take Over
             # plays here), it does not start playing unasked.
             found = self._store.lease(self.info.id)
@@ -166,13 +207,37 @@ class EncounterSession:
         info = self._store.encounter(self.info.id)
         if last == self._seen and info.status == self.info.status:
             return False
-        self.log = EncounterLog(self._store.load_commands(self.info.id))
-        self.info, self._seen = info, last
+        if last != self._seen:
+            self._follow()
+        self.info = info
         self._redo.clear()
         self._changed()
         return True
 
+    def _follow(self) -> None:
+        """Applies what was stored after the last command this window saw (another window's
+        commands and undos): a long fight is not read and replayed whole every time."""
+        for stored in self._store.stored_after(self.info.id, self._seen):
+            if stored.command is not None:
+                self.log.execute(stored.command)
+                self._live_seqs.append(stored.seq)
+            elif self._live_seqs and self._live_seqs[-1] == stored.undoes:
+                self.log.undo()
+                self._live_seqs.pop()
+            else:  # an undo of a command this window never had: read the log whole
+                self._reload()
+                return
+            self._seen = stored.seq
+
+    def _reload(self) -> None:
+        last, live = self._store.log_snapshot(self.info.id)
+        self.log = EncounterLog([command for _, command in live])
+        self._live_seqs = [seq for seq, _ in live]
+        self._seen = last
+
     def _refuse_if_watching(self) -> None:
+        if self.read_only is not None:
+            raise AccessDeniedError(f"{self.read_only} Nothing was saved.")
         lease = self.lease
         if self.watching and lease is not None:
             where = (lease.words() if lease.live else f"no longer played in Combat Desk on "
@@ -272,6 +337,7 @@ class EncounterSession:
         self._saved(lambda: self._store.append_command(self.info.id, command, self._seen,
                                                        self._holder_id))
         state = self.log.execute(command)
+        self._live_seqs.append(self._seen)
         self._changed()
         return state
 
@@ -293,6 +359,8 @@ class EncounterSession:
         self._saved(lambda: self._store.undo_command(self.info.id, self._seen, undo_id,
                                                      self._holder_id))
         command = self.log.undo()
+        if self._live_seqs:
+            self._live_seqs.pop()
         self._redo.append(command)
         self._changed()
         return command

@@ -548,8 +548,26 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
     extra = [_detail_words(k, v, step, names) for k, v in d.items() if k not in used]
     extra = [e for e in extra if e]
     if step.action and event not in (StepEvent.NOMINATES,) and not brief:
-        extra.insert(0, f"action {action_words(step.action)}")
+        shown = action_words(step.action)
+        if not _action_said(shown, event, text):
+            extra.insert(0, f"action {shown}")
     return text + (f" [{'; '.join(extra)}]" if extra else "")
+
+
+_SPELL_EVENTS = frozenset({StepEvent.BEGINS_CASTING, StepEvent.SPELL_TAKES_EFFECT,
+                           StepEvent.SPELL_DISRUPTED})
+
+
+def _action_said(shown: str, event: Any, text: str) -> bool:
+    """Tells whether the sentence already says the action ("flees", "in a retreat", a spell
+    being cast), so "[action flee]" would only repeat it. Letters (addict's "G (strike
+    blows)") are never taken as said: they name the DMG's table."""
+    word = shown.split(" (")[0].lower()
+    if len(word) < 3:
+        return False
+    if event in _SPELL_EVENTS and "spell" in word:
+        return True
+    return re.search(rf"\b{re.escape(word)}", text.lower()) is not None
 
 
 def event_words(event: Any) -> str:

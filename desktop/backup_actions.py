@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from core.store import Store, StoreError
 from core.store.backups import SERVER_BACKUPS, check_backup, restore_backup
 from desktop.plain_text import plain
+from desktop.store_retry import is_retryable
 
 FILTER = "Campaign files (*.sqlite *.db *.bak);;All files (*)"
 
@@ -40,10 +41,14 @@ class StoreActions:
 
     def backup(self, target: Path) -> Path | None:
         """Backs the campaign up to ``target``; reports and returns None on failure."""
+        store: Store = self.window.store
         try:
-            written = self.window.store.backup(target)
+            written = self.window.store_call(lambda: store.backup(target))
         except StoreError as exc:
-            QMessageBox.warning(self.window, "Back up", plain(str(exc)))
+            if is_retryable(exc):  # the DM chose Cancel after reading why
+                self._say(plain(f"No backup was written: {exc}"))
+            else:
+                QMessageBox.warning(self.window, "Back up", plain(str(exc)))
             return None
         self._say(f"Backed up to {written}")
         return Path(written)
@@ -71,12 +76,18 @@ class StoreActions:
         except StoreError as exc:
             QMessageBox.warning(self.window, "Restore backup", plain(str(exc)))
             return False
-        url = store.full_url
+        url, lock_timeout = store.full_url, store.lock_timeout
         store.close()
+        cancelled: StoreError | None = None
         try:
-            kept = restore_backup(backup, target)
+            # All or nothing (core.store.backups), so Retry repeats the whole restore.
+            kept = self.window.store_call(
+                lambda: restore_backup(backup, target, lock_timeout=lock_timeout))
         except StoreError as exc:
-            QMessageBox.warning(self.window, "Restore backup", plain(str(exc)))
+            if is_retryable(exc):
+                cancelled = exc  # said in the status bar once the campaign is shown again
+            else:
+                QMessageBox.warning(self.window, "Restore backup", plain(str(exc)))
             kept = None
             backup = target  # reopen what is there: restore_backup changed nothing
         try:
@@ -89,8 +100,12 @@ class StoreActions:
                 reopened.damage)))
         self.window._store = reopened  # MainWindow has no setter; the store is its to show
         self.window.db_label.setText(reopened.label)
-        self.window.undo_stack.clear()
+        if cancelled is None:  # after Cancel the campaign is as it was: its undo history holds
+            self.window.undo_stack.clear()
         self.window.reload_campaigns()
+        if cancelled is not None:
+            self._say(plain(f"Nothing was restored: {cancelled}"))
+            return False
         self._say(f"Restored {backup.name}" + (f"; the replaced file is {kept}" if kept else ""))
         return kept is not None or backup != target
 

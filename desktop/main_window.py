@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import (
@@ -31,6 +33,7 @@ from core import __version__
 from core.roster import Campaign, MonsterTemplate, RosterEntry
 from core.store import ConflictError, Store, StoreError
 from desktop.backup_actions import install_store_actions
+from desktop.campaign_access import CampaignAccess
 from desktop.encounter.actions import EncounterActions
 from desktop.encounter.quickref import add_card_menu
 from desktop.front_tabs import FrontTabWidget
@@ -48,9 +51,10 @@ from desktop.roster.conflict_dialog import Choice, ConflictDialog
 from desktop.roster.editor import EntryEditor, RecordEditor
 from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
-from desktop.store_retry import asker
+from desktop.store_retry import asker, is_retryable, with_retry
 
 LAST_CAMPAIGN_KEY = "campaign/last_id"
+_T = TypeVar("_T")
 
 
 class MainWindow(QMainWindow):
@@ -64,6 +68,8 @@ class MainWindow(QMainWindow):
         self._campaigns: list[Campaign] = []
         self._leaving_guard = False
         self.campaign: Campaign | None = None
+        self.ask_retry = asker(self)
+        """Retry / Cancel over this window when the database is busy or does not answer."""
 
         self.entries: list[RosterEntry] = []
         self.templates: list[MonsterTemplate] = []
@@ -108,6 +114,7 @@ class MainWindow(QMainWindow):
 
         self.db_label = QLabel(store.label)
         self.statusBar().addPermanentWidget(self.db_label)
+        self.access = CampaignAccess(self)  # a player's campaign is read-only up front
         self.reload_campaigns()
         self._restore_state()
 
@@ -216,9 +223,9 @@ class MainWindow(QMainWindow):
     def reload_campaigns(self) -> None:
         """Reads the campaign list (and the shown campaign) again from the store."""
         try:
-            self._campaigns = self._store.campaigns()
+            self._campaigns = self.store_call(self._store.campaigns)
         except StoreError as exc:
-            self._report(exc)
+            self.store_failed(exc, "The campaigns were not read again")
             return
         self.campaign_box.clear()
         for action in self.campaign_group.actions():
@@ -238,14 +245,20 @@ class MainWindow(QMainWindow):
             if current is not None:
                 self.show_campaign(current)
 
-    def show_campaign(self, campaign: Campaign) -> None:
-        """Shows ``campaign``'s roster and templates and remembers it for the next start."""
+    def show_campaign(self, campaign: Campaign) -> bool:
+        """Shows ``campaign``'s roster, templates and encounters and remembers it for the next
+        start; False (the campaign shown before still shown) when it cannot be read."""
+        store = self._store
         try:
-            roster = self._store.roster(campaign.id)
-            templates = self._store.monster_templates(campaign.id)
+            # Everything the switch shows is read first: a refusal leaves no half-switched window.
+            roster, templates, active, count, level = self.store_call(lambda: (
+                store.roster(campaign.id), store.monster_templates(campaign.id),
+                store.encounters(campaign.id, with_options=False, status="active"),
+                store.encounter_count(campaign.id), store.access(campaign.id)))
         except StoreError as exc:
-            self._report(exc)
-            return
+            self.store_failed(exc, f"{campaign.name} is not shown")
+            self._mark_shown_campaign()  # the box and the menu go back to the one shown
+            return False
         if self.campaign is None or self.campaign.id != campaign.id:
             # The undo history and versions belong to one campaign's values as loaded.
             self.undo_stack.clear()
@@ -256,27 +269,37 @@ class MainWindow(QMainWindow):
                 self._on_store_failed,
                 self._on_template_changed,
             )
-            self.ctx.ask_retry = asker(self)
+            self.ctx.ask_retry = self.ask_retry
+            self.ctx.stack = self.undo_stack
+            self.ctx.on_cancelled = lambda exc, command: self.store_failed(
+                exc, f"Cancelled: {command.text()}")
             self.editor.load(None)
             self.template_editor.load(None)
         self.campaign = campaign
         self._show_values(roster, templates)
-        self.campaign_box.setCurrentIndex(self.campaign_box.findData(campaign.id))
-        for action in self.campaign_group.actions():
-            action.setChecked(action.data() == campaign.id)
+        self._mark_shown_campaign()
         self.setWindowTitle(f"{campaign.name} — Combat Desk")
         self.statusBar().showMessage(
             f"{len(roster)} in the roster, {len(templates)} monster templates", 5000
         )
         self._settings.setValue(LAST_CAMPAIGN_KEY, campaign.id)
-        self.encounter_actions.campaign_shown(campaign)
+        self.access.campaign_shown(campaign, level)  # before its encounters: a player watches
+        self.encounter_actions.campaign_shown(campaign, active, count)
+        return True
+
+    def _mark_shown_campaign(self) -> None:
+        """Sets the campaign box and the Campaign menu's check on the campaign shown."""
+        shown = self.campaign.id if self.campaign is not None else None
+        self.campaign_box.setCurrentIndex(self.campaign_box.findData(shown))
+        for action in self.campaign_group.actions():
+            action.setChecked(action.data() == shown)
 
     def create_campaign(self, name: str) -> Campaign | None:
         """Creates a campaign and switches to it; reports a refused name to the DM."""
         try:
-            campaign = self._store.create_campaign(name)
+            campaign = self.store_call(lambda: self._store.create_campaign(name))
         except StoreError as exc:
-            self._report(exc)
+            self.store_failed(exc, f"{name.strip()} was not created")
             return None
         self.reload_campaigns()
         self.show_campaign(campaign)
@@ -328,11 +351,12 @@ class MainWindow(QMainWindow):
         """Reads the shown campaign's roster and templates again from the store."""
         if self.campaign is None:
             return
+        store, campaign_id = self._store, self.campaign.id
         try:
-            roster = self._store.roster(self.campaign.id)
-            templates = self._store.monster_templates(self.campaign.id)
+            roster, templates = self.store_call(
+                lambda: (store.roster(campaign_id), store.monster_templates(campaign_id)))
         except StoreError as exc:
-            self._report(exc)
+            self.store_failed(exc, "The roster was not read again")
             return
         self._show_values(roster, templates, keep, keep_template)
 
@@ -587,6 +611,22 @@ class MainWindow(QMainWindow):
     def _report(self, exc: Exception) -> None:
         self.statusBar().showMessage(str(exc), 10000)
         QMessageBox.warning(self, "Combat Desk", plain(str(exc)))
+
+    def store_call(self, call: Callable[[], _T]) -> _T:
+        """Runs one store call (or one retry-safe group of them); while the database is busy
+        or does not answer the DM gets Retry / Cancel. Cancel raises the failure."""
+        return with_retry(call, self.ask_retry)
+
+    def store_failed(self, exc: StoreError, what: str) -> None:
+        """Reports a store call that failed; ``what`` says what did not happen.
+
+        After Cancel (a busy or unreachable database: the DM has just read why) it goes to the
+        status bar; any other refusal keeps its message box.
+        """
+        if is_retryable(exc):
+            self.statusBar().showMessage(plain(f"{what}: {exc}"), 15000)
+        else:
+            self._report(exc)
 
     def _on_about(self) -> None:
         QMessageBox.about(

@@ -71,6 +71,23 @@ _in_flight: threading.Event | None = None
 """Set when the call in flight ends; None while no call runs."""
 
 
+_after: list[Callable[[], None]] = []
+"""What the call in flight asked to run on the window's thread once it ends."""
+
+
+def on_gui_thread(notice: Callable[[], None]) -> None:
+    """Runs ``notice`` now when on the window's thread (or outside any call); from a call's
+    worker, right after the call ends and before it returns on the window's thread.
+
+    For listeners of the store's objects that redraw windows: an encounter session tells its
+    listeners of a change from inside the save, which now runs on the worker.
+    """
+    if _on_gui_thread() or _in_flight is None:
+        notice()
+    else:
+        _after.append(notice)
+
+
 def busy() -> bool:
     """Tells whether a store call is in flight: a timer that uses the store skips its tick."""
     return _in_flight is not None
@@ -130,6 +147,9 @@ def run_store_call(
         worker.join()  # it has only its signal left to send: the relay outlives it
     finally:
         _in_flight = None
+    notices, _after[:] = list(_after), []
+    for notice in notices:  # the worker is done with them: in the order it asked
+        notice()
     ok, value = outcome[0]
     if ok:
         return value  # type: ignore[return-value]

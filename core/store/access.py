@@ -154,7 +154,7 @@ def setup_statements(store: Store, group: str) -> list[str]:
         f"GRANT USAGE ON SCHEMA {quote(schema)} TO {to}",
         f"GRANT SELECT ON alembic_version TO {to}",
         f"GRANT SELECT, INSERT, DELETE ON campaigns TO {to}",
-        f"GRANT UPDATE (name, changed_by, changed_at) ON campaigns TO {to}",
+        f"GRANT UPDATE (name, changed_by, changed_at, row_check) ON campaigns TO {to}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON {', '.join(_WRITTEN_TABLES)} TO {to}",
         f"GRANT USAGE, SELECT ON SEQUENCE {', '.join(sequences)} TO {to}",
     ]

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from core.store.errors import NotACampaignDatabaseError, StoreError
+from core.store.errors import DatabaseLockedError, NotACampaignDatabaseError, StoreError
 from core.store.health import seal
 from core.store.opening import Inspection, Verdict, inspect_sqlite_file
 
@@ -24,19 +26,43 @@ SERVER_BACKUPS = (
 )
 
 
-def copy_database(source: Path, target: Path) -> Path:
+def _is_locked(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def _give_up_after(lock_timeout: float) -> Callable[[int, int, int], None]:
+    """Gets a backup progress callback that stops a copy kept waiting for a lock too long.
+
+    Python's backup loop retries a busy or locked source for ever: with another program
+    holding the file, a backup (and a restore) hung with no message.
+    """
+    deadline = time.monotonic() + lock_timeout
+
+    def progress(status: int, _remaining: int, _total: int) -> None:
+        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and (
+                time.monotonic() > deadline):
+            raise sqlite3.OperationalError("database is locked")
+
+    return progress
+
+
+def copy_database(source: Path, target: Path, lock_timeout: float = 5.0) -> Path:
     """Writes a consistent copy of the SQLite file ``source`` to ``target`` (backup API).
 
-    The copy is written beside ``target`` and renamed over it only when whole.
+    The copy is written beside ``target`` and renamed over it only when whole. Another
+    program holding ``source`` locked for more than ``lock_timeout`` seconds raises
+    DatabaseLockedError (nothing written).
     """
     part = target.with_name(f"{target.name}.part")
     try:
         part.unlink(missing_ok=True)
-        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True,
+                              timeout=lock_timeout)
         try:
             dst = sqlite3.connect(part)
             try:
-                src.backup(dst)
+                src.backup(dst, progress=_give_up_after(lock_timeout))
             finally:
                 dst.close()
         finally:
@@ -47,6 +73,10 @@ def copy_database(source: Path, target: Path) -> Path:
         part.unlink(missing_ok=True)
         if "full" in str(exc).lower():
             raise StoreError(f"The disk is full; no backup was written to {target}.") from None
+        if _is_locked(exc):
+            raise DatabaseLockedError(
+                f"{source} is locked by another program or Combat Desk window; no backup was "
+                "written. Try again in a moment.") from None
         raise StoreError(f"Could not copy {source} to {target}: {exc}.") from None
     except OSError as exc:
         part.unlink(missing_ok=True)
@@ -91,7 +121,7 @@ def restore_backup(backup: Path, target: Path, now: datetime | None = None,
     inspection = check_backup(backup)
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
     incoming = unused_name(target.with_name(f"{target.name}.restoring"))
-    copy_database(backup, incoming)
+    copy_database(backup, incoming, lock_timeout)
     try:
         if inspection.verdict is Verdict.UPGRADE:
             from core.store.store import Store
@@ -105,6 +135,11 @@ def restore_backup(backup: Path, target: Path, now: datetime | None = None,
         _swap_in(incoming, target, kept, lock_timeout)
         return kept
     except sqlite3.Error as exc:
+        if _is_locked(exc):  # worth a Retry: the DM is asked (desktop/store_retry.py)
+            raise DatabaseLockedError(
+                f"{target} is locked by another program or Combat Desk window; {backup.name} "
+                "was not restored and the campaign is unchanged. Try again in a moment."
+            ) from None
         raise StoreError(f"Could not restore {backup.name}: {exc}; the campaign is unchanged.") \
             from None
     except OSError as exc:

@@ -5,12 +5,14 @@ the SQLite header's user_version field): if the bytes still match, nothing can h
 and opening costs one read of the file. A file without a valid seal (a crash, another Combat
 Desk still open, a file from before seals) gets the thorough checks instead: SQLite's own
 integrity check, and what the app relies on — every record reads back, every encounter's
-command numbers run 1…N without a gap, every log parses and replays.
+command numbers run 1…N without a gap, every log parses and replays — and every record's own
+checksum (:mod:`core.store.row_checks`, schema 0007), which finds a value changed into another
+valid one: a letter of a note, a hit point number.
 
 A seal that does not match means the bytes changed since Combat Desk closed the file, and not
 through Combat Desk: a bit flipped on the disk, a copy gone wrong, another program's edit. The
-thorough checks then say what they can; the mismatch itself is always reported, because a
-changed letter in a note passes every other check.
+thorough checks then say what they can (the row checks name the records changed); the mismatch
+itself is always reported, since damage outside any record passes every other check.
 """
 
 from __future__ import annotations

@@ -72,7 +72,14 @@ class Audited:
                                                         default=utc_now, onupdate=utc_now)
 
 
-class CampaignRow(Audited, Base):
+class RowChecked:
+    """A CRC of the row's own values (schema 0007), set by every write: an unsealed file whose
+    stored values changed outside Combat Desk is found by it (:mod:`core.store.row_checks`)."""
+
+    row_check: Mapped[int | None] = mapped_column(Integer)
+
+
+class CampaignRow(RowChecked, Audited, Base):
     __tablename__ = "campaigns"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -105,7 +112,7 @@ class CampaignMemberRow(Audited, Base):
     )
 
 
-class CharacterRow(Audited, Base):
+class CharacterRow(RowChecked, Audited, Base):
     """A PC, henchman or hireling (``kind``)."""
 
     __tablename__ = "characters"
@@ -149,7 +156,7 @@ class CharacterRow(Audited, Base):
     __table_args__ = (Index("ix_characters_campaign", "campaign_id"),)
 
 
-class MonsterTemplateRow(Audited, Base):
+class MonsterTemplateRow(RowChecked, Audited, Base):
     __tablename__ = "monster_templates"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -170,7 +177,7 @@ class MonsterTemplateRow(Audited, Base):
     __table_args__ = (Index("ix_monster_templates_campaign", "campaign_id"),)
 
 
-class EncounterRow(Audited, Base):
+class EncounterRow(RowChecked, Audited, Base):
     __tablename__ = "encounters"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -182,7 +189,7 @@ class EncounterRow(Audited, Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
-class EncounterEventRow(Audited, Base):
+class EncounterEventRow(RowChecked, Audited, Base):
     """One event of one command. Rows are only ever inserted: undo is a command of its own.
 
     The unique (encounter, command, index) key makes two writers appending the same command
@@ -229,7 +236,7 @@ class EncounterLeaseRow(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class SessionLogRow(Audited, Base):
+class SessionLogRow(RowChecked, Audited, Base):
     """What changed in a campaign's roster between sessions (results of an encounter, imports)."""
 
     __tablename__ = "session_log"

@@ -24,6 +24,7 @@ from core.scenario import ScenarioError, parse_scenario
 from core.session import EncounterSession, encounters_holding
 from core.store import EncounterInfo, LeaseHolder, StoreError
 from desktop.plain_text import plain
+from desktop.running_instances import RunningInstances
 
 if TYPE_CHECKING:
     from core.summary import Summary
@@ -67,6 +68,7 @@ class EncounterActions:
         self.window = window
         self.holder = LeaseHolder.here()
         """This window's lease identity: who plays an encounter, in other windows' banners."""
+        self.running = RunningInstances(self.holder.instance)
         self.workspaces: list[EncounterWorkspace] = []
         self.dialog: QWidget | None = None  # the last non-modal dialog (tests reach it here)
         self.new_action = self._action("&New Encounter…", self.ask_new_encounter,
@@ -87,8 +89,9 @@ class EncounterActions:
         self.help_window: HelpWindow | None = None
         self.menu = QMenu("E&ncounter", window)
         self.open_menu = QMenu("&Open Encounter", window)
-        self._listed: list[EncounterInfo] = []
-        self._menu_filled = True
+        self._listed: list[EncounterInfo] | None = []
+        """The Open Encounter menu's list; None until the menu next opens (read then)."""
+        self._count = 0
         self.open_menu.aboutToShow.connect(self._fill_open_menu)
         window.tabs.currentChanged.connect(self._on_tab_changed)
         self._update_enabled()
@@ -140,8 +143,10 @@ class EncounterActions:
 
     # --- campaign -----------------------------------------------------------------------------
 
-    def campaign_shown(self, campaign: Campaign) -> None:
-        """Lists the campaign's encounters and reopens the active ones where they stopped.
+    def campaign_shown(self, campaign: Campaign, active: list[EncounterInfo] | None = None,
+                       count: int | None = None) -> None:
+        """Notes the campaign's encounters and reopens the active ones where they stopped
+        (``active`` and ``count``: the open encounters and how many there are, as just read).
 
         Every open encounter gets its tab, but only the newest is read from the store now;
         the others are read when their tab is first shown, so start-up does not grow with
@@ -154,11 +159,33 @@ class EncounterActions:
             self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
             waiting.setParent(None)
             waiting.deleteLater()
-        active = [i for i in self.campaign_list_changed() if i.status == "active"]
+        self.campaign_list_changed(count)
+        if active is None:
+            try:
+                active = self.window.store_call(lambda: self.window.store.encounters(
+                    campaign.id, with_options=False, status="active"))
+            except StoreError as exc:
+                self.window.store_failed(exc, "The open encounters were not read")
+                return
         for info in active[:-1]:
             self.window.tabs.addTab(WaitingTab(info), f"Encounter: {info.name}")
-        if active:
-            self.open_encounter(active[-1], focus=False)
+        if active and self.open_encounter(active[-1], focus=False) is None:
+            # Not read now (cancelled or refused): it is read when its tab is first shown.
+            self.window.tabs.addTab(WaitingTab(active[-1]), f"Encounter: {active[-1].name}")
+
+    def _take_back_from_ended_app(self, session: EncounterSession) -> None:
+        """Plays on a fight whose lease a Combat Desk on this computer, run by this user, still
+        holds although it is no longer running (killed, crashed): no need to wait for its lease
+        to run out or to press Take Over."""
+        lease = session.lease
+        if (not session.watching or lease is None or lease.holder.host != self.holder.host
+                or lease.holder.user != self.holder.user
+                or not self.running.has_ended(lease.holder.instance)):
+            return
+        self.window.store_call(lambda: session.claim(take_over=True))  # the same lease: safe
+        self.window.statusBar().showMessage(
+            f"{session.info.name} was open in a Combat Desk on this computer that is no longer "
+            "running; you play it here now.", 10000)
 
     def _waiting(self, encounter_id: int) -> WaitingTab | None:
         return next((w for w in self.window.tabs.findChildren(WaitingTab)
@@ -169,16 +196,18 @@ class EncounterActions:
         existing = next((w for w in self.workspaces if w.session.info.id == info.id), None)
         if existing is None:
             try:
-                info = self.window.store.encounter(info.id)  # the menu's copy may be old
-                session = EncounterSession.resume(self.window.store, info, self.holder)
-            except (StoreError, ValueError) as exc:
+                session = self.window.store_call(lambda: self._read(info))
+                session.read_only = self.window.access.reason  # a player watches, never claims
+                if not session.ended and session.read_only is None:
+                    # Take it, or learn who plays it (then it only watches).
+                    self.window.store_call(session.claim)
+                    self._take_back_from_ended_app(session)
+            except StoreError as exc:
+                self.window.store_failed(exc, f"{info.name} was not opened")
+                return None
+            except ValueError as exc:
                 self.window._report(exc)
                 return None
-            if not info.ended:
-                try:
-                    session.claim()  # or learn who plays it: then this tab only watches
-                except StoreError as exc:  # commands still only follow the last one seen
-                    self.window.statusBar().showMessage(str(exc), 10000)
             waiting = self._waiting(info.id)
             at = self.window.tabs.indexOf(waiting) if waiting is not None else None
             existing = self._add_tab(session, at)
@@ -191,6 +220,11 @@ class EncounterActions:
         if focus:
             self.window.tabs.setCurrentWidget(existing)
         return existing
+
+    def _read(self, info: EncounterInfo) -> EncounterSession:
+        """Reads an encounter whole from the store, at its last command (reads only)."""
+        fresh = self.window.store.encounter(info.id)  # the menu's copy may be old
+        return EncounterSession.resume(self.window.store, fresh, self.holder)
 
     def _add_tab(self, session: EncounterSession, at: int | None = None) -> EncounterWorkspace:
         # Imported on first use: the workspace brings pyqtgraph and numpy, which a DM who only
@@ -236,6 +270,7 @@ class EncounterActions:
 
     def release_leases(self) -> None:
         """Lets every encounter this window plays go (the window closes)."""
+        self.running.close()
         for workspace in self.workspaces:
             workspace.let_go()
 
@@ -246,7 +281,7 @@ class EncounterActions:
         if self.window.campaign is None:
             self.window.statusBar().showMessage("Open a campaign first.", 4000)
             return None
-        number = len(self._listed) + 1
+        number = self._count + 1
         from desktop.encounter.start_dialog import StartEncounterDialog  # on first use
 
         dialog = StartEncounterDialog(self.window.entries, self.window.templates,
@@ -266,14 +301,23 @@ class EncounterActions:
         campaign = self.window.campaign
         if campaign is None or not self._fine_to_share(plan):
             return None
+        store = self.window.store
+        adds = [add_combatant(c) for c in plan.combatants]  # made once: Retry saves the same
         try:
-            session = EncounterSession.start(self.window.store, campaign.id, plan.name,
-                                             plan.system, plan.options, plan.seed, self.holder)
-            for combatant in plan.combatants:
-                session.execute(add_combatant(combatant))
-        except (StoreError, ValueError) as exc:
+            # One transaction: a cancelled or refused start leaves no half-built encounter.
+            session = self.window.store_call(lambda: EncounterSession.create(
+                store, campaign.id, plan.name, plan.system, plan.options, plan.seed, adds,
+                self.holder))
+        except StoreError as exc:
+            self.window.store_failed(exc, f"{plan.name} was not started")
+            return None
+        except ValueError as exc:
             self.window._report(exc)
             return None
+        try:
+            session.claim()  # nobody else knows it yet; if this fails the next redraw claims
+        except StoreError as exc:
+            self.window.statusBar().showMessage(str(exc), 10000)
         workspace = self._add_tab(session)
         self.window.tabs.setCurrentWidget(workspace)
         self.campaign_list_changed()
@@ -287,9 +331,10 @@ class EncounterActions:
         if campaign is None or not ids:
             return True
         try:
-            shared = encounters_holding(self.window.store, campaign.id, ids)
+            shared = self.window.store_call(
+                lambda: encounters_holding(self.window.store, campaign.id, ids))
         except StoreError as exc:
-            self.window._report(exc)
+            self.window.store_failed(exc, f"{plan.name} was not started")
             return False
         if not shared:
             return True
@@ -303,31 +348,38 @@ class EncounterActions:
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
-    def campaign_list_changed(self) -> list[EncounterInfo]:
-        """Re-lists the campaign's encounters in the menu (without reopening any)."""
+    def campaign_list_changed(self, count: int | None = None) -> None:
+        """Notes that the campaign's encounters changed: the Open Encounter menu re-reads them
+        when it next opens, so a campaign of thousands of fights starts quickly (only their
+        count is read now, for the menu's state and a new encounter's name; ``count``: as
+        just read)."""
+        self._listed = None
         campaign = self.window.campaign
-        if campaign is None:
-            return []
-        try:
-            # Headers only: opening one reads it whole (store.encounter in open_encounter).
-            encounters = self.window.store.encounters(campaign.id, with_options=False)
-        except StoreError as exc:
-            self.window.statusBar().showMessage(str(exc), 10000)
-            return []
-        # The menu is filled when it opens: a campaign of thousands of fights starts quickly.
-        self._listed = encounters
-        self._menu_filled = False
-        self.open_menu.setEnabled(bool(encounters))
-        return encounters
+        if count is None:
+            try:
+                count = 0 if campaign is None else self.window.store_call(
+                    lambda: self.window.store.encounter_count(campaign.id))
+            except StoreError as exc:
+                self.window.store_failed(exc, "The Open Encounter menu was not updated")
+                count = self._count
+        self._count = count
+        self.open_menu.setEnabled(self._count > 0)
 
     def _fill_open_menu(self) -> None:
-        if self._menu_filled:
+        if self._listed is not None:
             return
+        campaign = self.window.campaign
         self.open_menu.clear()
+        try:
+            # Headers only: opening one reads it whole (store.encounter in open_encounter).
+            self._listed = [] if campaign is None else self.window.store_call(
+                lambda: self.window.store.encounters(campaign.id, with_options=False))
+        except StoreError as exc:  # the menu stays empty; it is read again when next opened
+            self.window.store_failed(exc, "The Open Encounter menu was not read")
+            return
         for info in self._listed:
             action = self.open_menu.addAction(open_label(info))
             action.triggered.connect(lambda _=False, i=info: self.open_encounter(i))
-        self._menu_filled = True
 
     def open_menu_actions(self) -> list[QAction]:
         """Gets the Open Encounter menu's entries (filling it first, as opening it does)."""
@@ -351,19 +403,24 @@ class EncounterActions:
             return False
         state, spells = self._end_state(workspace)
         baseline = workspace.session.info.results_baseline  # set when it was reopened
+        campaign_id = workspace.session.info.campaign_id
         try:
-            workspace.session.end()
+            # The roster the results are offered against, read first: once ended, the
+            # results must be offered whatever the database does next.
+            roster = self.window.store_call(lambda: self.window.store.roster(campaign_id))
+            self.window.store_call(workspace.session.end)  # ending twice is refused: safe
         except StoreError as exc:
-            self.window._report(exc)
+            self.window.store_failed(exc, f"{name} was not ended")
             return False
         self.close_workspace(workspace)
         self.campaign_list_changed()
-        self.dialog = self.window.roster_actions.review_results(state, name, spells, baseline)
+        self.dialog = self.window.roster_actions.review_results(state, name, spells, baseline,
+                                                                roster)
         return True
 
     def _results_written(self, campaign_id: int, name: str) -> bool:
         """Tells whether the encounter's results are in the roster (applied, not undone)."""
-        log = self.window.store.session_log(campaign_id)
+        log = self.window.store.session_log(campaign_id)  # a read: safe to repeat
         applied = sum(e.summary == f"Results of {name}" for e in log)
         return applied > sum(e.summary == f"Undone: Results of {name}" for e in log)
 
@@ -374,15 +431,26 @@ class EncounterActions:
         if workspace is None:
             return None
         info = workspace.session.info
+        try:
+            # Read before the tab goes: a cancelled reload leaves the tab as it was.
+            session = self.window.store_call(lambda: self._read(info))
+        except StoreError as exc:
+            self.window.store_failed(exc, f"{info.name} was not read again")
+            return None
+        except ValueError as exc:
+            self.window._report(exc)
+            return None
         at = self.window.tabs.indexOf(workspace)
-        self.close_workspace(workspace)
-        placeholder = WaitingTab(info)
-        self.window.tabs.insertTab(at, placeholder, f"Encounter: {info.name}")
-        self.window.tabs.setCurrentWidget(placeholder)  # reads it now (see _on_tab_changed)
-        reloaded = self.current()
-        if reloaded is not None:
-            self.window.statusBar().showMessage(
-                plain(f"Read {info.name} again from the campaign."), 5000)
+        self.close_workspace(workspace)  # lets its lease go: the new tab takes it again
+        if not session.ended:
+            try:
+                session.claim()
+            except StoreError as exc:  # the next redraw claims it; commands follow the log
+                self.window.statusBar().showMessage(str(exc), 10000)
+        reloaded = self._add_tab(session, at)
+        self.window.tabs.setCurrentWidget(reloaded)
+        self.window.statusBar().showMessage(
+            plain(f"Read {info.name} again from the campaign."), 5000)
         return reloaded
 
     def reopen_current(self, workspace: EncounterWorkspace | None = None) -> bool:
@@ -393,10 +461,10 @@ class EncounterActions:
             return False
         name = workspace.session.info.name
         try:
-            roster = self.window.store.roster(campaign.id)
-            applied = self._results_written(campaign.id, name)
+            roster, applied = self.window.store_call(lambda: (
+                self.window.store.roster(campaign.id), self._results_written(campaign.id, name)))
         except StoreError as exc:
-            self.window._report(exc)
+            self.window.store_failed(exc, f"{name} was not reopened")
             return False
         what = ("Results already applied to the roster stay; ending it again will offer only "
                 "what changes after reopening." if applied else
@@ -415,7 +483,8 @@ class EncounterActions:
         baseline = reopen_baseline(roster, state, spells,
                                    workspace.session.info.results_baseline) if applied else None
         command = ReopenCommand(workspace.session, baseline,
-                                lambda text: self.window.statusBar().showMessage(text, 10000))
+                                lambda text: self.window.statusBar().showMessage(text, 10000),
+                                self.window.ask_retry)
         workspace.controller.stack.push(command)
         if command.error is not None:
             self.window.statusBar().showMessage(command.error, 10000)
@@ -506,7 +575,7 @@ class EncounterActions:
             return
         problem = printout_problem(summary)
         if problem is not None:  # Qt's page layout would run for minutes and eat the memory
-            QMessageBox.information(self.window, "Print", problem)
+            QMessageBox.information(self.window, "Print", plain(problem))
             return
         printing.show_print_preview(render_html(summary, choice.appendix), self.window,
                                     choice.page)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.log import Command, LogError
 from core.session import EncounterSession
 from core.store import StoreError
-from desktop.store_retry import AskRetry, with_retry
+from desktop.store_retry import AskRetry, is_retryable, with_retry
 
 ErrorSink = Callable[[str], None]
 
@@ -20,12 +21,14 @@ class SessionCommand(QUndoCommand):
     Exceptions cannot travel back through Qt's virtual call, so a refused first redo marks the
     command obsolete (QUndoStack then drops it) and keeps the reason in :attr:`error`.
     A busy or unreachable database first asks ``ask_retry`` (Retry / Cancel): Retry saves the
-    same command (same id) again, Cancel refuses it as above.
+    same command (same id) again, Cancel refuses it as above. A cancelled undo (or later
+    redo) changed nothing: ``stack`` is stepped back so the Edit menu tells the truth.
     """
 
     def __init__(
         self, session: EncounterSession, command: Command, on_error: ErrorSink,
         text: str | None = None, ask_retry: AskRetry | None = None,
+        stack: QUndoStack | None = None,
     ) -> None:
         # ``text`` is the DM's words for the Edit menu (names, not the log's ids)
         super().__init__(text if text is not None else command.name)
@@ -34,6 +37,8 @@ class SessionCommand(QUndoCommand):
         self._on_error = on_error
         self._done_once = False
         self._ask_retry = ask_retry
+        self._stack = stack
+        self._step_back = False
         self.error: str | None = None
 
     def _saving(self, call: Callable[[], object], doing: str) -> None:
@@ -43,7 +48,19 @@ class SessionCommand(QUndoCommand):
         with self._session.changes_held():
             with_retry(call, self._ask_retry, what, self._session.wait_limit)
 
+    def _cancelled(self, exc: StoreError, step_back: object) -> bool:
+        """After Cancel of an undo or a later redo, puts the stack's index back where it was
+        (once Qt has moved it); True when it did."""
+        if self._stack is None or not is_retryable(exc) or self._ask_retry is None:
+            return False
+        self._step_back = True  # the step back must not reach the store
+        QTimer.singleShot(0, step_back)  # type: ignore[call-overload]
+        return True
+
     def redo(self) -> None:
+        if self._step_back:
+            self._step_back = False
+            return
         try:
             if self._done_once:
                 self._saving(self._session.redo, "Redoing")
@@ -54,11 +71,21 @@ class SessionCommand(QUndoCommand):
             self.error = str(exc)
             if not self._done_once:
                 self.setObsolete(True)
+            elif isinstance(exc, StoreError) and self._stack is not None and self._cancelled(
+                    exc, self._stack.undo):
+                self._on_error(f"Not redone: {exc}")
             else:
                 self._on_error(f"Redo failed: {exc}")
 
     def undo(self) -> None:
+        if self._step_back:
+            self._step_back = False
+            return
         try:
             self._saving(self._session.undo, "Undoing")
         except (LogError, StoreError) as exc:
-            self._on_error(f"Undo failed: {exc}")
+            if isinstance(exc, StoreError) and self._stack is not None and self._cancelled(
+                    exc, self._stack.redo):
+                self._on_error(f"Not undone: {exc}")
+            else:
+                self._on_error(f"Undo failed: {exc}")

@@ -12,6 +12,7 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QMessageBox,
     QPushButton,
     QScrollArea,
@@ -36,7 +37,7 @@ from desktop.plain_text import plain
 from desktop.resolution.step_selection import StepSelectionSync
 from desktop.resolution.steps_model import StepsModel, make_steps_view
 from desktop.store_call import busy
-from desktop.store_retry import asker
+from desktop.store_retry import asker, with_retry
 from desktop.timeline import TimelineWidget
 
 LAYOUT_KEY = "encounter/splitters"
@@ -44,6 +45,7 @@ HEARTBEAT_MS = 10_000
 """How often a playing window renews its lease (it lasts 30 s: core.store.LEASE_SECONDS)."""
 WATCH_MS = 3_000
 """How often a watching window reads the encounter again (another window plays it)."""
+REOPEN_TIP = "Play on in this encounter; results already applied stay"
 
 
 def make_board(controller: EncounterController) -> BoardBase:
@@ -157,7 +159,7 @@ class EncounterWorkspace(QWidget):
         self.ended_label.setWordWrap(True)
         self.ended_label.setStyleSheet("font-weight: bold;")
         self.reopen_button = QPushButton("Reopen Encounter…")
-        self.reopen_button.setToolTip("Play on in this encounter; results already applied stay")
+        self.reopen_button.setToolTip(REOPEN_TIP)
         self.reopen_button.clicked.connect(self.reopen_requested)
         row = QHBoxLayout(self.ended_banner)
         row.setContentsMargins(6, 2, 6, 2)
@@ -201,6 +203,9 @@ class EncounterWorkspace(QWidget):
             f"{self.session.info.name} has ended: you can read it, follow the timeline and "
             "print it, but not play on. Its results were offered to the roster when it ended."))
         self.ended_banner.setVisible(ended)
+        reader = self.session.read_only
+        self.reopen_button.setEnabled(reader is None)
+        self.reopen_button.setToolTip(reader or REOPEN_TIP)
 
     def refresh(self) -> None:
         """Redraws every view from the encounter as it stands."""
@@ -225,7 +230,9 @@ class EncounterWorkspace(QWidget):
     def _show_lease(self) -> None:
         """Shows who plays the encounter when it is not this window, and runs the right timer."""
         session = self.session
-        if session.holder is not None and session.lease is None and not session.ended:
+        reader = session.read_only  # a player in the campaign: watches, never claims
+        if (session.holder is not None and session.lease is None and not session.ended
+                and reader is None):
             # A reopened encounter, or one whose lease could not be read when it opened: tried
             # again at the next redraw; meanwhile commands still follow the last one seen.
             with contextlib.suppress(StoreError):
@@ -234,7 +241,11 @@ class EncounterWorkspace(QWidget):
         lease = session.lease
         for widget in (self.stepper, self.board, self.outcome):
             widget.setEnabled(not session.ended and not watching)
-        if watching and lease is not None:
+        if reader is not None:
+            where = f" ({lease.words()})" if lease is not None and lease.live else ""
+            self.lease_label.setText(plain(
+                f"{reader} This tab follows {session.info.name} as it goes on{where}."))
+        elif watching and lease is not None:
             name = session.info.name
             if lease.live:
                 text = (f"{name} is {lease.words()}. This window follows the fight as it goes "
@@ -245,6 +256,7 @@ class EncounterWorkspace(QWidget):
                         "play it here.")
             self.lease_label.setText(plain(text))
         self.lease_banner.setVisible(watching)
+        self.take_over_button.setVisible(reader is None)
         self._run(self.heartbeat_timer, session.holding and not session.ended)
         self._run(self.watch_timer, watching)
 
@@ -300,9 +312,14 @@ class EncounterWorkspace(QWidget):
             if answer != QMessageBox.StandardButton.Yes:
                 return False
         try:
-            self.session.claim(take_over=True)
+            # Retry is safe: taking over an encounter this window already holds changes nothing.
+            with_retry(lambda: self.session.claim(take_over=True), self.controller.ask_retry)
         except StoreError as exc:
             self.controller.refused.emit(str(exc))
+            top = self.window()
+            if isinstance(top, QMainWindow):
+                top.statusBar().showMessage(
+                    plain(f"{self.session.info.name} was not taken over: {exc}"), 15000)
             return False
         self.controller.stack.clear()
         self.refresh()

@@ -31,6 +31,7 @@ from desktop.roster.commands import (
     names_text,
 )
 from desktop.roster.tree_model import TEMPLATES
+from desktop.store_retry import is_retryable
 
 if TYPE_CHECKING:
     from core.kills import Kill
@@ -367,22 +368,27 @@ class RosterActions:
         title: str = "Encounter",
         spells_cast: Mapping[str, Sequence[str]] | None = None,
         baseline: Mapping[str, Mapping[str, object]] | None = None,
+        roster: Sequence[RosterEntry] | None = None,
     ) -> ResultsDialog | None:
         """Opens (non-modal) the roster changes an encounter made, beside the roster as it is now.
 
-        The roster is read from the database, not from this window, so that a change saved by
-        another window since the fight began is seen and offered as a choice.
+        The roster (``roster``: as the caller just read it) is read from the database, not
+        from this window, so that a change saved by another window since the fight began is
+        seen and offered as a choice.
         """
         from core.kills import encounter_kills
         from core.results import propose_results
         from desktop.roster.results_dialog import ResultsDialog
 
         campaign = self.window.campaign
-        try:
-            roster = self.window.store.roster(campaign.id) if campaign else self.window.entries
-        except StoreError as exc:
-            self.window._report(exc)
-            return None
+        if roster is None:
+            try:
+                roster = (self.window.store_call(lambda: self.window.store.roster(campaign.id))
+                          if campaign else self.window.entries)
+            except StoreError as exc:
+                self.window.store_failed(exc, f"The results of {title} were not offered")
+                return None
+        roster = list(roster)
         changes = propose_results(roster, state, spells_cast, baseline)
         kills = encounter_kills(state, self.window.templates)
         if not changes and not kills:
@@ -429,6 +435,8 @@ class RosterActions:
             ctx, before, after, f"Results of {title}", [c.description for c in accepted] + kills
         )
         self.push(command)
+        if command.failure is not None and is_retryable(command.failure):
+            dialog.open()  # not written: the results stay on offer, ticked as the DM left them
 
     def show_session_log(self) -> SessionLogDialog | None:
         """Opens the campaign's session log (non-modal)."""
@@ -436,9 +444,9 @@ class RosterActions:
         if campaign is None:
             return None
         try:
-            log = self.window.store.session_log(campaign.id)
+            log = self.window.store_call(lambda: self.window.store.session_log(campaign.id))
         except StoreError as exc:
-            self.window._report(exc)
+            self.window.store_failed(exc, "The session log was not opened")
             return None
         from desktop.roster.dialogs import SessionLogDialog
 

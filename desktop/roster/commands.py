@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.roster import MonsterTemplate, RosterEntry
 from core.roster_merge import ImportChanges
@@ -43,6 +44,11 @@ class RosterContext:
         self.template_versions: dict[int, int] = {}
         self.ask_retry: AskRetry | None = None
         """Asks Retry / Cancel when the database is busy or away (None: fail at once)."""
+        self.on_cancelled: Callable[[StoreError, RosterCommand], None] | None = None
+        """Tells the DM (in words, without a second dialog) that a command they cancelled was
+        not carried out."""
+        self.stack: QUndoStack | None = None
+        """The undo stack the commands are on: a cancelled undo (or redo) steps it back."""
 
     def current(self, entry: RosterEntry) -> RosterEntry:
         """Gets ``entry`` carrying the version this window last saw written."""
@@ -90,27 +96,49 @@ class RosterCommand(QUndoCommand):
         self.ctx = ctx
         self.failure: StoreError | None = None
         self.attempt: Attempt | None = None
+        self._stored_once = False
+        self._applied = False
+        """True while the store holds this command's change (redone, not undone)."""
+        self._step_back = False
+        """The next redo or undo only puts the stack back: the store call was cancelled."""
 
     def _notify(self, changed: int | None) -> None:
         self.ctx.on_changed(changed)
 
-    def _run(self, action: Callable[[], int | None], undoing: bool = False) -> None:
-        doing = "Undoing" if undoing else "Saving"
-        place = "in" if undoing else "to"
+    def _run(self, action: Callable[[], int | None]) -> None:
+        if self._step_back:
+            self._step_back = False  # the store never changed: only the stack moves back
+            return
+        # Applied now, this run takes it back (undo); otherwise it saves it (redo).
+        doing, place = ("Undoing", "in") if self._applied else ("Saving", "to")
         what = f"{doing} '{self.text()}' {place} the campaign database"
         try:
             changed = with_retry(action, self.ctx.ask_retry, what, self.ctx.store.wait_limit)
         except StoreError as exc:
             self.failure = exc
-            self.setObsolete(True)
             if is_retryable(exc) and self.ctx.ask_retry is not None:
                 # The DM saw the failure and chose Cancel: nothing was saved; show the roster
-                # as it is saved instead of a second message.
+                # as it is saved, and a line in the status bar instead of a second message.
+                self._cancelled()
                 self.ctx.on_changed(None)
+                if self.ctx.on_cancelled is not None:
+                    self.ctx.on_cancelled(exc, self)
             else:
+                self.setObsolete(True)
                 self.ctx.on_failed(exc, self)
             return
+        self._stored_once, self._applied = True, not self._applied
         self._notify(changed)
+
+    def _cancelled(self) -> None:
+        """Keeps the undo history as it was: a first redo never happened, so the command goes;
+        a later undo or redo is stepped back once Qt has moved the stack's index."""
+        stack = self.ctx.stack
+        if not self._stored_once or stack is None:
+            self.setObsolete(True)
+            return
+        self._step_back = True
+        QTimer.singleShot(0, stack.redo if self._applied else stack.undo)
 
 
 class AddEntryCommand(RosterCommand):
@@ -145,7 +173,7 @@ class AddEntryCommand(RosterCommand):
             self.saved = current
             return None
 
-        self._run(act, undoing=True)
+        self._run(act)
 
 
 class EditEntryCommand(RosterCommand):
@@ -177,7 +205,7 @@ class EditEntryCommand(RosterCommand):
         self._run(lambda: self._save(self.after))
 
     def undo(self) -> None:
-        self._run(lambda: self._save(self.before), undoing=True)
+        self._run(lambda: self._save(self.before))
 
 
 class RemoveEntryCommand(RosterCommand):
@@ -205,7 +233,7 @@ class RemoveEntryCommand(RosterCommand):
             self.ctx.wrote(restored)
             return restored.id
 
-        self._run(act, undoing=True)
+        self._run(act)
 
 
 class ApplyResultsCommand(RosterCommand):
@@ -241,7 +269,7 @@ class ApplyResultsCommand(RosterCommand):
         self._run(lambda: self._apply(self.after, self.text()))
 
     def undo(self) -> None:
-        self._run(lambda: self._apply(self.before, f"Undone: {self.text()}"), undoing=True)
+        self._run(lambda: self._apply(self.before, f"Undone: {self.text()}"))
 
 
 # --- monster templates ---------------------------------------------------------------------------
@@ -286,7 +314,7 @@ class AddTemplateCommand(TemplateCommand):
             self.saved = current
             return None
 
-        self._run(act, undoing=True)
+        self._run(act)
 
 
 class EditTemplateCommand(TemplateCommand):
@@ -318,7 +346,7 @@ class EditTemplateCommand(TemplateCommand):
         self._run(lambda: self._save(self.after))
 
     def undo(self) -> None:
-        self._run(lambda: self._save(self.before), undoing=True)
+        self._run(lambda: self._save(self.before))
 
 
 class RemoveTemplateCommand(TemplateCommand):
@@ -346,7 +374,7 @@ class RemoveTemplateCommand(TemplateCommand):
             self.ctx.wrote_template(restored)
             return restored.id
 
-        self._run(act, undoing=True)
+        self._run(act)
 
 
 # --- batches: imports, multi-deletes, rests ------------------------------------------------------
@@ -405,7 +433,7 @@ class ImportCommand(RosterCommand):
             )
             return None
 
-        self._run(act, undoing=True)
+        self._run(act)
 
     def _notify(self, changed: int | None) -> None:
         self.ctx.on_changed(changed)
@@ -440,7 +468,7 @@ class RemoveRecordsCommand(RosterCommand):
             self.ctx.store.restore_records(self.ctx.campaign_id, self.entries, self.templates)
             return None
 
-        self._run(act, undoing=True)
+        self._run(act)
 
     def _notify(self, changed: int | None) -> None:
         self.ctx.on_changed(changed)

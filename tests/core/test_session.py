@@ -144,3 +144,70 @@ def test_a_store_knows_about_how_long_one_call_may_wait(tmp_path: Path) -> None:
     session = EncounterSession.start(store, campaign.id, "Orc ambush", "side-d6")
     assert (store.wait_limit, session.wait_limit) == (1.5, 3.0)
     store.close()
+
+
+def test_a_read_only_session_watches_and_refuses_before_the_store(tmp_path: Path) -> None:
+    """A player's window (``read_only``) never takes the lease nor writes, and says why."""
+    from core.store import AccessDeniedError, LeaseHolder
+
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Greyhawk")
+    playing = EncounterSession.start(
+        store, campaign.id, "Moathouse", "popcorn", holder=LeaseHolder("a" * 32, "ann", "table-pc")
+    )
+    add = commands_for_scenario({"system": "popcorn", "combatants": [{"id": "a", "side": "party"}]})
+    reader = EncounterSession.resume(store, playing.info, LeaseHolder("b" * 32, "bob", "laptop"))
+    assert not reader.watching  # until it is told it may only read
+    reader.read_only = "You are a player in 'Greyhawk': you can read it, not change it."
+    assert reader.watching and not reader.holding
+    stored = store.last_command_seq(playing.info.id)
+    for attempt in (
+        lambda: reader.claim(take_over=True),
+        lambda: reader.execute(add[1]),
+        reader.end,
+    ):
+        with pytest.raises(AccessDeniedError, match="you can read it, not change it"):
+            attempt()
+    assert store.last_command_seq(playing.info.id) == stored
+    lease = store.lease(playing.info.id)
+    assert lease is not None and lease.holder.user == "ann"  # still ann's: not taken over
+
+    playing.execute(add[1])  # ann plays on; the reader follows, and sees who plays it
+    assert reader.catch_up() and "a" in reader.state.combatants
+    assert reader.lease is not None and reader.lease.holder.user == "ann"
+    store.close()
+
+
+def test_create_stores_the_encounter_whole_and_resumes_at_its_last_command(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Borderlands")
+    document = json.loads(HALVAINE.read_text())
+    adds = [c for c in commands_for_scenario(document)[1:]
+            if c.events[0].kind is EventKind.COMBATANT_ADDED]
+    session = EncounterSession.create(store, campaign.id, "Orc ambush", "side-d6",
+                                      seed=7, commands=adds)
+    resumed = EncounterSession.resume(store, session.info)
+    assert resumed.state == session.state
+    assert list(resumed.state.combatants) == [c.events[0].data["combatant"]["id"] for c in adds]
+    assert [c.id for c in store.load_commands(session.info.id)] == [
+        c.id for c in session.log.commands]
+    # The next command follows the created ones, and an undo takes back the last created one
+    # (the session knows their numbers).
+    session.execute(commands_for_scenario(document)[len(adds) + 1])
+    session.undo()
+    session.undo()
+    assert EncounterSession.resume(store, session.info).state.combatants.keys() == {
+        c.events[0].data["combatant"]["id"] for c in adds[:-1]}
+    store.close()
+
+
+def test_create_refuses_a_bad_command_before_writing_anything(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Borderlands")
+    bad = Command("Nothing", ())
+    with pytest.raises(LogError):
+        EncounterSession.create(store, campaign.id, "Fight", "popcorn", commands=[bad])
+    assert store.encounters(campaign.id) == []
+    store.close()

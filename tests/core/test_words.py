@@ -244,3 +244,19 @@ def test_a_round_field_without_an_entry_reads_as_the_rounds() -> None:
     """A refusal began "turns (round 2): …"; it reads "round 2's turns: …"."""
     assert NAMES.text("rounds[1].turns: a turn is missing") == "round 2's turns: a turn is missing"
     assert NAMES.path_words("rounds[0]") == "round 1"
+
+
+@pytest.mark.parametrize(("event", "action", "detail", "said"), [
+    (StepEvent.BEGINS_CASTING, "spell", {"spell": "sleep"}, False),
+    (StepEvent.FLEES, "flee", {}, False),
+    (StepEvent.MOVES, "retreat", {"movement": "retreat"}, False),
+    (StepEvent.HITS, "G", {}, True),  # a DMG letter is kept: it names the table's row
+    (StepEvent.MISSES, "missile", {}, True),
+])
+def test_the_action_is_named_only_when_the_sentence_does_not_say_it(
+    event: StepEvent, action: str, detail: dict[str, object], said: bool
+) -> None:
+    step = Step(1, "roster-7", event, round=1, target="orc-1", action=action,
+                detail=frozen_mapping(detail))
+    sentence = step_sentence(step, NAMES)
+    assert ("[action " in sentence) is said, sentence

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from alembic import command
 from sqlalchemy import create_engine
 
@@ -20,6 +21,7 @@ from core.store import Store
 from core.store.migrate import alembic_config
 from core.store.opening import APPLICATION_ID, HEAD_REVISION
 from tests.reliability import figures
+from tests.store import pg_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +42,7 @@ def old_campaign(path: Path) -> None:
     engine.dispose()
 
 
-def run_child(path: Path, stop_at: int) -> subprocess.CompletedProcess[str]:
+def run_child(path: Path | str, stop_at: int) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "tests.reliability.upgrade_child", str(path), str(stop_at)],
         cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
@@ -85,3 +87,67 @@ def test_an_upgrade_killed_at_every_statement_leaves_a_campaign_that_opens(
             assert revision(first_copy) == "0001"
     assert killed >= statements - 1
     figures.add("upgrade statements killed at, each campaign reopened whole (sqlite)", killed)
+
+
+def old_server_campaign(url: str) -> None:
+    """Brings a fresh PostgreSQL database to schema 0001 holding one campaign and one PC."""
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0001")
+        conn.exec_driver_sql(
+            "INSERT INTO campaigns (id, name, created_at) VALUES (1, 'Greyhawk', now())")
+        conn.exec_driver_sql(
+            "INSERT INTO characters (campaign_id, kind, name, side, status, char_class, race,"
+            " attack_routines, attacks, weapons, spells, notes, version, updated_at) VALUES"
+            " (1, 'pc', 'Brannoc', 'party', 'active', 'Fighter', 'Human', 1, 1, '[]', '[]',"
+            " '', 1, now())")
+    engine.dispose()
+
+
+def server_revision(url: str) -> str:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return str(conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar())
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.slow
+def test_a_server_upgrade_killed_at_every_statement_leaves_a_campaign_that_opens() -> None:
+    """PostgreSQL runs the whole upgrade in one transaction: a client that dies before COMMIT
+    leaves the server at the old schema, and the next start upgrades it, data whole."""
+    srv = pg_server.server()
+    if srv.url is None:
+        pytest.skip(f"PostgreSQL: {srv.why}")
+    probe = pg_server.new_database()
+    try:
+        old_server_campaign(probe)
+        done = run_child(probe, 0)
+        assert done.returncode == 0, done.stderr
+        statements = int(done.stdout.split()[-1])
+        assert server_revision(probe) == HEAD_REVISION
+    finally:
+        pg_server.drop_database(probe)
+
+    killed = 0
+    for stop_at in range(1, statements + 1):
+        url = pg_server.new_database()
+        try:
+            old_server_campaign(url)
+            child = run_child(url, stop_at)
+            assert child.returncode in (0, 9), child.stderr
+            killed += child.returncode == 9
+            if child.returncode == 9:
+                assert server_revision(url) in ("0001", HEAD_REVISION)
+            store = Store.open(url)  # the app starts again after the crash
+            try:
+                assert [c.name for c in store.campaigns()] == ["Greyhawk"]
+                assert [e.name for e in store.roster(1)] == ["Brannoc"]
+            finally:
+                store.close()
+            assert server_revision(url) == HEAD_REVISION
+        finally:
+            pg_server.drop_database(url)
+    assert killed >= statements - 1
+    figures.add("upgrade statements killed at, each campaign reopened whole (postgresql)", killed)

@@ -1,6 +1,6 @@
 """A child process that opens (and so upgrades) a campaign and dies at statement N.
 
-``python -m tests.reliability.upgrade_child FILE N``: counts every SQL statement the store sends
+``python -m tests.reliability.upgrade_child FILE|URL N``: counts every SQL statement the store sends
 and calls ``os._exit`` just before the N-th, as a crash or power cut would stop it — no
 rollback, no close. With N = 0 it upgrades fully and prints how many statements that took.
 """
@@ -28,7 +28,7 @@ def main() -> None:
             os._exit(9)
 
     event.listen(Engine, "before_cursor_execute", count)
-    Store.open(f"sqlite:///{path}").close()
+    Store.open(path if "://" in path else f"sqlite:///{path}").close()
     print(seen)
 
 

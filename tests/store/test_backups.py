@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import hashlib
+import sqlite3
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from core.roster import RosterEntry
-from core.store import NewerDatabaseError, NotACampaignDatabaseError, Store, StoreError
-from core.store.backups import check_backup, restore_backup
+from core.store import (
+    DatabaseLockedError,
+    NewerDatabaseError,
+    NotACampaignDatabaseError,
+    Store,
+    StoreError,
+)
+from core.store.backups import check_backup, copy_database, restore_backup
 
 WAT = RosterEntry(name="Wat", hp=3, max_hp=3)
 
@@ -106,3 +114,49 @@ def test_server_campaigns_say_backups_are_the_servers_job(db_url: str) -> None:
     with pytest.raises(StoreError, match="server's job"):
         store.backup(Path("unused.sqlite"))
     store.close()
+
+
+def _exclusive(path: Path) -> sqlite3.Connection:
+    """Another program that opened the campaign in exclusive locking mode: nobody else reads."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+    conn.execute("BEGIN EXCLUSIVE")
+    conn.execute("UPDATE campaigns SET name = name")
+    return conn
+
+
+def test_a_backup_of_a_locked_file_gives_up_in_words_instead_of_hanging(
+    db_path: Path, tmp_path: Path
+) -> None:
+    store = Store.open(f"sqlite:///{db_path}", lock_timeout=0.3)
+    store.create_campaign("Borderlands")
+    store.close()  # the store's own connections would keep the exclusive lock out
+    other = _exclusive(db_path)
+    target = tmp_path / "copy.sqlite"
+    started = time.monotonic()
+    with pytest.raises(DatabaseLockedError, match="locked by another program"):
+        copy_database(db_path, target, lock_timeout=0.3)
+    assert time.monotonic() - started < 5  # Python's backup loop alone waits for ever
+    assert not target.exists() and not target.with_name("copy.sqlite.part").exists()
+    other.execute("COMMIT")
+    other.close()
+    assert copy_database(db_path, target, lock_timeout=0.3) == target
+
+
+def test_a_restore_over_a_locked_file_is_a_locked_error_and_changes_nothing(
+    db_path: Path, tmp_path: Path
+) -> None:
+    store = Store.open(f"sqlite:///{db_path}", lock_timeout=0.3)
+    store.create_campaign("Borderlands")
+    backup = store.backup(tmp_path / "before.sqlite")
+    store.create_campaign("Later")
+    store.close()
+    lock = sqlite3.connect(db_path, isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")  # a writer: the restore's swap waits for it
+    with pytest.raises(DatabaseLockedError, match="was not restored"):
+        restore_backup(backup, db_path, lock_timeout=0.3)
+    lock.execute("COMMIT")
+    lock.close()
+    reopened = Store.open(f"sqlite:///{db_path}")
+    assert [c.name for c in reopened.campaigns()] == ["Borderlands", "Later"]
+    reopened.close()

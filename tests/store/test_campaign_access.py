@@ -414,3 +414,26 @@ def test_leases_follow_the_campaigns_access(group: Group) -> None:
     assert lease is not None and lease.held_by(at_carols)
     for store in (alice, bob, carol):
         store.close()
+
+
+def test_a_group_set_up_before_0007_still_creates_campaigns_after_the_upgrade(
+    group: Group,
+) -> None:
+    """Every write of a campaign now sets its row check; the group's campaign rights are
+    column by column, so the upgrade to 0007 grants the new column to whoever had ``name``."""
+    from alembic import command
+
+    from core.store.migrate import alembic_config
+
+    engine = create_engine(group.admin)
+    with engine.begin() as conn:
+        command.downgrade(alembic_config(conn), "0006")  # as the group was set up then
+    engine.dispose()
+    Store.open(group.admin).close()  # the administrator upgrades, without a new setup
+    alice = group.open("alice")
+    greyhawk = alice.create_campaign("Greyhawk")
+    assert [c.name for c in alice.campaigns()] == ["Greyhawk"] and greyhawk.id
+    alice.close()
+    with create_engine(group.admin).connect() as conn:
+        check = conn.execute(text("SELECT row_check FROM campaigns")).scalar()
+    assert check is not None

@@ -133,3 +133,44 @@ def test_a_lease_goes_with_its_encounter(db_url: str) -> None:
         s.connection().exec_driver_sql(f"DELETE FROM encounters WHERE id = {encounter}")
     assert store.lease(encounter) is None
     store.close()
+
+
+def test_a_watcher_follows_commands_and_undos_reading_only_what_is_new(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watching window applies the player's new commands and undos to what it has: a long
+    fight is not read and replayed whole every 3 seconds. Its state matches the player's."""
+    store, other = Store.open(db_url), Store.open(db_url)
+    campaign = store.create_campaign("Greyhawk")
+    mine = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6", {}, 7, holder=ANN)
+    for seed in (8, 9, 10):
+        mine.execute(configure("side-d6", {}, seed))
+    theirs = EncounterSession.resume(other, other.encounter(mine.info.id), holder=BOB)
+    theirs.claim()
+    whole_reads: list[int] = []
+    read_whole = other.log_snapshot
+    monkeypatch.setattr(other, "log_snapshot",
+                        lambda encounter: whole_reads.append(encounter) or read_whole(encounter))
+
+    mine.undo()  # 10 goes
+    mine.undo()  # 9 goes
+    mine.execute(configure("side-d6", {}, 11))
+    assert theirs.catch_up()
+    assert [c.name for c in theirs.log.commands] == [c.name for c in mine.log.commands]
+    assert theirs.state.config.get("seed") == 11 == mine.state.config.get("seed")
+    assert whole_reads == [], "only the commands after the last one seen were read"
+    mine.undo()  # 11 goes; 8 is the seed again
+    assert theirs.catch_up() and theirs.state.config.get("seed") == 8
+    assert len(theirs.log.commands) == len(mine.log.commands) == 2
+
+    # A window that lost track of its commands' numbers reads the log whole, and agrees.
+    theirs._live_seqs.clear()
+    mine.undo()
+    assert theirs.catch_up() and whole_reads == [mine.info.id]
+    assert theirs.log.commands == mine.log.commands
+    # After a take-over, the new player's undo takes back what it followed.
+    theirs.claim(take_over=True)
+    theirs.undo()
+    assert theirs.log.commands == () and mine.catch_up() and mine.log.commands == ()
+    store.close()
+    other.close()

@@ -14,7 +14,7 @@ from core.model import Spell, frozen_mapping
 from core.results import Choice, apply_changes, propose_results, reopen_baseline, roster_combatant
 from core.roster import RosterEntry
 from core.session import EncounterSession, encounters_holding
-from core.store import EncounterEndedError, Store
+from core.store import EncounterEndedError, Store, StoreError
 
 BRANNOC = RosterEntry(name="Brannoc the Bold", hp=24, max_hp=30, spells=())
 YSOLDE = RosterEntry(name="Sister Ysolde", hp=17, max_hp=17,
@@ -124,3 +124,39 @@ def test_a_reopened_encounter_applies_only_what_changed_after_reopening(store: S
     orcs.execute(hit(f"roster-{brannoc.id}", -2))
     end_and_apply(store, campaign, orcs)
     assert store.roster(campaign)[0].hp == 17  # not 24 - 7 applied on top of 19
+
+
+def test_start_up_reads_only_the_open_fights_and_numbers_the_next_one(store: Store) -> None:
+    """What the main window reads at start: the open fights, and how many there are in all
+    (the next one is "Encounter N+1"); the ended ones only when Open Encounter is opened."""
+    campaign = store.create_campaign("Saltmarsh").id
+    (brannoc,) = store.add_entries(campaign, [BRANNOC])
+    first = fight(store, campaign, "Orc guardroom", brannoc)
+    fight(store, campaign, "Goblin stair", brannoc)
+    first.end()
+    fight(store, campaign, "Sahuagin raid", brannoc)
+    assert [i.name for i in store.encounters(campaign, with_options=False, status="active")] == [
+        "Goblin stair", "Sahuagin raid"]
+    assert [i.name for i in store.encounters(campaign, status="ended")] == ["Orc guardroom"]
+    assert store.encounter_count(campaign) == 3
+    assert store.encounter_count(store.create_campaign("Empty").id) == 0
+
+
+def test_a_second_reopening_is_refused_in_words(db_url: str) -> None:
+    """Two Combat Desks showing the same ended fight: the first Reopen wins, the second is
+    told it is open again (never an id), and a deleted one is named as gone."""
+    first, second = Store.open(db_url), Store.open(db_url)
+    try:
+        campaign = first.create_campaign("Saltmarsh").id
+        session = EncounterSession.start(first, campaign, "Orc guardroom", "side-d6", {}, seed=1)
+        session.end()
+        first.reopen_encounter(session.info.id, None)
+        with pytest.raises(StoreError, match="Orc guardroom is already open again"):
+            second.reopen_encounter(session.info.id, None)
+        with pytest.raises(StoreError) as gone:
+            second.reopen_encounter(session.info.id + 1000, None)
+        assert "no longer in the campaign" in str(gone.value)
+        assert str(session.info.id + 1000) not in str(gone.value)
+    finally:
+        first.close()
+        second.close()

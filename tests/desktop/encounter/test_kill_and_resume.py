@@ -55,6 +55,9 @@ def test_a_killed_encounter_reopens_with_every_completed_command(
         # every command reported complete is there, in order (at most one more was in flight)
         assert names[-len(saved):] == saved or names[-len(saved) - 1:-1] == saved
         assert workspaces[0].controller.error is None
+        # The killed app's lease had not run out, but it ran here: play on without Take Over.
+        assert workspaces[0].session.holding and not workspaces[0].session.watching
+        assert "no longer running; you play it here now" in window.statusBar().currentMessage()
         assert window.encounter_menu.actions()
     finally:
         store.close()

@@ -1,0 +1,78 @@
+"""Which Combat Desks are running on this computer, so a crashed one's fights come back at once.
+
+An encounter's lease outlives a Combat Desk killed mid-fight by up to its 30 seconds: restarted
+at once, the app would find its own fight "open in Combat Desk on this computer" and only watch
+it. Each running app therefore holds a lock file named by its lease id in the user's data
+folder. Qt's QLockFile writes the process id and host into it and sees through a lock whose
+process is gone (on Windows too), so a lease held on this computer, by this user, whose lock
+file is free belongs to an app that no longer runs, and can be taken back without asking.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from PySide6.QtCore import QLockFile
+
+SUFFIX = ".running"
+
+
+def default_folder() -> Path:
+    """Gets the folder of the lock files: beside the DM's own campaign file."""
+    return Path(user_data_dir("CombatDesk", appauthor=False)) / "running"
+
+
+class RunningInstances:
+    """This app's own lock file, and questions about other apps' ones."""
+
+    def __init__(self, instance: str, folder: Path | None = None) -> None:
+        self.folder = folder or default_folder()
+        self._own: QLockFile | None = None
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            own = QLockFile(str(self._path(instance)))
+            own.setStaleLockTime(0)  # alive as long as this process is, however long
+            if own.tryLock(0):
+                self._own = own
+        except OSError:
+            pass  # without the folder a crashed app's fights are only watched until they expire
+
+    def _path(self, instance: str) -> Path:
+        return self.folder / f"{instance}{SUFFIX}"
+
+    def _sweep(self) -> None:
+        """Removes lock files left by apps that crashed (a few bytes each, one per crash).
+
+        Done on quitting, not at start: a restarted app needs its crashed predecessor's file
+        to know that the fights it left are free.
+        """
+        for path in self.folder.glob(f"*{SUFFIX}"):
+            self._free(path)
+
+    @staticmethod
+    def _free(path: Path) -> bool:
+        """Takes and removes a lock file whose process is gone; False while its app runs."""
+        lock = QLockFile(str(path))
+        lock.setStaleLockTime(0)  # judged by its process only, never by its age
+        if not lock.tryLock(0):
+            return False
+        lock.unlock()  # removes the file
+        return True
+
+    def has_ended(self, instance: str) -> bool:
+        """Tells whether the app that took leases as ``instance`` ran here and has stopped.
+
+        False when unknown: no lock file here (another computer, another user or data folder).
+        """
+        path = self._path(instance)
+        return path.exists() and self._free(path)
+
+    def close(self) -> None:
+        """Lets this app's lock file go, and crashed apps' ones (on a clean quit)."""
+        if self._own is not None:
+            self._own.unlock()
+            self._own = None
+        with contextlib.suppress(OSError):
+            self._sweep()
