@@ -108,14 +108,11 @@ def answer_retry_dialog(button: QMessageBox.StandardButton, lock: WriteLock, see
     def poll() -> None:
         if seen.over:
             return
-        box = next(
-            (
-                w
-                for w in QApplication.topLevelWidgets()
-                if isinstance(w, QMessageBox) and w.objectName() == DIALOG_NAME and w.isVisible()
-            ),
-            None,
-        )
+        # The modal dialog on top: walking every top-level widget can meet one that an
+        # earlier test's window is deleting, and crash.
+        modal = QApplication.activeModalWidget()
+        box = (modal if isinstance(modal, QMessageBox) and modal.objectName() == DIALOG_NAME
+               else None)
         if box is None:
             if time.monotonic() - start < 20:
                 QTimer.singleShot(20, poll)
