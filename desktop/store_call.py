@@ -88,6 +88,23 @@ def on_gui_thread(notice: Callable[[], None]) -> None:
         _after.append(notice)
 
 
+def soon(later: Callable[[], None]) -> None:
+    """Runs ``later`` once control is back in an event loop, never inside a store call's wait.
+
+    ``QTimer.singleShot(0, …)`` means "when what runs now has returned"; a store call that
+    waits runs the window's events, zero timers included, before its caller has returned (an
+    undo stack stepping its index back inside the very undo that was cancelled).
+    """
+
+    def run() -> None:
+        if busy():
+            QTimer.singleShot(0, run)  # again once the call in flight is over
+        else:
+            later()
+
+    QTimer.singleShot(0, run)
+
+
 def busy() -> bool:
     """Tells whether a store call is in flight: a timer that uses the store skips its tick."""
     return _in_flight is not None

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.log import Command, LogError
 from core.session import EncounterSession
 from core.store import StoreError
+from desktop.store_call import soon
 from desktop.store_retry import AskRetry, is_retryable, with_retry
 
 ErrorSink = Callable[[str], None]
@@ -54,7 +54,7 @@ class SessionCommand(QUndoCommand):
         if self._stack is None or not is_retryable(exc) or self._ask_retry is None:
             return False
         self._step_back = True  # the step back must not reach the store
-        QTimer.singleShot(0, step_back)  # type: ignore[call-overload]
+        soon(step_back)  # type: ignore[arg-type]
         return True
 
     def redo(self) -> None:

@@ -10,12 +10,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.roster import MonsterTemplate, RosterEntry
 from core.roster_merge import ImportChanges
 from core.store import AppliedImport, Store, StoreError
+from desktop.store_call import soon
 from desktop.store_retry import AskRetry, is_retryable, with_retry
 
 
@@ -138,7 +138,7 @@ class RosterCommand(QUndoCommand):
             self.setObsolete(True)
             return
         self._step_back = True
-        QTimer.singleShot(0, stack.redo if self._applied else stack.undo)
+        soon(stack.redo if self._applied else stack.undo)
 
 
 class AddEntryCommand(RosterCommand):
