@@ -8,7 +8,8 @@ so a crash at any moment loses at most the command being written, and reopening 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -60,6 +61,8 @@ class EncounterSession:
         self.log = log
         self._redo: list[Command] = []
         self._listeners: list[Listener] = []
+        self._holding = 0
+        self._missed = False
         self._seen = last_seq
         """The newest command number this window has seen: a save or undo that would not
         follow it (another window wrote since) is refused by the store."""
@@ -122,6 +125,12 @@ class EncounterSession:
         last, live = store.log_snapshot(info.id)
         return cls(store, info, EncounterLog([c for _, c in live]), last, holder,
                    [seq for seq, _ in live])
+
+    @property
+    def wait_limit(self) -> float:
+        """About how many seconds one save waits at most on a busy or silent database: the
+        store's limit, twice over (:meth:`_saved` tries a save of unknown outcome once more)."""
+        return 2 * self._store.wait_limit
 
     # --- the lease: one window plays, the others watch (core.store.leases) ---------------------
 
@@ -243,7 +252,23 @@ class EncounterSession:
         """Calls ``listener`` with the new state after every change."""
         self._listeners.append(listener)
 
+    @contextmanager
+    def changes_held(self) -> Iterator[None]:
+        """Holds the change notices of the block and sends one when it ends, on the thread
+        that entered it: the app saves on a worker thread, and its listeners redraw windows."""
+        self._holding += 1
+        try:
+            yield
+        finally:
+            self._holding -= 1
+            if not self._holding and self._missed:
+                self._missed = False
+                self._changed()
+
     def _changed(self) -> None:
+        if self._holding:
+            self._missed = True
+            return
         for listener in self._listeners:
             listener(self.log.state)
 

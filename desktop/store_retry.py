@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from core.store import DatabaseLockedError, DatabaseUnavailableError, StoreError
 from desktop.plain_text import plain
+from desktop.store_call import run_store_call
 
 RETRYABLE = (DatabaseLockedError, DatabaseUnavailableError)
 DIALOG_NAME = "store-retry"
@@ -50,19 +51,43 @@ def ask_retry(parent: QWidget | None, exc: StoreError) -> bool:
     return box.exec() == QMessageBox.StandardButton.Retry
 
 
+class _Asker:
+    """An :data:`AskRetry` that knows its window: the progress message shows there too."""
+
+    def __init__(self, parent: QWidget | None) -> None:
+        self.parent = parent
+
+    def __call__(self, exc: StoreError) -> bool:
+        return ask_retry(self.parent, exc)
+
+
 def asker(parent: QWidget | None) -> AskRetry:
     """Gets an :data:`AskRetry` that shows its dialog over ``parent``."""
-    return lambda exc: ask_retry(parent, exc)
+    return _Asker(parent)
 
 
-def with_retry(call: Callable[[], _T], ask: AskRetry | None) -> _T:
+SAVING = "Saving your change to the campaign database"
+"""What the progress message says is waited for when the caller gives no words of its own."""
+
+
+def with_retry(
+    call: Callable[[], _T],
+    ask: AskRetry | None,
+    what: str | None = None,
+    limit: float | None = None,
+) -> _T:
     """Runs ``call``; while it fails as busy or unreachable and the DM says Retry, runs it again.
 
-    Cancel (or no ``ask``) raises the last failure, for the caller's own handling.
+    Each attempt runs off the window's thread (:func:`desktop.store_call.run_store_call`): the
+    window repaints, and past a moment a progress message says "``what``…" and that it gives up
+    after about ``limit`` seconds (the store's ``wait_limit``). So ``call`` must do store work
+    only, never touch a widget. Cancel (or no ``ask``) raises the last failure, for the
+    caller's own handling.
     """
     while True:
         try:
-            return call()
+            parent = ask.parent if isinstance(ask, _Asker) else None
+            return run_store_call(parent, what or SAVING, call, limit)
         except RETRYABLE as exc:
             if ask is None or not ask(exc):
                 raise

@@ -29,9 +29,11 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.pool import StaticPool
 
 from core.log import Command, Event
 from core.model import Kind, Spell, Weapon
@@ -471,8 +473,12 @@ def _reads(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatenate
 class Store:
     """A campaign database, opened safely and migrated to the current schema."""
 
-    def __init__(self, engine: Engine, label: str) -> None:
+    def __init__(self, engine: Engine, label: str, wait_limit: float = 5.0) -> None:
         self._engine = engine
+        self.wait_limit = wait_limit
+        """About how many seconds one call waits on a busy or silent database before it gives
+        up with a :class:`DatabaseLockedError` or :class:`DatabaseUnavailableError` (for the
+        DM's progress message)."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         # Every row an ORM flush writes gets its check; Core statements stamp their own rows.
         event.listen(self._sessions, "after_flush", row_checks.after_flush)
@@ -511,7 +517,18 @@ class Store:
                 raise StoreError(f"cannot create the folder for {path}: {exc.strerror}") from None
             engine = create_engine(url, connect_args={"timeout": lock_timeout})
             event.listen(engine, "connect", _on_sqlite_connect)
+            wait_limit = lock_timeout
+        elif make_url(url).get_backend_name() == "sqlite":
+            # An in-memory database (tests): one connection, handed from thread to thread, as
+            # the app runs store calls off its window thread (desktop.store_call), one at a
+            # time. The default pool would give each thread a database of its own, empty.
+            engine = create_engine(url, poolclass=StaticPool,
+                                   connect_args={"check_same_thread": False})
+            with engine.connect() as conn:
+                inspection = inspect_connection(conn, label)
+            wait_limit = lock_timeout
         else:
+            wait_limit = _server_wait_limit(url, lock_timeout)
             try:
                 engine = create_engine(url, pool_pre_ping=True,
                                        connect_args=_server_timeouts(url, lock_timeout))
@@ -522,7 +539,7 @@ class Store:
             except (SQLAlchemyError, ImportError) as exc:
                 reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
                 raise StoreError(f"cannot connect to {label}: {reason}") from None
-        store = cls(engine, label)
+        store = cls(engine, label, wait_limit)
         store.lock_timeout = lock_timeout
         if path is not None and inspection.verdict is not Verdict.CREATE:
             store._unseal()
@@ -1748,6 +1765,18 @@ def _server_timeouts(url: str, lock_timeout: float) -> dict[str, Any]:
                     f"-c lock_timeout={lock_ms} -c idle_in_transaction_session_timeout=60000"),
     }
     return {k: v for k, v in settings.items() if k not in parsed.query}
+
+
+def _server_wait_limit(url: str, lock_timeout: float) -> float:
+    """Gets about how long one call can wait on a server: reaching it, then one statement."""
+    from sqlalchemy.engine import make_url
+
+    query = make_url(url).query
+    try:
+        connect = float(str(query.get("connect_timeout", SERVER_CONNECT_TIMEOUT)))
+    except ValueError:
+        connect = SERVER_CONNECT_TIMEOUT
+    return connect + max(SERVER_STATEMENT_TIMEOUT, lock_timeout)
 
 
 _CONNECTION_LOST = ("server closed the connection", "connection refused", "could not connect",

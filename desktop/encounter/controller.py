@@ -22,6 +22,7 @@ from core.session import EncounterSession
 from core.words import Names, command_words
 from desktop.encounter.known_steps import known_resolution
 from desktop.encounter.session_command import SessionCommand
+from desktop.store_call import on_gui_thread
 from desktop.store_retry import AskRetry
 
 _ENGINE_ERRORS = (ScenarioError, DiceError, UnknownSystemError, LogError)
@@ -102,6 +103,11 @@ class EncounterController(QObject):
             self.error = self.words(str(exc))  # the last good resolution stays on screen
 
     def _on_session_changed(self, _state: EncounterState) -> None:
+        # A save that runs on the store's worker thread tells this from there: the views
+        # redraw on the window's thread, as soon as the save is done.
+        on_gui_thread(self._redraw)
+
+    def _redraw(self) -> None:
         self._resolve_now()
         self.changed.emit()
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.log import Command, LogError
 from core.session import EncounterSession
 from core.store import StoreError
+from desktop.store_call import soon
 from desktop.store_retry import AskRetry, is_retryable, with_retry
 
 ErrorSink = Callable[[str], None]
@@ -41,13 +41,20 @@ class SessionCommand(QUndoCommand):
         self._step_back = False
         self.error: str | None = None
 
+    def _saving(self, call: Callable[[], object], doing: str) -> None:
+        place = "to" if doing == "Saving" else "in"
+        what = f"{doing} '{self.text()}' {place} the campaign database"
+        # The save runs on a worker thread; the views redraw here, once it is done.
+        with self._session.changes_held():
+            with_retry(call, self._ask_retry, what, self._session.wait_limit)
+
     def _cancelled(self, exc: StoreError, step_back: object) -> bool:
         """After Cancel of an undo or a later redo, puts the stack's index back where it was
         (once Qt has moved it); True when it did."""
         if self._stack is None or not is_retryable(exc) or self._ask_retry is None:
             return False
         self._step_back = True  # the step back must not reach the store
-        QTimer.singleShot(0, step_back)  # type: ignore[call-overload]
+        soon(step_back)  # type: ignore[arg-type]
         return True
 
     def redo(self) -> None:
@@ -56,9 +63,9 @@ class SessionCommand(QUndoCommand):
             return
         try:
             if self._done_once:
-                with_retry(self._session.redo, self._ask_retry)
+                self._saving(self._session.redo, "Redoing")
             else:
-                with_retry(lambda: self._session.execute(self._command), self._ask_retry)
+                self._saving(lambda: self._session.execute(self._command), "Saving")
                 self._done_once = True
         except (LogError, StoreError) as exc:
             self.error = str(exc)
@@ -75,7 +82,7 @@ class SessionCommand(QUndoCommand):
             self._step_back = False
             return
         try:
-            with_retry(self._session.undo, self._ask_retry)
+            self._saving(self._session.undo, "Undoing")
         except (LogError, StoreError) as exc:
             if isinstance(exc, StoreError) and self._stack is not None and self._cancelled(
                     exc, self._stack.redo):

@@ -36,6 +36,7 @@ from desktop.encounter.tu_board import TimeUnitBoard
 from desktop.plain_text import plain
 from desktop.resolution.step_selection import StepSelectionSync
 from desktop.resolution.steps_model import StepsModel, make_steps_view
+from desktop.store_call import busy
 from desktop.store_retry import asker, with_retry
 from desktop.timeline import TimelineWidget
 
@@ -268,6 +269,8 @@ class EncounterWorkspace(QWidget):
 
     def beat(self) -> None:
         """The heartbeat (every 10 s): keeps the lease; turns read-only once taken over."""
+        if busy():
+            return  # a command is being saved (it proves this window alive); next beat then
         try:
             self.session.heartbeat()
         except EncounterTakenOverError as exc:
@@ -279,6 +282,8 @@ class EncounterWorkspace(QWidget):
 
     def watch(self) -> None:
         """Reads the encounter again (every 3 s while watching): the other window's play shows."""
+        if busy():
+            return  # never beside a store call in flight: the next tick reads it all
         try:
             if self.session.catch_up():
                 self.controller.stack.clear()

@@ -10,12 +10,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.roster import MonsterTemplate, RosterEntry
 from core.roster_merge import ImportChanges
 from core.store import AppliedImport, Store, StoreError
+from desktop.store_call import soon
 from desktop.store_retry import AskRetry, is_retryable, with_retry
 
 
@@ -109,8 +109,11 @@ class RosterCommand(QUndoCommand):
         if self._step_back:
             self._step_back = False  # the store never changed: only the stack moves back
             return
+        # Applied now, this run takes it back (undo); otherwise it saves it (redo).
+        doing, place = ("Undoing", "in") if self._applied else ("Saving", "to")
+        what = f"{doing} '{self.text()}' {place} the campaign database"
         try:
-            changed = with_retry(action, self.ctx.ask_retry)
+            changed = with_retry(action, self.ctx.ask_retry, what, self.ctx.store.wait_limit)
         except StoreError as exc:
             self.failure = exc
             if is_retryable(exc) and self.ctx.ask_retry is not None:
@@ -135,7 +138,7 @@ class RosterCommand(QUndoCommand):
             self.setObsolete(True)
             return
         self._step_back = True
-        QTimer.singleShot(0, stack.redo if self._applied else stack.undo)
+        soon(stack.redo if self._applied else stack.undo)
 
 
 class AddEntryCommand(RosterCommand):

@@ -113,6 +113,39 @@ def test_killing_the_app_mid_encounter_loses_no_completed_command(tmp_path: Path
     assert ids == [f"c{n}" for n in range(1, len(ids) + 1)]  # nothing partial, nothing skipped
 
 
+def test_held_change_notices_arrive_once_when_the_block_ends(tmp_path: Path) -> None:
+    """The app saves on a worker thread: listeners (its views) hear of the change only after,
+    on the thread that held them, once however many commands the block ran."""
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Borderlands")
+    session = EncounterSession.start(store, campaign.id, "Orc ambush", "side-d6")
+    heard: list[int] = []
+    session.subscribe(lambda state: heard.append(len(session.log.commands)))
+    commands = commands_for_scenario(json.loads(HALVAINE.read_text()))[1:3]
+    with session.changes_held():
+        with session.changes_held():  # nested: only the outer end sends
+            session.execute(commands[0])
+        session.execute(commands[1])
+        assert heard == []
+    assert heard == [len(session.log.commands)]
+    with session.changes_held():
+        pass  # nothing changed: nothing sent
+    assert len(heard) == 1
+    session.undo()  # outside a block, as before: at once
+    assert len(heard) == 2
+    store.close()
+
+
+def test_a_store_knows_about_how_long_one_call_may_wait(tmp_path: Path) -> None:
+    """The progress message's "gives up after about N seconds": the SQLite busy timeout; a
+    session's save may be tried twice."""
+    store = Store.open(f"sqlite:///{tmp_path / 'c.sqlite'}", lock_timeout=1.5)
+    campaign = store.create_campaign("Borderlands")
+    session = EncounterSession.start(store, campaign.id, "Orc ambush", "side-d6")
+    assert (store.wait_limit, session.wait_limit) == (1.5, 3.0)
+    store.close()
+
+
 def test_a_read_only_session_watches_and_refuses_before_the_store(tmp_path: Path) -> None:
     """A player's window (``read_only``) never takes the lease nor writes, and says why."""
     from core.store import AccessDeniedError, LeaseHolder

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSettings, Qt
 from PySide6.QtGui import QAction, QUndoStack
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -148,6 +149,21 @@ def table(qtbot: QtBot, campaign_file: Path, tmp_path: Path) -> Iterator[MainWin
 @pytest.fixture
 def ids(table: MainWindow) -> IdWatch:
     return IdWatch(table)
+
+
+def make_active(window: QWidget) -> None:
+    """Activates ``window`` and waits until Qt holds it active (up to 2 s).
+
+    Activation is asynchronous, and shortcuts and focus reach only the active window. A dialog
+    a test shows and closes leaves its own activation queued; it runs whenever events next
+    do, as they do while a slow save waits (desktop.store_call), and then no window is active.
+    Waiting here runs it first.
+    """
+    window.activateWindow()
+    for _ in range(200):
+        if QApplication.activeWindow() is window:
+            return
+        QTest.qWait(10)
 
 
 def button(root: QWidget, text: str) -> QAbstractButton:

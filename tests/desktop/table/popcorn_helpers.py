@@ -13,7 +13,7 @@ from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.popcorn_board import PopcornBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from tests.desktop.table import conftest
-from tests.desktop.table.conftest import LEAKS, IdWatch
+from tests.desktop.table.conftest import LEAKS, IdWatch, make_active
 
 
 def _safe_model_texts(model: QAbstractItemModel, parent: QModelIndex | None = None,
@@ -122,9 +122,11 @@ def undo_redo(ws: EncounterWorkspace) -> None:
     stack: QUndoStack = ws.controller.stack
     before = ws.controller.resolution.to_json() if ws.controller.resolution else None
     count = stack.index()
+    make_active(ws.window())
     QTest.keyClick(QApplication.focusWidget() or ws, Qt.Key.Key_Z,
                    Qt.KeyboardModifier.ControlModifier)
     assert stack.index() == count - 1
+    make_active(ws.window())
     QTest.keyClick(QApplication.focusWidget() or ws, Qt.Key.Key_Z,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert stack.index() == count

@@ -32,7 +32,7 @@ from desktop.roster.import_dialog import DuplicatesDialog
 from desktop.roster.kills_table import KillsBox
 from desktop.roster.rest_dialog import RestDialog
 from tests.desktop.table import conftest as table_conftest
-from tests.desktop.table.conftest import IdWatch, action, button
+from tests.desktop.table.conftest import IdWatch, action, button, make_active
 from tests.desktop.table.roster_io_helpers import (
     AUDIT,
     CTRL,
@@ -71,6 +71,7 @@ def ctrl_z(window: MainWindow, shift: bool = False) -> None:
     """Presses Ctrl+Z (Ctrl+Shift+Z) in the roster tree, as the DM does."""
     window.activateWindow()
     QTest.qWaitForWindowActive(window, 2000)  # under Xvfb the shortcut needs the active window
+    make_active(window)  # itself, not a dialog of it that Qt counts as sharing activation
     window.roster_panel.view.setFocus()
     modifiers = CTRL | (Qt.KeyboardModifier.ShiftModifier if shift else CTRL)
     QTest.keyClick(window.roster_panel.view, Qt.Key.Key_Z, modifiers)

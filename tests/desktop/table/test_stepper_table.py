@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from desktop.encounter.tu_board import TimeUnitBoard
 from desktop.main_window import MainWindow
-from tests.desktop.table.conftest import IdWatch, button
+from tests.desktop.table.conftest import IdWatch, button, make_active
 from tests.desktop.table.tu_helpers import declare, drop_action, new_time_units_encounter
 
 
@@ -42,6 +42,7 @@ def test_the_stepper_follows_a_time_units_fight_and_rolls_all_pending_dice(
 
     # Enter in a die's field records it and puts the cursor in the next die still needed.
     first = rows[0]
+    make_active(table)  # focus moves only within the active window
     first.field.setFocus()
     first.field.setText("3")
     QTest.keyClick(first.field, Qt.Key.Key_Return)

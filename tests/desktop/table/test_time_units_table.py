@@ -23,7 +23,7 @@ from core.scenario import parse_scenario
 from desktop.encounter.tu_board import TimeUnitBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
-from tests.desktop.table.conftest import IdWatch, button
+from tests.desktop.table.conftest import IdWatch, button, make_active
 from tests.desktop.table.tu_helpers import (
     choose,
     click_row,
@@ -49,14 +49,18 @@ def steps_json(ws: EncounterWorkspace) -> list[dict[str, Any]]:
     return resolution.to_json()["steps"]
 
 
+def press(window: MainWindow, modifiers: Qt.KeyboardModifier) -> None:
+    """Presses Z with ``modifiers`` in the window, once Qt holds it active."""
+    make_active(window)
+    QTest.keyClick(window, Qt.Key.Key_Z, modifiers)
+
+
 def undo_then_redo(window: MainWindow, ws: EncounterWorkspace) -> None:
     """Ctrl+Z takes the last change back; Ctrl+Shift+Z puts it back, exactly."""
     before = (steps_json(ws), list(ws.controller.state.actions))
-    window.activateWindow()
-    QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    press(window, Qt.KeyboardModifier.ControlModifier)
     assert (steps_json(ws), list(ws.controller.state.actions)) != before, "Ctrl+Z did nothing"
-    QTest.keyClick(window, Qt.Key.Key_Z,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    press(window, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert (steps_json(ws), list(ws.controller.state.actions)) == before
 
 
