@@ -43,7 +43,9 @@ class StoreActions:
         """Backs the campaign up to ``target``; reports and returns None on failure."""
         store: Store = self.window.store
         try:
-            written = self.window.store_call(lambda: store.backup(target))
+            written = self.window.store_call(lambda: store.backup(target),
+                                             "Writing the backup copy of the campaign",
+                                             whole_file=True)
         except StoreError as exc:
             if is_retryable(exc):  # the DM chose Cancel after reading why
                 self._say(plain(f"No backup was written: {exc}"))
@@ -82,7 +84,8 @@ class StoreActions:
         try:
             # All or nothing (core.store.backups), so Retry repeats the whole restore.
             kept = self.window.store_call(
-                lambda: restore_backup(backup, target, lock_timeout=lock_timeout))
+                lambda: restore_backup(backup, target, lock_timeout=lock_timeout),
+                "Restoring the campaign from the backup", whole_file=True)
         except StoreError as exc:
             if is_retryable(exc):
                 cancelled = exc  # said in the status bar once the campaign is shown again

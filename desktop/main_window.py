@@ -297,7 +297,8 @@ class MainWindow(QMainWindow):
     def create_campaign(self, name: str) -> Campaign | None:
         """Creates a campaign and switches to it; reports a refused name to the DM."""
         try:
-            campaign = self.store_call(lambda: self._store.create_campaign(name))
+            campaign = self.store_call(lambda: self._store.create_campaign(name),
+                                       f"Creating the campaign '{name}'")
         except StoreError as exc:
             self.store_failed(exc, f"{name.strip()} was not created")
             return None
@@ -612,10 +613,18 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(str(exc), 10000)
         QMessageBox.warning(self, "Combat Desk", plain(str(exc)))
 
-    def store_call(self, call: Callable[[], _T]) -> _T:
+    def store_call(self, call: Callable[[], _T],
+                   what: str = "Reading the campaign from its database",
+                   whole_file: bool = False) -> _T:
         """Runs one store call (or one retry-safe group of them); while the database is busy
-        or does not answer the DM gets Retry / Cancel. Cancel raises the failure."""
-        return with_retry(call, self.ask_retry)
+        or does not answer the DM gets Retry / Cancel. Cancel raises the failure.
+
+        ``what`` is what a slow call's progress message says is being waited for; it promises
+        an answer within the store's wait limit unless the call copies the ``whole_file``
+        (a backup or restore takes as long as the campaign is large).
+        """
+        limit = None if whole_file else self._store.wait_limit
+        return with_retry(call, self.ask_retry, what, limit)
 
     def store_failed(self, exc: StoreError, what: str) -> None:
         """Reports a store call that failed; ``what`` says what did not happen.

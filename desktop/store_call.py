@@ -3,8 +3,9 @@
 A save that waits on a busy SQLite file or a silent server used to freeze the whole window
 until the store's own timeout ran out. :func:`run_store_call` runs the call on a worker thread
 and keeps the window's thread in a local event loop meanwhile, so the window repaints and its
-clocks tick. What the DM can *do* is held back while it waits: clicks and keys are swallowed
-(a second command must not start while the first is being saved), a busy cursor shows, and past
+clocks tick. What the DM can *do* is held back while it waits: clicks and command keys are
+swallowed (a second command must not start while the first is being saved), typing is kept and
+typed in once the call is over, a busy cursor shows, and past
 a moment a progress message says what is being waited for and when Combat Desk gives up.
 
 There is no Cancel button: the store's timeouts (SQLite's busy timeout, PostgreSQL's connect,
@@ -21,11 +22,13 @@ event loop (a deferred slot) first lets the one in flight end, then runs in plac
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable
 from types import TracebackType
 from typing import TypeVar
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
 from desktop.plain_text import plain
@@ -180,14 +183,57 @@ class _Relay(QObject):
     finished = Signal()
 
 
+_typed_ahead: deque[QKeyEvent] = deque()
+"""Keys typed while a call was in flight, oldest first, to be typed in once it is over."""
+_replaying = False
+_COMMAND_KEYS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                 | Qt.KeyboardModifier.MetaModifier)
+
+
+def _typing(event: QKeyEvent) -> bool:
+    """Typing (a die's total, a name, Enter, Tab), not a command key such as Ctrl+Z."""
+    return not event.modifiers() & _COMMAND_KEYS
+
+
 class _InputBlocker(QObject):
-    """An application event filter that swallows the DM's input, and a window's close."""
+    """An application event filter that holds back the DM's input, and a window's close.
+
+    Typing is kept and typed in afterwards, where the keyboard focus then is (a DM typing the
+    next die's total while the last one is saved loses nothing); clicks and command keys
+    (Ctrl+Z on a command not yet saved) are dropped.
+    """
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() in _INPUT:
+            # Seen once, by its first receiver (the window, or the widget a test sends it to):
+            # swallowed there, it goes no further.
+            if (isinstance(event, QKeyEvent)
+                    and event.type() in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease)
+                    and _typing(event)):
+                _typed_ahead.append(QKeyEvent(
+                    event.type(), event.key(), event.modifiers(), event.text(),
+                    event.isAutoRepeat(), event.count()))
             return True
         # The window manager's close (the title bar's X): the store must outlive the call.
         return event.type() == QEvent.Type.Close and event.spontaneous()
+
+
+def _type_ahead() -> None:
+    """Types the held-back keys into the focus widget, one at a time and in order. A key that
+    starts another store call (Enter saves a die) waits for it; keys typed meanwhile queue
+    behind the ones still held."""
+    global _replaying
+    if _replaying:
+        return
+    _replaying = True
+    try:
+        while _typed_ahead and not busy():
+            event = _typed_ahead.popleft()
+            target = QApplication.focusWidget() or QApplication.activeWindow()
+            if target is not None:
+                QApplication.sendEvent(target, event)
+    finally:
+        _replaying = False
 
 
 def _seconds(limit: float) -> str:
@@ -248,6 +294,8 @@ class _Waiting:
             app.removeEventFilter(self._blocker)
         if isinstance(app, QApplication):
             QApplication.restoreOverrideCursor()
+        if _typed_ahead:
+            soon(_type_ahead)
 
     def _show(self) -> None:
         self._active, self._focus = QApplication.activeWindow(), QApplication.focusWidget()

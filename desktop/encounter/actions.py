@@ -307,7 +307,7 @@ class EncounterActions:
             # One transaction: a cancelled or refused start leaves no half-built encounter.
             session = self.window.store_call(lambda: EncounterSession.create(
                 store, campaign.id, plan.name, plan.system, plan.options, plan.seed, adds,
-                self.holder))
+                self.holder), f"Saving the new encounter '{plan.name}'")
         except StoreError as exc:
             self.window.store_failed(exc, f"{plan.name} was not started")
             return None
@@ -408,7 +408,8 @@ class EncounterActions:
             # The roster the results are offered against, read first: once ended, the
             # results must be offered whatever the database does next.
             roster = self.window.store_call(lambda: self.window.store.roster(campaign_id))
-            self.window.store_call(workspace.session.end)  # ending twice is refused: safe
+            self.window.store_call(workspace.session.end,  # ending twice is refused: safe
+                                   f"Ending '{name}'")
         except StoreError as exc:
             self.window.store_failed(exc, f"{name} was not ended")
             return False

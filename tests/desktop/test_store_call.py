@@ -113,6 +113,7 @@ def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: Qt
     at(200, lambda: seen.append(("before 400 ms", "", progress_dialog(window) is not None)))
     at(700, look)
     at(900, poke)
+    field.setFocus()  # where the DM was typing when the save began
     start = time.monotonic()
     what = "Saving 'Hit: Orc 1' to the campaign database"
     result = run_store_call(button, what, sleeper(SLOW), 5)
@@ -129,15 +130,46 @@ def test_a_slow_call_keeps_the_window_alive_and_says_what_it_waits_for(qtbot: Qt
     assert "gives up after about 5 seconds" in text
     assert "database" in title and was_busy
     assert len(during) >= 10, f"the window's timer ticked {len(during)} times in {took:.1f} s"
-    assert clicks == [] and field.text() == ""  # the DM's input did nothing
+    assert clicks == [] and field.text() == ""  # nothing acted during the wait
     assert progress_dialog(window) is None and not busy()  # all gone afterwards
     assert QApplication.overrideCursor() is None
     # The same input outside a call does act (the test above could have failed), at once:
     # the window is still the active one, so its shortcuts work (the next Ctrl+Z once went
     # nowhere after a progress window of its own had closed).
     assert QApplication.activeWindow() is window
+    settle()  # the typing held back is typed in; the click and the Ctrl+Z are dropped
+    assert clicks == [] and field.text() == "orc"
+    field.clear()
     poke()
     assert clicks == ["clicked", "undo"] and field.text() == "orc"
+
+
+def test_typing_during_a_save_is_typed_in_afterwards_in_order(qtbot: QtBot) -> None:
+    """A DM types the next die's total while the last one is saved: Enter saves again, and
+    what was typed during that second save follows, nothing lost or out of order."""
+    window, first, second = QWidget(), QLineEdit(), QLineEdit()
+    row = QHBoxLayout(window)
+    row.addWidget(first)
+    row.addWidget(second)
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    first.setFocus()
+    saved: list[str] = []
+
+    def save(field: QLineEdit, after: QLineEdit) -> None:
+        saved.append(field.text())
+        run_store_call(window, "Saving a die", sleeper(0.3))
+        after.setFocus()  # the next die's field takes the keyboard, as the stepper does
+
+    first.returnPressed.connect(lambda: save(first, second))
+    second.returnPressed.connect(lambda: save(second, first))
+    at(100, lambda: qtbot.keyClicks(first, "5\r1"))  # during the first save: 5, Enter, 1
+    qtbot.keyClicks(first, "7\r")
+    qtbot.waitUntil(lambda: not busy() and len(saved) == 2 and first.text() == "71",
+                    timeout=5000)
+    assert saved == ["7", "5"] and second.text() == "5"
 
 
 def test_a_failure_comes_back_unchanged_on_the_window_thread(qtbot: QtBot) -> None:
