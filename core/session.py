@@ -60,6 +60,10 @@ class EncounterSession:
         self.info = info
         self.log = log
         self._redo: list[Command] = []
+        self._retry_ids: dict[tuple[str, int], str] = {}
+        """The id an undo or redo that failed was tried with, by (kind, last number seen):
+        tried again (Retry) it keeps its id, so a first try that was stored after all (the
+        server died at the commit) is found as done instead of refused as out of date."""
         self._listeners: list[Listener] = []
         self._holding = 0
         self._missed = False
@@ -355,9 +359,11 @@ class EncounterSession:
         """
         self._refuse_if_ended()
         self._refuse_if_watching()
-        undo_id = new_command_id()
+        key = ("undo", self._seen)
+        undo_id = self._retry_ids.setdefault(key, new_command_id())
         self._saved(lambda: self._store.undo_command(self.info.id, self._seen, undo_id,
                                                      self._holder_id))
+        self._retry_ids.clear()
         command = self.log.undo()
         if self._live_seqs:
             self._live_seqs.pop()
@@ -370,7 +376,10 @@ class EncounterSession:
         if not self._redo:
             raise LogError("nothing to redo")
         command = self._redo[-1]
-        self._apply(replace(command, id=new_command_id()))  # a new command in the store
+        key = ("redo", self._seen)
+        redo_id = self._retry_ids.setdefault(key, new_command_id())
+        self._apply(replace(command, id=redo_id))  # a new command in the store
+        self._retry_ids.clear()
         self._redo.pop()  # only once it is saved: a failed redo can be tried again
         return command
 

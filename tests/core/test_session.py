@@ -211,3 +211,39 @@ def test_create_refuses_a_bad_command_before_writing_anything(tmp_path: Path) ->
         EncounterSession.create(store, campaign.id, "Fight", "popcorn", commands=[bad])
     assert store.encounters(campaign.id) == []
     store.close()
+
+
+@pytest.mark.parametrize("step", ["undo", "redo"])
+def test_an_undo_or_redo_retried_after_a_lost_answer_is_saved_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    """The server stored the undo (or redo) but died before saying so, and stayed away for the
+    session's own second try: the DM's Retry finds it done, instead of "moved on" or twice."""
+    from core.store import DatabaseUnavailableError
+
+    store = _store(tmp_path)
+    campaign = store.create_campaign("Borderlands")
+    session = EncounterSession.start(store, campaign.id, "Fight", "popcorn")
+    add = commands_for_scenario({"system": "popcorn", "combatants": [{"id": "a", "side": "party"}]})
+    session.execute(add[1])
+    if step == "redo":
+        session.undo()
+    real = store.undo_command if step == "undo" else store.append_command
+    calls: list[int] = []
+
+    def lost(*args: object, **kwargs: object) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            real(*args, **kwargs)  # type: ignore[arg-type]  # stored, then the answer is lost
+        raise DatabaseUnavailableError("The campaign's server does not answer.")
+
+    monkeypatch.setattr(store, "undo_command" if step == "undo" else "append_command", lost)
+    with pytest.raises(DatabaseUnavailableError):
+        getattr(session, step)()
+    monkeypatch.undo()
+    getattr(session, step)()  # the DM's Retry
+    stored = EncounterSession.resume(store, session.info)
+    assert stored.state == session.state
+    assert bool(session.state.combatants) is (step == "redo")
+    assert store.last_command_seq(session.info.id) == (3 if step == "undo" else 4)
+    store.close()
