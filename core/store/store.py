@@ -503,8 +503,9 @@ class Store:
         url = url or default_database_url()
         path = _checked_address(url)
         label = str(path) if path else _safe_label(url)
-        intact, sealed = True, 0
+        intact, sealed, emptied = True, 0, False
         if path is not None:
+            emptied = path.is_file() and path.stat().st_size == 0
             sealed, intact = _check_seal(path)
             inspection = inspect_sqlite_file(path, quick_check=not intact)
             if inspection.verdict is Verdict.CREATE:
@@ -550,6 +551,14 @@ class Store:
                 problems += row_checks.stored_problems(path)
             if problems or sealed:
                 store.damage = (health.damage_report(label, bool(sealed), problems),)
+        if emptied:
+            # SQLite takes an empty file for a new database; but a campaign file cut to nothing
+            # (a copy gone wrong) would then show a fresh campaign list without a word.
+            store.damage = (
+                f"{label} was an empty file (0 bytes), so a new campaign file was started in "
+                "it. If it held your campaign, restore it from a backup (File › Restore "
+                "backup…): Combat Desk keeps copies beside it (.bak files) before every "
+                "upgrade and restore.",)
         return store
 
     def _unseal(self) -> None:

@@ -185,11 +185,8 @@ def test_damaged_copies_of_a_cleanly_closed_campaign_are_never_silently_differen
         outcome, store = try_open(damaged, tmp_path)
         if store is not None:
             try:
-                if not damaged:  # an empty file is how a new campaign file starts
-                    assert snapshot(store) == []
-                    outcome = "cut to nothing, opened as a new file"
-                elif outcome == "clean" and snapshot(store) != want:
-                    different.append(what)
+                if outcome == "clean" and snapshot(store) != want:
+                    different.append(what)  # a file cut to nothing too, unless it is named
             finally:
                 store.close()
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
@@ -212,9 +209,7 @@ def test_damaged_copies_of_a_crashed_session_file_are_never_silently_different(
         outcome, store = try_open(damaged, tmp_path)
         if store is not None:
             try:
-                if not damaged:
-                    outcome = "cut to nothing, opened as a new file"
-                elif outcome == "clean" and snapshot(store) != want:
+                if outcome == "clean" and snapshot(store) != want:
                     different.append(what)
                     outcome = "silently different"
             except StoreError as exc:  # a clear message on reading, never anything else
@@ -342,3 +337,22 @@ def test_a_backup_carries_its_own_seal(tmp_path: Path) -> None:
     reopened = Store.open(f"sqlite:///{copy}")
     assert not reopened.damage
     reopened.close()
+
+
+def test_a_campaign_file_cut_to_nothing_is_named_not_taken_for_a_new_one(tmp_path: Path) -> None:
+    """SQLite opens an empty file as a new database; the DM is told, with where backups are."""
+    path = tmp_path / "campaign.sqlite"
+    path.write_bytes(b"")
+    store = Store.open(f"sqlite:///{path}")
+    try:
+        assert store.campaigns() == []
+        (line,) = store.damage
+        assert "was an empty file (0 bytes)" in line and "Restore backup" in line
+        assert_words(line)
+    finally:
+        store.close()
+    again = Store.open(f"sqlite:///{path}")  # a campaign file now: nothing more to say
+    try:
+        assert again.damage == ()
+    finally:
+        again.close()
