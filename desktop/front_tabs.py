@@ -8,7 +8,7 @@ stacked layout leaves out of its minimum.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QSizePolicy, QTabWidget, QWidget
+from PySide6.QtWidgets import QSizePolicy, QStackedWidget, QTabWidget, QWidget
 
 
 class FrontTabWidget(QTabWidget):
@@ -41,6 +41,14 @@ class FrontTabWidget(QTabWidget):
         if front is not None:
             _set_policy(front, QSizePolicy.Policy.Preferred)
         self._front = front
+        # A page already hidden passes its new policy no further up than its own size cache:
+        # the stack and the window would go on using the fight board's minimum, and a dock
+        # shown next (the entry form, when the roster comes to the front) widened the window
+        # past the screen (1,548 px at 1280×720). Tell them now.
+        stack = self.findChild(QStackedWidget)
+        if stack is not None:
+            stack.updateGeometry()
+        self.updateGeometry()
 
 
 def _set_policy(page: QWidget, policy: QSizePolicy.Policy) -> None:

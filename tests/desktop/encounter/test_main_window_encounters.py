@@ -147,3 +147,19 @@ def test_open_encounter_lines_name_the_system_in_words() -> None:
     assert open_label(running) == "Stair — Time-unit combat (TU clock, no rounds)"
     # a menu shows "&&" as one "&" (a single one would underline the next letter)
     assert open_label(ended) == "Ford — ADDICT / quantum side initiative (AD&&D 1e) (ended)"
+
+
+def test_going_back_to_the_roster_from_a_fight_keeps_the_window_size(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """At 1280×720 the window must not grow when the roster comes back in front: the entry
+    form's dock returned while the stack still counted the fight board's minimum, and the
+    window widened to 1,548 px, its Save button past the screen's edge."""
+    window.resize(1240, 690)
+    _start(window)
+    qtbot.wait(20)
+    for page in (1, 0, 1, 0):
+        window.tabs.setCurrentIndex(page)
+        qtbot.wait(20)
+        assert window.width() == 1240, f"the window widened on tab {page}"
+    assert window.editor_dock.isVisible()
