@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QWidget
 from core.model import Combatant
 from desktop.encounter.cards import CardsView, CombatantCardsModel
 from desktop.encounter.controller import EncounterController
+from desktop.encounter.elided_label import ElidedLabel
 from desktop.encounter.entry_editor import EntryEditor
-from desktop.plain_text import plain
 
 
 def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
@@ -84,9 +84,10 @@ class BoardBase(QWidget):
         self.cards.setMinimumWidth(200)
         self.editor = EntryEditor(controller.system_id)
         self.editor.submitted.connect(self._on_entry_submitted)
-        self.message = QLabel()
+        # Two lines at most, cut with "…" (the whole text in its tooltip): a long refusal
+        # that wrapped to four lines made the window taller than a 720-line screen.
+        self.message = ElidedLabel(lines=2)
         self.message.setObjectName("boardMessage")
-        self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #c0392b;")
         controller.refused.connect(self.show_refusal)
         controller.completed.connect(lambda _name: self.message.clear())
@@ -104,7 +105,7 @@ class BoardBase(QWidget):
 
     def show_refusal(self, text: str) -> None:
         """Shows why a command was refused, next to the board (nothing changed)."""
-        self.message.setText(plain(f"Refused: {text}"))
+        self.message.setText(f"Refused: {text}")  # a plain-text label: shown as typed
 
     def refresh_cards(self, notes: dict[str, str] | None = None, active: str | None = None) -> None:
         kept = self.cards.current_id()

@@ -13,15 +13,20 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 
 class ElidedLabel(QLabel):
-    """A fixed-height single line; text too long for the width ends in "…"."""
+    """A fixed height of ``lines`` lines; text too long for them ends in "…".
 
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+    Several lines wrap at words; the cut is made on the text as a whole, a little early, so
+    the wrapped text never needs a line more than it has.
+    """
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, lines: int = 1) -> None:
         super().__init__(text, parent)
+        self._lines = max(lines, 1)
         self.setWordWrap(False)
         self.setTextFormat(Qt.TextFormat.PlainText)
         # Ignored width: the column sets the label's width, never the label the column's.
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(self.fontMetrics().height() + 4)
+        self.setFixedHeight(self.fontMetrics().lineSpacing() * self._lines + 4)
         self.setToolTip(text)
 
     def setText(self, text: str) -> None:
@@ -34,7 +39,14 @@ class ElidedLabel(QLabel):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         rect = self.contentsRect()
-        shown = self.fontMetrics().elidedText(
-            self.text(), Qt.TextElideMode.ElideRight, rect.width()
-        )
-        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+        metrics = self.fontMetrics()
+        if self._lines == 1:
+            shown = metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+            painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+            return
+        # What wrapping at words wastes at each line's end: about a long word per line.
+        room = rect.width() * self._lines - metrics.averageCharWidth() * 12 * (self._lines - 1)
+        shown = metrics.elidedText(" ".join(self.text().split()), Qt.TextElideMode.ElideRight,
+                                   max(room, rect.width()))
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+                                   | Qt.TextFlag.TextWordWrap), shown)

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -155,7 +154,6 @@ class LetterBoard(BoardBase):
         right.addLayout(buttons)
         right.addWidget(self.dice_label)
         right.addLayout(grid, 1)
-        self.message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
         layout.addLayout(left, 2)

@@ -25,6 +25,7 @@ from core.dice import Roller
 from core.model import Step
 from core.session import EncounterSession
 from core.store import EncounterTakenOverError, StoreError
+from core.store.leases import clock
 from desktop.encounter.board_base import BoardBase
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.letter_board import LetterBoard
@@ -273,9 +274,16 @@ class EncounterWorkspace(QWidget):
             return  # a command is being saved (it proves this window alive); next beat then
         try:
             self.session.heartbeat()
-        except EncounterTakenOverError as exc:
+        except EncounterTakenOverError:
             self.controller.stack.clear()  # this window's undo history is no longer its to undo
-            self.controller.refused.emit(str(exc))
+            # Nothing was refused (the DM did nothing here): the banner says who plays now,
+            # and the status bar says what happened.
+            lease = self.session.lease
+            top = self.window()
+            if isinstance(top, QMainWindow) and lease is not None:
+                top.statusBar().showMessage(plain(
+                    f"{lease.holder.user} on {lease.holder.host} took {self.session.info.name} "
+                    f"over at {clock(lease.since)}: this window now only shows it."), 15000)
         except StoreError:
             return  # the database is busy or away: the next beat tries again
         self._show_lease()
@@ -313,7 +321,9 @@ class EncounterWorkspace(QWidget):
                 return False
         try:
             # Retry is safe: taking over an encounter this window already holds changes nothing.
-            with_retry(lambda: self.session.claim(take_over=True), self.controller.ask_retry)
+            with_retry(lambda: self.session.claim(take_over=True), self.controller.ask_retry,
+                       f"Taking {self.session.info.name} over",
+                       self.session.wait_limit)
         except StoreError as exc:
             self.controller.refused.emit(str(exc))
             top = self.window()
@@ -322,6 +332,7 @@ class EncounterWorkspace(QWidget):
                     plain(f"{self.session.info.name} was not taken over: {exc}"), 15000)
             return False
         self.controller.stack.clear()
+        self.board.message.clear()  # an earlier "taken over" refusal no longer holds
         self.refresh()
         return True
 

@@ -161,6 +161,13 @@ def test_the_holders_heartbeat_notices_a_take_over(qtbot: QtBot, tmp_path: Path)
     mine.beat()  # the heartbeat timer's slot
     assert mine.session.watching and mine.lease_banner.isVisible()
     assert f"by {second.encounter_actions.holder.user}" in mine.lease_label.text()
+    # The DM did nothing in this window: no "Refused…" beside the board, a line in the status
+    # bar instead; taking it back leaves no stale message either.
+    assert mine.board.message.text() == ""
+    assert "took Guardroom over at" in first.statusBar().currentMessage()
+    assert "only shows it" in first.statusBar().currentMessage()
+    mine.board.show_refusal("an earlier refusal")
+    assert mine.take_over(confirm=False) and mine.board.message.text() == ""
     first.close()
     second.close()
     first_store.close()

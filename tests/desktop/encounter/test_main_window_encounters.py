@@ -163,3 +163,19 @@ def test_going_back_to_the_roster_from_a_fight_keeps_the_window_size(
         qtbot.wait(20)
         assert window.width() == 1240, f"the window widened on tab {page}"
     assert window.editor_dock.isVisible()
+
+
+def test_a_long_refusal_keeps_the_window_height_and_its_whole_text(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """A refusal wrapping to four lines made the window taller than a 720-line screen: it
+    shows two lines at most, cut with "…", the whole text in the tooltip."""
+    window.resize(1240, 690)
+    board = _start(window).board
+    qtbot.wait(20)
+    long = "Round 2's turns cannot be changed now: " + "the orcs have acted already; " * 12
+    board.show_refusal(long)
+    qtbot.wait(20)
+    assert window.height() == 690
+    assert board.message.height() <= 2 * board.message.fontMetrics().lineSpacing() + 4
+    assert board.message.text() == f"Refused: {long}" == board.message.toolTip()
