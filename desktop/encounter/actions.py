@@ -61,6 +61,11 @@ class WaitingTab(QWidget):
         QPainter(self).drawText(self.rect().adjusted(12, 12, -12, -12),
                                 Qt.AlignmentFlag.AlignLeft, f"Opening {self.info.name}…")
 
+def _and(names: Sequence[str]) -> str:
+    """Gets "A", "A and B" or "A, B and C"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 class EncounterActions:
     """Creates the Encounter menu's actions and manages the encounter tabs."""
 
@@ -240,6 +245,8 @@ class EncounterActions:
             self.window.tabs.insertTab(at, workspace, workspace.title)
         workspace.controller.completed.connect(
             lambda name: self.window.statusBar().showMessage(f"Saved: {name}", 4000))
+        workspace.controller.stepped.connect(
+            lambda words: self.window.statusBar().showMessage(words, 4000))
         workspace.reopen_requested.connect(lambda: self.reopen_current(workspace))
         workspace.controller.changed.connect(lambda: self._on_workspace_changed(workspace))
         return workspace
@@ -338,11 +345,14 @@ class EncounterActions:
             return False
         if not shared:
             return True
-        lines = [f"{linked[i]} is also in {' and '.join(names)}, which is still open."
+        lines = [f"{linked[i]} is also in {_and(names)}, which "
+                 f"{'is' if len(names) == 1 else 'are'} still open."
                  for i, names in shared.items()]
+        fights = 1 + len({name for names in shared.values() for name in names})
+        every = "Both fights" if fights == 2 else f"All {fights} fights"
         answer = QMessageBox.question(
             self.window, "Already in an open encounter",
-            plain("\n".join(lines) + "\n\nBoth fights will count: when each one ends, what it "
+            plain("\n".join(lines) + f"\n\n{every} will count: when each one ends, what it "
                   "changed is added to the roster as it is then, and anything changed in "
                   "between is shown to you to choose. Start this encounter anyway?"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)

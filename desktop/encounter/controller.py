@@ -41,6 +41,8 @@ class EncounterController(QObject):
     """A command was refused; the text says why (nothing changed)."""
     completed = Signal(str)
     """A command was saved; the text is its name."""
+    stepped = Signal(str)
+    """An undo or redo was saved; the text says which ("Undone: Hit Orc 1")."""
 
     def __init__(
         self, session: EncounterSession, roller: Roller | None = None,
@@ -143,7 +145,7 @@ class EncounterController(QObject):
         text = text or self.command_text(command)
         undoable = SessionCommand(self.session, command,
                                   lambda message: self.refused.emit(self.words(message)), text,
-                                  self.ask_retry, self.stack)
+                                  self.ask_retry, self.stack, self.stepped.emit)
         self.stack.push(undoable)
         if undoable.error is not None:
             self.refused.emit(self.words(undoable.error))

@@ -28,7 +28,7 @@ class SessionCommand(QUndoCommand):
     def __init__(
         self, session: EncounterSession, command: Command, on_error: ErrorSink,
         text: str | None = None, ask_retry: AskRetry | None = None,
-        stack: QUndoStack | None = None,
+        stack: QUndoStack | None = None, on_step: ErrorSink | None = None,
     ) -> None:
         # ``text`` is the DM's words for the Edit menu (names, not the log's ids)
         super().__init__(text if text is not None else command.name)
@@ -39,6 +39,8 @@ class SessionCommand(QUndoCommand):
         self._ask_retry = ask_retry
         self._stack = stack
         self._step_back = False
+        self._on_step = on_step
+        """Told "Undone: …" / "Redone: …" once an undo or a later redo is saved."""
         self.error: str | None = None
 
     def _saving(self, call: Callable[[], object], doing: str) -> None:
@@ -64,6 +66,8 @@ class SessionCommand(QUndoCommand):
         try:
             if self._done_once:
                 self._saving(self._session.redo, "Redoing")
+                if self._on_step is not None:
+                    self._on_step(f"Redone: {self.text()}")
             else:
                 self._saving(lambda: self._session.execute(self._command), "Saving")
                 self._done_once = True
@@ -83,6 +87,8 @@ class SessionCommand(QUndoCommand):
             return
         try:
             self._saving(self._session.undo, "Undoing")
+            if self._on_step is not None:
+                self._on_step(f"Undone: {self.text()}")
         except (LogError, StoreError) as exc:
             if isinstance(exc, StoreError) and self._stack is not None and self._cancelled(
                     exc, self._stack.redo):

@@ -65,10 +65,13 @@ def test_start_declare_and_ctrl_z_follows_the_tab_shown(window: MainWindow) -> N
     fill_and_declare(ws.board, target="orc-1")
     assert window.undo_group.activeStack() is ws.controller.stack
     assert window.undo_action.isEnabled()
+    declared = ws.controller.stack.text(ws.controller.stack.index() - 1)
     window.undo_action.trigger()
     assert not ws.controller.state.rounds[-1]["declarations"]
+    assert window.statusBar().currentMessage() == f"Undone: {declared}"  # said, like a save
     window.redo_action.trigger()
     assert ws.controller.state.rounds[-1]["declarations"]
+    assert window.statusBar().currentMessage() == f"Redone: {declared}"
     window.tabs.setCurrentIndex(0)
     assert window.undo_group.activeStack() is window.undo_stack
 

@@ -60,6 +60,7 @@ def test_two_fights_sharing_brannoc_both_count_and_the_changed_one_is_a_choice(
     assert not questions.asked  # nobody else is fighting yet
     goblins = start_fight(table, "Goblin stair", "Goblin", ("Brannoc the Bold",))
     assert "Brannoc the Bold is also in Orc guardroom, which is still open." in questions.asked[-1]
+    assert "Both fights will count" in questions.asked[-1]
     brannoc = brannoc_id(table)
     land_blow(orcs, "orc-1", brannoc, 5)
     land_blow(goblins, "goblin-1", brannoc, 3)
