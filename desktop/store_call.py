@@ -28,7 +28,7 @@ from types import TracebackType
 from typing import TypeVar
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QWindow
 from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
 from desktop.plain_text import plain
@@ -204,9 +204,15 @@ class _InputBlocker(QObject):
     """
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(watched, QWindow):
+            # Let the window do its bookkeeping (which widget a press went to, the mouse
+            # grab, modality) and hold the event back where it reaches a widget or a shortcut:
+            # swallowed at the window, a press left Qt thinking a button was still down, and
+            # the first click on the Retry / Cancel dialog that followed went nowhere.
+            return False
         if event.type() in _INPUT:
-            # Seen once, by its first receiver (the window, or the widget a test sends it to):
-            # swallowed there, it goes no further.
+            # Seen once, by the widget (or shortcut) it is for: swallowed there, it goes no
+            # further.
             if (isinstance(event, QKeyEvent)
                     and event.type() in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease)
                     and _typing(event)):
