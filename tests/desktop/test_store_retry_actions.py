@@ -652,17 +652,10 @@ class TableLock:
 
 
 @pytest.fixture
-def pg_url() -> Iterator[str]:
-    from tests.store import pg_server
+def pg_url(tmp_path: Path) -> Iterator[str]:
+    from tests.store.conftest import fresh_database
 
-    srv = pg_server.server()
-    if srv.url is None:
-        pytest.skip(f"PostgreSQL: {srv.why}")
-    url = pg_server.new_database()
-    try:
-        yield url
-    finally:
-        pg_server.drop_database(url)
+    yield from fresh_database("postgresql", tmp_path)
 
 
 @pytest.mark.parametrize("choice", ["retry", "cancel"])
