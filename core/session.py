@@ -85,15 +85,12 @@ class EncounterSession:
         seed: int | None = None,
         holder: LeaseHolder | None = None,
     ) -> EncounterSession:
-        """Creates a new encounter and saves its configuration as the first command.
-
-        With a ``holder`` the new encounter's lease is taken first: nobody else plays it yet.
+        """Creates a new encounter with its configuration as the first command (see
+        :meth:`create`); with a ``holder`` it then takes the lease: nobody else plays it yet.
         """
-        info = store.create_encounter(campaign_id, name, system, options)
-        session = cls(store, info, EncounterLog(), holder=holder)
+        session = cls.create(store, campaign_id, name, system, options, seed, (), holder)
         if holder is not None:
             session.claim()
-        session.execute(configure(system, options, seed))
         return session
 
     @classmethod

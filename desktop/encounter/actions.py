@@ -202,11 +202,7 @@ class EncounterActions:
         if existing is None:
             try:
                 session = self.window.store_call(lambda: self._read(info))
-                session.read_only = self.window.access.reason  # a player watches, never claims
-                if not session.ended and session.read_only is None:
-                    # Take it, or learn who plays it (then it only watches).
-                    self.window.store_call(session.claim)
-                    self._take_back_from_ended_app(session)
+                self._claim(session)
             except StoreError as exc:
                 self.window.store_failed(exc, f"{info.name} was not opened")
                 return None
@@ -225,6 +221,15 @@ class EncounterActions:
         if focus:
             self.window.tabs.setCurrentWidget(existing)
         return existing
+
+    def _claim(self, session: EncounterSession) -> None:
+        """Takes an open encounter's lease for this window, or learns who plays it (then the
+        tab only watches); a player's never claims: it watches read-only."""
+        session.read_only = self.window.access.reason
+        if session.ended or session.read_only is not None:
+            return
+        self.window.store_call(session.claim)
+        self._take_back_from_ended_app(session)
 
     def _read(self, info: EncounterInfo) -> EncounterSession:
         """Reads an encounter whole from the store, at its last command (reads only)."""
@@ -453,11 +458,10 @@ class EncounterActions:
             return None
         at = self.window.tabs.indexOf(workspace)
         self.close_workspace(workspace)  # lets its lease go: the new tab takes it again
-        if not session.ended:
-            try:
-                session.claim()
-            except StoreError as exc:  # the next redraw claims it; commands follow the log
-                self.window.statusBar().showMessage(str(exc), 10000)
+        try:
+            self._claim(session)
+        except StoreError as exc:  # it watches; commands still only follow the log seen
+            self.window.statusBar().showMessage(plain(str(exc)), 10000)
         reloaded = self._add_tab(session, at)
         self.window.tabs.setCurrentWidget(reloaded)
         self.window.statusBar().showMessage(

@@ -173,6 +173,11 @@ def test_a_player_gets_the_campaign_read_only_and_told_why(
     workspace.watch_timer.setInterval(50)
     qtbot.waitUntil(lambda: _declarers(workspace) == ["brannoc"], timeout=5000)
     assert "open in Combat Desk on table-pc by alice" in workspace.lease_label.text()
+    # Encounter › Reload reads it again, still as a player's: watched, never claimed.
+    reloaded = window.encounter_actions.reload_current()
+    assert reloaded is not None and reloaded.session.read_only == PLAYER_LINE
+    assert reloaded.session.watching and not reloaded.board.isEnabled()
+    assert "your database role" not in window.statusBar().currentMessage()
     for store in (alice, bob):
         store.close()
 

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from core.encounter import add_entry, commands_for_scenario, start_round
+from core.encounter import commands_for_scenario, start_round
 from core.log import Command, EncounterLog, Event, EventKind, add_combatant
 from core.model import Kind, frozen_mapping
 from core.results import roster_combatant
@@ -43,16 +43,8 @@ from desktop.main_window import MainWindow
 from desktop.roster.dialogs import SessionLogDialog
 from desktop.roster.results_dialog import ResultsDialog
 from desktop.store_retry import DIALOG_NAME
+from tests.desktop.test_store_retry import BUSY_TIMEOUT, DECLARE, FIGHT
 
-BUSY_TIMEOUT = 0.3
-FIGHT = {
-    "system": "side-d6",
-    "combatants": [
-        {"id": "brannoc", "name": "Brannoc", "side": "party", "hp": 24},
-        {"id": "orc-1", "name": "Orc 1", "side": "monsters", "hp": 6},
-    ],
-}
-DECLARE = add_entry("declarations", {"actor": "brannoc", "action": "G", "target": "orc-1"})
 ADDS = [c for c in commands_for_scenario(FIGHT) if c.events[0].kind is EventKind.COMBATANT_ADDED]
 
 
