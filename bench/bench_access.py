@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg
 
-from core.log import Command, Event, EventKind
-from core.roster import RosterEntry
+from core.fight.log import Command, Event, EventKind
+from core.roster.entries import RosterEntry
 from core.store import Store
 from core.store import access as acl
 from tests.store import pg_server

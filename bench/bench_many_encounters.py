@@ -23,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from core.encounter import add_entry, commands_for_scenario, start_round
-from core.log import EventKind
-from core.sample import load_sample
-from core.session import EncounterSession
+from core.fight.encounter import add_entry, commands_for_scenario, start_round
+from core.fight.log import EventKind
+from core.play.session import EncounterSession
+from core.roster.sample import load_sample
 from core.store import Store
 from desktop.main_window import MainWindow
 

@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.encounter import add_entry, commands_for_scenario, start_round
-from core.log import EventKind
-from core.roster import RosterEntry
-from core.session import EncounterSession
+from core.fight.encounter import add_entry, commands_for_scenario, start_round
+from core.fight.log import EventKind
+from core.play.session import EncounterSession
+from core.roster.entries import RosterEntry
 from core.store import Store, health, row_checks
 from core.store.opening import inspect_sqlite_file
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PySide6.QtWidgets import QApplication
 
-from core.sample import load_sample
+from core.roster.sample import load_sample
 from core.store import Store
 from desktop.roster.panel import RosterPanel
 

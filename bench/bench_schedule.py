@@ -15,9 +15,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.dice import Roller
+from core.model.dice import Roller
+from core.model.scenario import parse_scenario
 from core.rules import find_system
-from core.scenario import parse_scenario
 
 SIZES = (10, 100, 1_000, 4_000)
 

@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.log import Command, Event, EventKind
-from core.sample import load_sample
+from core.fight.log import Command, Event, EventKind
+from core.roster.sample import load_sample
 from core.store import LeaseHolder, Store
 from core.store.store import _character_values
 

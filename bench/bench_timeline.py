@@ -24,8 +24,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QApplication
 
-from core.cli import resolve_scenario
-from core.scenario import parse_scenario
+from core.cli.commands import resolve_scenario
+from core.model.scenario import parse_scenario
 from desktop.timeline import TimelineWidget
 
 COMBATANTS = 200

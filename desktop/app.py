@@ -26,7 +26,7 @@ def ensure_sample_campaign(store: Store) -> None:
     """Creates the sample campaign when the database has no campaign at all (first start)."""
     if store.campaigns():
         return
-    from core.sample import load_sample
+    from core.roster.sample import load_sample
 
     name, roster, templates = load_sample()
     try:
@@ -128,13 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def export_summary_pdf(out: Path, scenario_path: Path, page: str, round_no: int | None) -> int:
     """Renders a scenario's summary to PDF offscreen; returns the exit code."""
-    from core.cli import EXIT_BAD_INPUT, InputError, load_scenario, resolve_scenario
-    from core.dice import DiceError
-    from core.limits import printout_problem
+    from core.cli.commands import EXIT_BAD_INPUT, InputError, load_scenario, resolve_scenario
+    from core.model.dice import DiceError
+    from core.model.limits import printout_problem
+    from core.model.scenario import ScenarioError
+    from core.printout.html import render_html
+    from core.printout.summary import SummaryError, build_summary
     from core.rules import UnknownSystemError
-    from core.scenario import ScenarioError
-    from core.summary import SummaryError, build_summary
-    from core.summary_html import render_html
 
     try:
         scenario = load_scenario(scenario_path)
@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Runs the app (or a scenario subcommand) and returns the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in CLI_COMMANDS:
-        from core.cli import main as cli_main
+        from core.cli.commands import main as cli_main
 
         return cli_main(args_list)
     args = build_parser().parse_args(args_list)
@@ -198,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     QApplication.setDesktopFileName("combatdesk")  # ties windows to packaging/linux/*.desktop
     from PySide6.QtGui import QIcon
 
-    from core.resources import resource
+    from core.model.resources import resource
 
     QApplication.setWindowIcon(QIcon(str(resource("icons/combatdesk.svg"))))
     settings = QSettings()

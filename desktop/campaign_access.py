@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.roster import Campaign
+from core.roster.entries import Campaign
 from desktop.encounter.elided_label import ElidedLabel
 
 if TYPE_CHECKING:

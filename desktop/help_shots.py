@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.resources import resource
+from core.model.resources import resource
 from core.store import Store
 from desktop.app import ensure_sample_campaign
 from desktop.main_window import MainWindow

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import __version__
-from core.roster import Campaign, MonsterTemplate, RosterEntry
+from core.roster.entries import Campaign, MonsterTemplate, RosterEntry
 from core.store import ConflictError, Store, StoreError
 from desktop.backup_actions import install_store_actions
 from desktop.campaign_access import CampaignAccess

@@ -1,6 +1,6 @@
 """Prints the round summary: print preview, printer, or PDF file (offscreen too).
 
-The summary HTML (``core.summary_html``) embeds its timeline pictures as ``data:`` SVG images,
+The summary HTML (``core.printout.html``) embeds its timeline pictures as ``data:`` SVG images,
 which QTextDocument cannot draw. :func:`summary_document` swaps each one for a named resource
 holding the SVG rendered by QSvgRenderer at print resolution, then sets the HTML.
 """

@@ -15,12 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from core.dice import Roller
-from core.encounter import commands_for_scenario, resolve_state
-from core.log import EncounterLog
-from core.resources import load_weapon_table, resource
+from core.fight.encounter import commands_for_scenario, resolve_state
+from core.fight.log import EncounterLog
+from core.model.dice import Roller
+from core.model.resources import load_weapon_table, resource
+from core.model.scenario import parse_scenario
 from core.rules import SYSTEM_MODULES, find_system
-from core.scenario import parse_scenario
 from core.store import Store
 
 STEP_KEYS = ("seq", "round", "segment", "surprise", "tu", "actor", "event", "target", "group")
@@ -79,8 +79,8 @@ def summary_pdf_check(folder: Path) -> str:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no window is ever shown
     from PySide6.QtWidgets import QApplication
 
-    from core.summary import build_summary
-    from core.summary_html import render_html
+    from core.printout.html import render_html
+    from core.printout.summary import build_summary
     from desktop.printing import export_pdf
 
     _app = QApplication.instance() or QApplication(["combatdesk-self-test"])

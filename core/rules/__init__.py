@@ -1,6 +1,13 @@
 """The initiative systems, one module each, found by id (``find_system("side-d6")``).
 
-Modules are imported on first use so that starting the app does not pay for all four.
+``addict``, ``side_d6``, ``popcorn`` and ``time_units`` each follow their text in
+``shared/rules/``; ``base`` holds what they share (rules, phases, options), ``care`` the
+conditions an outcome can set (healing, held, asleep…), ``abilities`` the ability-score
+tables, and ``popcorn_attack`` popcorn's attack-roll rules. The system modules are imported
+on first use so that starting the app does not pay for all four.
+
+May use: :mod:`core.model` only, and no I/O and no random numbers: every die comes in as a
+value (rolled by the app's roller, or typed in from the table).
 """
 
 from __future__ import annotations

@@ -28,7 +28,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from core.model import (
+from core.model.scenario import Declaration, RoundSpec, Scenario, ScenarioError, declared_weapon
+from core.model.values import (
     Combatant,
     CombatantResult,
     Hit,
@@ -54,7 +55,6 @@ from core.rules.base import (
     volley_target,
 )
 from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
-from core.scenario import Declaration, RoundSpec, Scenario, ScenarioError, declared_weapon
 
 SRC = "addict-procedure.md"
 REV = "addict-procedure-2024-03-revision.md"

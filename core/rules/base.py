@@ -2,7 +2,7 @@
 
 A system is a plain object with an ``id``, its ``rules`` (catalogue entries quoted in
 ``docs/rules.md``), its ``phases`` (the procedure the app's stepper walks through) and a
-``resolve`` that turns a scenario into ordered :class:`~core.model.Step` values. Dice the
+``resolve`` that turns a scenario into ordered :class:`~core.model.values.Step` values. Dice the
 scenario does not give come from the injected :class:`RollSource`; the rules never roll.
 """
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from core.model import Roll
-from core.scenario import Scenario, ScenarioError
+from core.model.scenario import Scenario, ScenarioError
+from core.model.values import Roll
 
 
 class RollSource(Protocol):

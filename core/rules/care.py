@@ -1,7 +1,7 @@
 """Conditions: what a declaration, turn or action can do to a creature besides damage.
 
 Every system reads the same outcome field (``docs/scenario-format.md``; healing is the
-``heal`` field of the outcome, read by ``core.scenario``):
+``heal`` field of the outcome, read by ``core.model.scenario``):
 
 - ``conditions: [{name, target?, rounds?, ends?}]`` — a condition starts on the target (the
   entry's target, else the actor) when the entry takes effect, and lasts the rest of that round
@@ -19,8 +19,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.model.scenario import ScenarioError
 from core.rules.base import Rule
-from core.scenario import ScenarioError
 
 INCAPACITATING = frozenset({"asleep", "held", "paralysed", "paralyzed", "stunned", "helpless"})
 """Conditions under which a creature takes no action."""

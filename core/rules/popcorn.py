@@ -15,7 +15,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from core.model import (
+from core.model.scenario import (
+    Outcome,
+    RoundSpec,
+    Scenario,
+    ScenarioError,
+    Turn,
+    declared_weapon,
+    read_effect,
+    read_outcome,
+    read_targets,
+)
+from core.model.values import (
     PARTY_SIDE,
     Combatant,
     CombatantResult,
@@ -43,17 +54,6 @@ from core.rules.base import (
 )
 from core.rules.care import Care, Conditions, care_rule_ids, care_rules, read_care
 from core.rules.popcorn_attack import cover_penalty
-from core.scenario import (
-    Outcome,
-    RoundSpec,
-    Scenario,
-    ScenarioError,
-    Turn,
-    declared_weapon,
-    read_effect,
-    read_outcome,
-    read_targets,
-)
 
 SOURCE = "popcorn-initiative-ose.md"
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from core.model.scenario import Scenario, ScenarioError, declared_weapon
 from core.rules.abilities import bx_modifier
-from core.scenario import Scenario, ScenarioError, declared_weapon
 
 R_ABILITY = "popcorn.attack.ability-modifier"
 R_RANGE = "popcorn.attack.range-modifier"

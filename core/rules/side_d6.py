@@ -21,7 +21,15 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
-from core.model import (
+from core.model.scenario import (
+    Declaration,
+    RoundSpec,
+    Scenario,
+    ScenarioError,
+    declared_weapon,
+    read_outcome,
+)
+from core.model.values import (
     Combatant,
     CombatantResult,
     Hit,
@@ -46,14 +54,6 @@ from core.rules.base import (
     volley_target,
 )
 from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
-from core.scenario import (
-    Declaration,
-    RoundSpec,
-    Scenario,
-    ScenarioError,
-    declared_weapon,
-    read_outcome,
-)
 
 SOURCE = "side-d6-segment-initiative.md"
 SEGMENTS_PER_ROUND = 10

@@ -19,7 +19,15 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any, ClassVar
 
-from core.model import (
+from core.model.scenario import (
+    Scenario,
+    ScenarioError,
+    TimedAction,
+    declared_weapon,
+    read_effect,
+    read_int,
+)
+from core.model.values import (
     PARTY_SIDE,
     Combatant,
     CombatantResult,
@@ -44,14 +52,6 @@ from core.rules.base import (
     volley_target,
 )
 from core.rules.care import Conditions, care_rule_ids, care_rules, read_care
-from core.scenario import (
-    Scenario,
-    ScenarioError,
-    TimedAction,
-    declared_weapon,
-    read_effect,
-    read_int,
-)
 
 SOURCE = "time-unit-combat.md"
 ID = "time-units"

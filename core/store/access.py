@@ -17,7 +17,7 @@ from datetime import datetime
 from sqlalchemy import delete, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from core.roster import Campaign
+from core.roster.entries import Campaign
 from core.store.errors import SHARED_CAMPAIGNS_DOC, AccessDeniedError, NotFoundError, StoreError
 from core.store.schema import ACCESS_LEVELS, CampaignMemberRow, CampaignRow
 from core.store.store import Store

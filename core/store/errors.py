@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.roster import MonsterTemplate, RosterEntry
+from core.roster.entries import MonsterTemplate, RosterEntry
 
 
 class StoreError(Exception):

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from core.log import EncounterLog, LogError
-from core.roster_checks import check_entry, check_template
+from core.fight.log import EncounterLog, LogError
+from core.roster.checks import check_entry, check_template
 from core.store.errors import CorruptDatabaseError, StoreError
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The campaign database tables (SQLAlchemy 2.x typed ORM).
 
-Rows are mapped to the domain values in ``core.roster`` by ``core.store.mapping``; nothing
+Rows are mapped to the domain values in ``core.roster.entries`` by ``core.store.mapping``; nothing
 outside ``core.store`` sees these classes.
 """
 

@@ -1,7 +1,8 @@
 """The campaign store: the one object the app talks to for everything kept between sessions.
 
 Each public method is one unit of work (one transaction): a DM command either lands whole or
-not at all. Rows are mapped to the frozen values of ``core.roster`` and ``core.log`` here.
+not at all. Rows are mapped to the frozen values of ``core.roster.entries`` and
+``core.fight.log`` here.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.pool import StaticPool
 
-from core.log import Command, Event
-from core.model import Kind, Spell, Weapon
-from core.roster import (
+from core.fight.log import Command, Event
+from core.model.values import Kind, Spell, Weapon
+from core.roster.checks import check_template
+from core.roster.entries import (
     Campaign,
     LevelTextError,
     MonsterTemplate,
@@ -47,8 +49,7 @@ from core.roster import (
     level_text,
     parse_levels,
 )
-from core.roster_checks import check_template
-from core.roster_merge import ImportChanges
+from core.roster.merge import ImportChanges
 from core.store import health, leases, row_checks
 from core.store.errors import (
     AccessDeniedError,

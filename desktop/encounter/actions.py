@@ -14,20 +14,20 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPaintEvent
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from core.encounter import scenario_document
-from core.log import EncounterState, add_combatant
-from core.model import StepEvent, frozen_mapping
-from core.results import ROSTER_ID_KEY
-from core.roster import Campaign
+from core.fight.encounter import scenario_document
+from core.fight.log import EncounterState, add_combatant
+from core.model.scenario import ScenarioError, parse_scenario
+from core.model.values import StepEvent, frozen_mapping
+from core.play.session import EncounterSession, encounters_holding
+from core.roster.entries import Campaign
+from core.roster.results import ROSTER_ID_KEY
 from core.rules import UnknownSystemError, find_system
-from core.scenario import ScenarioError, parse_scenario
-from core.session import EncounterSession, encounters_holding
 from core.store import EncounterInfo, LeaseHolder, StoreError
 from desktop.plain_text import plain
 from desktop.running_instances import RunningInstances
 
 if TYPE_CHECKING:
-    from core.summary import Summary
+    from core.printout.rows import Summary
     from desktop.encounter.help_browser import HelpWindow
     from desktop.encounter.start_dialog import EncounterPlan, StartEncounterDialog
     from desktop.encounter.workspace import EncounterWorkspace
@@ -491,7 +491,7 @@ class EncounterActions:
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        from core.results import reopen_baseline
+        from core.roster.results import reopen_baseline
         from desktop.encounter.reopen_command import ReopenCommand
 
         state, spells = self._end_state(workspace)
@@ -534,7 +534,7 @@ class EncounterActions:
         last: int | None = None, appendix: bool = True,
     ) -> str | None:
         """Gets the printout of rounds ``first``–``last`` (default: the whole encounter)."""
-        from core.summary_html import render_html  # only when a summary is asked for
+        from core.printout.html import render_html  # only when a summary is asked for
 
         summary = self._summary(workspace, first, last)
         return None if summary is None else render_html(summary, appendix)
@@ -542,8 +542,8 @@ class EncounterActions:
     def _summary(
         self, workspace: EncounterWorkspace, first: int | None = None, last: int | None = None,
     ) -> Summary | None:
-        from core.summary import SummaryError, build_summary
-        from core.words import Names
+        from core.printout.summary import SummaryError, build_summary
+        from core.printout.words import Names
 
         state = workspace.controller.state
         resolution = workspace.controller.known_resolution()  # no result before its die
@@ -581,8 +581,8 @@ class EncounterActions:
         self.dialog = dialog
 
     def _preview(self, workspace: EncounterWorkspace, choice: PrintChoice) -> None:
-        from core.limits import printout_problem
-        from core.summary_html import render_html
+        from core.model.limits import printout_problem
+        from core.printout.html import render_html
         from desktop import printing
 
         summary = self._summary(workspace, choice.first, choice.last)

@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QWidget
 
-from core.model import Combatant
+from core.model.values import Combatant
 from desktop.encounter.cards import CardsView, CombatantCardsModel
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.elided_label import ElidedLabel

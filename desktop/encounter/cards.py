@@ -20,7 +20,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
-from core.model import Combatant, CombatantResult, Status
+from core.model.values import Combatant, CombatantResult, Status
 from desktop.encounter.mime import ACTION_MIME, COMBATANT_MIME, decode, encode
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.encounter import replace_entry
-from core.model import Status, Step
+from core.fight.encounter import replace_entry
+from core.model.values import Status, Step
 from core.rules.care import CONDITION_NAMES
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.options_form import WheelOnlyWhenFocused

@@ -11,15 +11,15 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from core.dice import DiceError, Roller, manual_roll
-from core.encounter import change_roll, morale_dice, resolve_state, roll_command, rolls_needed
-from core.log import Command, EncounterState, EventKind, LogError, replay
-from core.model import Resolution
+from core.fight.encounter import change_roll, morale_dice, resolve_state, roll_command, rolls_needed
+from core.fight.log import Command, EncounterState, EventKind, LogError, replay
+from core.model.dice import DiceError, Roller, manual_roll
+from core.model.scenario import ScenarioError
+from core.model.values import Resolution
+from core.play.session import EncounterSession
+from core.printout.words import Names, command_words
 from core.rules import UnknownSystemError, find_system
 from core.rules.base import RollRequest
-from core.scenario import ScenarioError
-from core.session import EncounterSession
-from core.words import Names, command_words
 from desktop.encounter.known_steps import known_resolution
 from desktop.encounter.session_command import SessionCommand
 from desktop.store_call import on_gui_thread

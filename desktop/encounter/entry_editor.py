@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.model import Combatant, Weapon
-from core.weapons import DeclaredWeapon, declare_weapon, fold
+from core.model.values import Combatant, Weapon
+from core.model.weapons import DeclaredWeapon, declare_weapon, fold
 from desktop.encounter.options_form import WheelOnlyWhenFocused
 from desktop.roster.tables import weapon_table
 

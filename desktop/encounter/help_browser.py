@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.resources import resource
+from core.model.resources import resource
 from core.rules import Phase
 
 # The pages in the order of the index: (file, title).

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from core.model import CombatantResult, Resolution, Status, Step, StepEvent, frozen_mapping
+from core.model.values import CombatantResult, Resolution, Status, Step, StepEvent, frozen_mapping
 from core.rules.base import RollRequest
 
 SEGMENT_SYSTEMS = frozenset({"addict", "side-d6"})

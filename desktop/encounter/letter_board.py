@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.encounter import add_entry, remove_entry, replace_entry, start_round
-from core.log import Command
-from core.model import Status, StepEvent
+from core.fight.encounter import add_entry, remove_entry, replace_entry, start_round
+from core.fight.log import Command
+from core.model.values import Status, StepEvent
 from core.rules import find_system
 from desktop.encounter.board_base import BoardBase, form_area, wrapped_label
 from desktop.encounter.controller import EncounterController

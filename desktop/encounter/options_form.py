@@ -14,8 +14,8 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QSpinBox, QWidget
 
+from core.printout.words import option_label, value_words
 from core.rules import InitiativeSystem
-from core.words import option_label, value_words
 
 
 class WheelOnlyWhenFocused(QObject):

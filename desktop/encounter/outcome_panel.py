@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.encounter import replace_entry
-from core.model import Step
+from core.fight.encounter import replace_entry
+from core.model.values import Step
 from desktop.encounter.board_base import entry_text
 from desktop.encounter.condition_controls import ConditionControls
 from desktop.encounter.controller import EncounterController

@@ -26,19 +26,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.dice import Roller
-from core.encounter import (
+from core.fight.encounter import (
     add_entry,
     replace_entry,
     resolve_state,
     scenario_document,
     start_round,
 )
-from core.log import Command, EncounterState, LogError, replay
-from core.model import Status
+from core.fight.log import Command, EncounterState, LogError, replay
+from core.model.dice import Roller
+from core.model.scenario import ScenarioError, parse_scenario
+from core.model.values import Status
 from core.rules.popcorn import initiative_standing
 from core.rules.popcorn_attack import attack_notes, total_bonus
-from core.scenario import ScenarioError, parse_scenario
 from desktop.encounter.board_base import BoardBase, entry_text, form_area, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QPageLayout, QPageSize, QTextDocument
 from PySide6.QtWidgets import QMenu, QWidget
 
-from core.resources import resource
+from core.model.resources import resource
 
 if TYPE_CHECKING:  # QtPrintSupport loads when the DM first prints
     from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog

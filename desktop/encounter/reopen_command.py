@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from core.session import EncounterSession
+from core.play.session import EncounterSession
 from core.store import StoreError
 from desktop.store_retry import AskRetry, with_retry
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from core.log import Command, LogError
-from core.session import EncounterSession
+from core.fight.log import Command, LogError
+from core.play.session import EncounterSession
 from core.store import StoreError
 from desktop.store_call import soon
 from desktop.store_retry import AskRetry, is_retryable, with_retry

@@ -31,13 +31,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.dice import Roller
-from core.model import Combatant, Kind
-from core.results import roster_combatant
-from core.roster import MonsterTemplate, RosterEntry
+from core.model.dice import Roller
+from core.model.values import Combatant, Kind
+from core.printout.words import kind_words
+from core.roster.entries import MonsterTemplate, RosterEntry
+from core.roster.results import roster_combatant
+from core.roster.stamping import MONSTER_SIDE, StampError, stamp
 from core.rules import all_systems, find_system
-from core.stamping import MONSTER_SIDE, StampError, stamp
-from core.words import kind_words
 from desktop.encounter.options_form import OptionsForm
 
 NEW_SIDE = "new side…"
@@ -51,9 +51,14 @@ _Index = QModelIndex | QPersistentModelIndex
 
 def _check_options(system: str, options: dict[str, Any], combatants: list[Combatant]) -> None:
     """Lets the engine refuse house rules it cannot play (as a file would be refused)."""
-    from core.cli import resolve_scenario
-    from core.scenario import SCENARIO_FORMAT, ScenarioError, combatant_to_json, parse_scenario
-    from core.words import Names
+    from core.cli.commands import resolve_scenario
+    from core.model.scenario import (
+        SCENARIO_FORMAT,
+        ScenarioError,
+        combatant_to_json,
+        parse_scenario,
+    )
+    from core.printout.words import Names
 
     document = {"format": SCENARIO_FORMAT, "system": system, "options": options, "seed": 0,
                 "combatants": [combatant_to_json(c) for c in combatants]}

@@ -8,12 +8,12 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from core.encounter import scenario_document
-from core.log import EncounterState
-from core.model import Resolution, Status, Step, StepEvent
-from core.scenario import ScenarioError, parse_scenario
-from core.summary import SummaryError, build_summary
-from core.words import status_words
+from core.fight.encounter import scenario_document
+from core.fight.log import EncounterState
+from core.model.scenario import ScenarioError, parse_scenario
+from core.model.values import Resolution, Status, Step, StepEvent
+from core.printout.summary import SummaryError, build_summary
+from core.printout.words import status_words
 
 _HEADERS = ("Combatant", "Side", "HP", "Status", "Effects and notes")
 _Index = QModelIndex | QPersistentModelIndex

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from core.log import EncounterState
-from core.model import Step
+from core.fight.log import EncounterState
+from core.model.values import Step
 from desktop.resolution.step_identity import step_source
 
 _PATH = re.compile(r"(?:rounds\[(\d+)\]\.(turns|declarations)|(actions))\[(\d+)\]"

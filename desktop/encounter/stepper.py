@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.encounter import set_field, set_round_field
-from core.procedure import current_phase
+from core.fight.encounter import set_field, set_round_field
+from core.fight.procedure import current_phase
+from core.printout.words import Names, purpose_words, request_words
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
-from core.words import Names, purpose_words, request_words
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.roll_row import RollRow
 from desktop.resolution.step_text import rule_in_words
@@ -184,7 +184,7 @@ class ProcedureStepper(QWidget):
     # --- phases ---------------------------------------------------------------------------------
 
     def engine_index(self) -> int:
-        """Gets the index of the phase the engine is waiting for (core.procedure)."""
+        """Gets the index of the phase the engine is waiting for (core.fight.procedure)."""
         controller = self.controller
         phase = current_phase(controller.state,
                               None if controller.error else controller.resolution)

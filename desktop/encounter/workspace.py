@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.dice import Roller
-from core.model import Step
-from core.session import EncounterSession
+from core.model.dice import Roller
+from core.model.values import Step
+from core.play.session import EncounterSession
 from core.store import EncounterTakenOverError, StoreError
 from core.store.leases import clock
 from desktop.encounter.board_base import BoardBase

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from core.model import Step
+from core.model.values import Step
 
 _SAME_MOMENT = {
     "attacks": "strike", "hits": "strike", "misses": "strike",

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Signal
 from PySide6.QtWidgets import QTableView
 
-from core.model import Combatant, Resolution
+from core.model.values import Combatant, Resolution
 from desktop.resolution.step_identity import same_step
 from desktop.resolution.steps_model import SEQ_ROLE, StepsModel
 from desktop.timeline.widget import TimelineWidget

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from functools import cache
 from html import escape
 
-from core import words
-from core.model import Step
+from core.model.values import Step
+from core.printout import words
 from core.rules import UnknownSystemError, find_system
 
 
@@ -28,7 +28,7 @@ def step_when(step: Step) -> str:
 
 def step_sentence(step: Step, labels: Mapping[str, str], brief: bool = False) -> str:
     """Gets ``Halvaine begins casting sleep on Orc 1 (2 segments)`` from a step (the words the
-    printout uses too: :func:`core.words.step_sentence`); ``brief`` drops the bracketed
+    printout uses too: :func:`core.printout.words.step_sentence`); ``brief`` drops the bracketed
     figures."""
     return words.step_sentence(step, words.Names(dict(labels)), brief)
 

@@ -8,8 +8,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from core.model import Combatant, Resolution, Step
-from core.words import event_words
+from core.model.values import Combatant, Resolution, Step
+from core.printout.words import event_words
 from desktop.resolution.step_text import short_rule_ids, step_tooltip, step_when
 
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1

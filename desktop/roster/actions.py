@@ -11,9 +11,9 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, QVBoxLayout
 
-from core.log import EncounterState
-from core.model import Kind
-from core.roster import MonsterTemplate, RosterEntry, RosterStatus
+from core.fight.log import EncounterState
+from core.model.values import Kind
+from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus
 from core.store import StoreError
 from desktop.plain_text import plain
 from desktop.roster.commands import (
@@ -34,8 +34,8 @@ from desktop.roster.tree_model import TEMPLATES
 from desktop.store_retry import is_retryable
 
 if TYPE_CHECKING:
-    from core.kills import Kill
-    from core.roster_merge import ImportChanges, ImportPlan
+    from core.roster.kills import Kill
+    from core.roster.merge import ImportChanges, ImportPlan
     from desktop.main_window import MainWindow
     from desktop.roster.dialogs import SessionLogDialog, StampDialog
     from desktop.roster.import_dialog import DuplicatesDialog
@@ -343,8 +343,8 @@ class RosterActions:
         if workspace is None:
             self.window.statusBar().showMessage(f"{name} is no longer open; nothing added.", 8000)
             return
-        from core.log import add_combatant
-        from core.stamping import stamp
+        from core.fight.log import add_combatant
+        from core.roster.stamping import stamp
 
         taken = {c.name for c in workspace.controller.state.combatants.values()}
         first = 1
@@ -376,8 +376,8 @@ class RosterActions:
         from this window, so that a change saved by another window since the fight began is
         seen and offered as a choice.
         """
-        from core.kills import encounter_kills
-        from core.results import propose_results
+        from core.roster.kills import encounter_kills
+        from core.roster.results import propose_results
         from desktop.roster.results_dialog import ResultsDialog
 
         campaign = self.window.campaign
@@ -419,14 +419,14 @@ class RosterActions:
         self, dialog: ResultsDialog, title: str, roster: Sequence[RosterEntry],
         kills_box: KillsBox | None = None,
     ) -> None:
-        from core.kills import kill_lines
+        from core.roster.kills import kill_lines
 
         ctx = self.window.ctx
         accepted = dialog.accepted_changes()
         kills = kill_lines(kills_box.kills_with_xp()) if kills_box is not None else []
         if ctx is None or not (accepted or kills):
             return
-        from core.results import apply_changes
+        from core.roster.results import apply_changes
 
         after = apply_changes(roster, accepted)
         ids = {e.id for e in after}
@@ -473,8 +473,8 @@ class RosterActions:
         when the DM confirms it. Returns the number of records written now (0 while the dialog
         is open, or when the file is refused or changes nothing).
         """
-        from core.roster_io import RosterImportError, read_roster_document
-        from core.roster_merge import plan_import
+        from core.roster.files import RosterImportError, read_roster_document
+        from core.roster.merge import plan_import
 
         campaign = self.window.campaign
         if campaign is None or self.window.ctx is None:
@@ -528,7 +528,7 @@ class RosterActions:
         if plan.duplicates:
             self._ask_duplicates(plan, path.name)
             return 0
-        from core.roster_merge import resolve
+        from core.roster.merge import resolve
 
         return self._import(resolve(plan, []), path.name)
 
@@ -577,7 +577,7 @@ class RosterActions:
 
     def export_path(self, path: Path) -> None:
         """Writes the roster to ``path`` (CSV for a .csv name, JSON otherwise)."""
-        from core.roster_io import write_roster_csv, write_roster_json
+        from core.roster.files import write_roster_csv, write_roster_json
 
         entries = [replace(e) for e in self.window.entries]
         templates = list(self.window.templates)

@@ -12,8 +12,8 @@ from typing import Literal
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from core.roster import MonsterTemplate, RosterEntry
-from core.roster_merge import ImportChanges
+from core.roster.entries import MonsterTemplate, RosterEntry
+from core.roster.merge import ImportChanges
 from core.store import AppliedImport, Store, StoreError
 from desktop.store_call import soon
 from desktop.store_retry import AskRetry, is_retryable, with_retry

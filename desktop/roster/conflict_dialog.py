@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.model import Kind, Spell, Weapon
-from core.roster import MonsterTemplate, RosterEntry, RosterStatus, level_text
-from core.words import kind_words, status_words
+from core.model.values import Kind, Spell, Weapon
+from core.printout.words import kind_words, status_words
+from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus, level_text
 from desktop.roster.editor import INT_FIELDS, TEXT_FIELDS
 
 Record = RosterEntry | MonsterTemplate

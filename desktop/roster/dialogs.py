@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.dice import Roller
-from core.model import Combatant
-from core.roster import MonsterTemplate, SessionLogEntry
-from core.stamping import MAX_STAMP, StampError, stamp
+from core.model.dice import Roller
+from core.model.values import Combatant
+from core.roster.entries import MonsterTemplate, SessionLogEntry
+from core.roster.stamping import MAX_STAMP, StampError, stamp
 
 NEW_ENCOUNTER = "A new encounter"
 

@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.roster import LevelTextError, RosterEntry, RosterStatus, level_text, parse_levels
-from core.roster_checks import adjustments, ascending_ac, check_entry
-from core.words import KIND_WORDS
+from core.printout.words import KIND_WORDS
+from core.roster.checks import adjustments, ascending_ac, check_entry
+from core.roster.entries import LevelTextError, RosterEntry, RosterStatus, level_text, parse_levels
 from desktop.plain_text import plain
 from desktop.roster.tables import SpellsEditor, TableError, WeaponsEditor
 

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.roster_merge import Choice, ImportChanges, ImportPlan, resolve
+from core.roster.merge import Choice, ImportChanges, ImportPlan, resolve
 from desktop.plain_text import plain
 
 CHOICE_LABELS = {

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.kills import Kill
-from core.roster_checks import MAX_XP
+from core.roster.checks import MAX_XP
+from core.roster.kills import Kill
 
 NOT_GIVEN = "—"
 

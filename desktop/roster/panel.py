@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.roster import MonsterTemplate, RosterEntry, RosterStatus
+from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus
 from desktop.roster.tree_model import (
     ANY,
     GROUP_ROLE,

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.roster import RosterEntry, available_spells, rested
+from core.roster.entries import RosterEntry, available_spells, rested
 from desktop.plain_text import plain
 
 

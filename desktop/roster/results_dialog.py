@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.results import ChangeField, Choice, ProposedChange
+from core.roster.results import ChangeField, Choice, ProposedChange
 from desktop.plain_text import plain
 
 COLUMNS = ("Roster entry", "What", "When the fight began", "In the roster now",

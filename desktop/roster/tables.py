@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.model import Spell, Weapon
-from core.resources import load_weapon_table
-from core.weapons import WeaponTable, WeaponTableError, facts_words
+from core.model.resources import load_weapon_table
+from core.model.values import Spell, Weapon
+from core.model.weapons import WeaponTable, WeaponTableError, facts_words
 
 FROM_TABLE = Qt.ItemDataRole.UserRole + 1
 """Marks a weapon cell the weapon table filled (not typed): a new name may refill it."""

@@ -12,9 +12,9 @@ from typing import Any
 
 from PySide6.QtWidgets import QGroupBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from core.dice import DiceError, parse_dice
-from core.roster import MonsterTemplate
-from core.roster_checks import ascending_ac, check_template
+from core.model.dice import DiceError, parse_dice
+from core.roster.checks import ascending_ac, check_template
+from core.roster.entries import MonsterTemplate
 from desktop.plain_text import plain
 from desktop.roster.editor import ERROR_STYLE, RecordEditor
 from desktop.roster.tables import TableError, WeaponsEditor

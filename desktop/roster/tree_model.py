@@ -20,10 +20,10 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from core.model import Kind
-from core.roster import MonsterTemplate, RosterEntry, RosterStatus, level_text
-from core.roster_checks import ascending_ac
-from core.words import status_words
+from core.model.values import Kind
+from core.printout.words import status_words
+from core.roster.checks import ascending_ac
+from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus, level_text
 
 Index = QModelIndex | QPersistentModelIndex
 Item = RosterEntry | MonsterTemplate

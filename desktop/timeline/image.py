@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QApplication
 
-from core.model import Combatant, Resolution
+from core.model.values import Combatant, Resolution
 from desktop.timeline.widget import TimelineWidget
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
-from core.model import Combatant, Resolution, Step, StepEvent
+from core.model.values import Combatant, Resolution, Step, StepEvent
 
 ROUND_GAP = 1.0
 """Empty segments between two rounds laid side by side."""

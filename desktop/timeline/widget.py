@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.model import Combatant, Resolution, Step
+from core.model.values import Combatant, Resolution, Step
 from desktop.resolution.step_text import step_tooltip
 from desktop.timeline.layout import (
     Axis,

@@ -5,19 +5,19 @@ from dataclasses import replace
 
 import pytest
 
-from core.log import Command, EncounterLog, Event, EventKind, add_combatant
-from core.model import Spell, frozen_mapping
-from core.results import apply_changes, propose_results, roster_combatant
-from core.roster import LevelTextError, RosterEntry, level_text, parse_levels, with_levels
-from core.roster_checks import MAX_LEVEL, check_entry
-from core.roster_io import (
+from core.fight.log import Command, EncounterLog, Event, EventKind, add_combatant
+from core.model.values import Spell, frozen_mapping
+from core.roster.checks import MAX_LEVEL, check_entry
+from core.roster.entries import LevelTextError, RosterEntry, level_text, parse_levels, with_levels
+from core.roster.files import (
     RosterImportError,
     read_roster_csv,
     read_roster_json,
     write_roster_csv,
     write_roster_json,
 )
-from core.roster_merge import differences
+from core.roster.merge import differences
+from core.roster.results import apply_changes, propose_results, roster_combatant
 
 # An AD&D half-elf Fighter/Magic-User (PHB: multi-classed characters advance in each class).
 ELWYN = RosterEntry(

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.dice import DiceError, Roller, manual_roll, parse_dice
+from core.model.dice import DiceError, Roller, manual_roll, parse_dice
 
 
 @pytest.mark.parametrize(

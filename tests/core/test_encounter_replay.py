@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.cli import resolve_scenario
-from core.dice import Roller
-from core.encounter import commands_for_scenario, resolve_state, scenario_document
-from core.log import Command, EncounterLog, Event, EventKind
-from core.scenario import parse_scenario
+from core.cli.commands import resolve_scenario
+from core.fight.encounter import commands_for_scenario, resolve_state, scenario_document
+from core.fight.log import Command, EncounterLog, Event, EventKind
+from core.model.dice import Roller
+from core.model.scenario import parse_scenario
 from core.store import Store
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.log import (
+from core.fight.log import (
     Command,
     EncounterLog,
     EncounterState,
@@ -17,7 +17,7 @@ from core.log import (
     record_roll,
     replay,
 )
-from core.model import Combatant, Roll, Status, Weapon
+from core.model.values import Combatant, Roll, Status, Weapon
 
 ORC = Combatant(
     id="orc-1", side="monsters", name="Orc 1", hp=6, max_hp=6, weapons=(Weapon("Scimitar", 4, 3.0),)
@@ -213,7 +213,7 @@ def test_a_roll_made_instead_of_another_keeps_the_old_one_as_replaced_history() 
 
 def test_any_recorded_roll_even_of_an_earlier_round_is_changed_by_one_command() -> None:
     """change_roll: the new roll names the old one and lands where the old one went."""
-    from core.encounter import change_roll, configure, roll_command, start_round
+    from core.fight.encounter import change_roll, configure, roll_command, start_round
     from core.rules.base import RollRequest
 
     log = EncounterLog()

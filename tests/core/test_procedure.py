@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.cli import resolve_scenario
-from core.encounter import (
+from core.cli.commands import resolve_scenario
+from core.fight.encounter import (
     add_entry,
     commands_for_scenario,
     scenario_document,
@@ -13,9 +13,9 @@ from core.encounter import (
     set_round_field,
     start_round,
 )
-from core.log import Command, EncounterState, replay
-from core.procedure import current_phase
-from core.scenario import parse_scenario
+from core.fight.log import Command, EncounterState, replay
+from core.fight.procedure import current_phase
+from core.model.scenario import parse_scenario
 
 PARTY = {"id": "brannoc", "name": "Brannoc", "side": "party", "hp": 24}
 ORC = {"id": "orc-1", "name": "Orc 1", "side": "monsters", "hp": 6}

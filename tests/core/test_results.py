@@ -2,10 +2,10 @@
 
 from dataclasses import replace
 
-from core.log import Command, EncounterLog, Event, EventKind, add_combatant
-from core.model import Combatant, Spell, Status, frozen_mapping
-from core.results import ChangeField, apply_changes, propose_results, roster_combatant
-from core.roster import RosterEntry, RosterStatus
+from core.fight.log import Command, EncounterLog, Event, EventKind, add_combatant
+from core.model.values import Combatant, Spell, Status, frozen_mapping
+from core.roster.entries import RosterEntry, RosterStatus
+from core.roster.results import ChangeField, apply_changes, propose_results, roster_combatant
 
 HALVAINE = RosterEntry(
     name="Halvaine", id=3, hp=9, max_hp=9, spells=(Spell("Sleep"), Spell("Web", 2, 2))

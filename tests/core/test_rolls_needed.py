@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from core.cli import resolve_scenario
-from core.dice import Roller, manual_roll
-from core.encounter import commands_for_scenario, resolve_state, roll_command, rolls_needed
-from core.log import EncounterLog
-from core.scenario import parse_scenario
+from core.cli.commands import resolve_scenario
+from core.fight.encounter import commands_for_scenario, resolve_state, roll_command, rolls_needed
+from core.fight.log import EncounterLog
+from core.model.dice import Roller, manual_roll
+from core.model.scenario import parse_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

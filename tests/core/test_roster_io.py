@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.roster_io import (
+from core.roster.files import (
     RosterImportError,
     read_roster_csv,
     read_roster_json,
     write_roster_csv,
     write_roster_json,
 )
-from core.sample import load_sample
+from core.roster.sample import load_sample
 
 
 def sample_roster() -> list:  # type: ignore[type-arg]
@@ -118,7 +118,7 @@ def test_fuzzed_csv_only_ever_raises_import_errors(body: str, header: list[str])
 ])
 def test_hostile_import_files_get_a_message_not_a_traceback(name: str, text: str,
                                                             message: str) -> None:
-    from core.roster_io import read_roster_document
+    from core.roster.files import read_roster_document
 
     with pytest.raises(RosterImportError, match=message) as caught:
         read_roster_document(name, text)
@@ -126,8 +126,8 @@ def test_hostile_import_files_get_a_message_not_a_traceback(name: str, text: str
 
 
 def test_csv_export_neutralises_formulas_and_reads_back_unchanged() -> None:
-    from core.roster import RosterEntry
-    from core.roster_io import read_roster_document, write_roster_csv
+    from core.roster.entries import RosterEntry
+    from core.roster.files import read_roster_document, write_roster_csv
 
     sly = RosterEntry(name="=HYPERLINK(\"http://x\",\"Pip\")", notes="+1 sword; -2 AC; @home",
                       race="-")

@@ -4,10 +4,10 @@ from dataclasses import replace
 
 import pytest
 
-from core.kills import Kill, encounter_kills, kill_lines
-from core.log import EncounterLog, EventKind, add_combatant
-from core.model import Combatant, Kind, Spell, Status, frozen_mapping
-from core.roster import (
+from core.fight.log import EncounterLog, EventKind, add_combatant
+from core.model.values import Combatant, Kind, Spell, Status, frozen_mapping
+from core.roster.checks import check_entry, check_template
+from core.roster.entries import (
     MonsterTemplate,
     RosterEntry,
     RosterStatus,
@@ -15,8 +15,8 @@ from core.roster import (
     rested,
     spend_spells,
 )
-from core.roster_checks import check_entry, check_template
-from core.roster_merge import Choice, plan_import, resolve
+from core.roster.kills import Kill, encounter_kills, kill_lines
+from core.roster.merge import Choice, plan_import, resolve
 from tests.core.test_results import event
 
 YSOLDE = RosterEntry(name="Sister Ysolde", id=2, hp=8, max_hp=17,

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from core.report import rules_markdown
+from core.printout.report import rules_markdown
 from core.rules import SYSTEM_MODULES, all_systems
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ def test_every_option_says_what_it_decides(system: object) -> None:
     """The appendix had an empty "What it decides" for MAR slot before, Morale dice…"""
     from dataclasses import fields
 
-    from core.words import option_meanings
+    from core.printout.words import option_meanings
 
     meanings = option_meanings(system)
     options = fields(system.options_type)  # type: ignore[attr-defined]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from core.encounter import commands_for_scenario
-from core.log import Command, Event, EventKind, LogError
-from core.session import EncounterSession
+from core.fight.encounter import commands_for_scenario
+from core.fight.log import Command, Event, EventKind, LogError
+from core.play.session import EncounterSession
 from core.store import Store
 
 HALVAINE = Path(__file__).resolve().parents[1] / "scenarios" / "side-d6" / "halvaine-example.json"
@@ -71,8 +71,8 @@ def test_a_command_the_state_refuses_is_not_saved(tmp_path: Path) -> None:
 
 CHILD = textwrap.dedent("""
     import sys
-    from core.encounter import commands_for_scenario
-    from core.session import EncounterSession
+    from core.fight.encounter import commands_for_scenario
+    from core.play.session import EncounterSession
     from core.store import Store
     store = Store.open(sys.argv[1])
     campaign = store.create_campaign("Kill test")

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from core.dice import Roller
-from core.roster import MonsterTemplate
-from core.stamping import StampError, stamp
+from core.model.dice import Roller
+from core.roster.entries import MonsterTemplate
+from core.roster.stamping import StampError, stamp
 
 ORC = MonsterTemplate(name="Orc", hit_dice="1d8", ac=6, movement=9, morale=8)
 

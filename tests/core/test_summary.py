@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.cli import load_scenario, resolve_scenario
-from core.scenario import parse_scenario
-from core.summary import SummaryError, build_summary
-from core.summary_html import render_html
-from core.timeline_svg import render_timeline_svg
+from core.cli.commands import load_scenario, resolve_scenario
+from core.model.scenario import parse_scenario
+from core.printout.html import render_html
+from core.printout.summary import SummaryError, build_summary
+from core.printout.timeline_svg import render_timeline_svg
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -175,8 +175,8 @@ def test_any_name_adds_no_markup(name: str) -> None:
 
 
 def test_timeline_shapes_differ_by_kind() -> None:
-    from core.model import StepEvent
-    from core.summary import Axis, Combatant, TimelineStep
+    from core.model.values import StepEvent
+    from core.printout.summary import Axis, Combatant, TimelineStep
 
     people = [Combatant("a", "A", "party"), Combatant("b", "B", "monsters")]
     axis = Axis("segments", 0.5, 10.5, tuple((float(i), str(i)) for i in range(1, 11)))

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from core.dice import Roller
-from core.model import Combatant, Resolution, Weapon
+from core.model.dice import Roller
+from core.model.scenario import ScenarioError, declared_weapon, parse_scenario
+from core.model.values import Combatant, Resolution, Weapon
 from core.rules import find_system
 from core.rules.popcorn_attack import attack_notes
-from core.scenario import ScenarioError, declared_weapon, parse_scenario
 
 Doc = dict[str, Any]
 FIGHTER = {"id": "f", "side": "party", "hp": 10, "weapons": [{"name": "Long sword"}]}

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from core.model import Weapon
-from core.resources import load_weapon_table, resource
-from core.weapons import (
+from core.model.resources import load_weapon_table, resource
+from core.model.values import Weapon
+from core.model.weapons import (
     WeaponTableError,
     declare_weapon,
     facts_words,

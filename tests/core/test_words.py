@@ -6,11 +6,10 @@ import re
 
 import pytest
 
-from core.encounter import add_entry, remove_entry, replace_entry, start_round
-from core.log import Command, Event, EventKind, replay
-from core.model import Combatant, Roll, Step, StepEvent, frozen_mapping
-from core.rules import find_system
-from core.words import (
+from core.fight.encounter import add_entry, remove_entry, replace_entry, start_round
+from core.fight.log import Command, Event, EventKind, replay
+from core.model.values import Combatant, Roll, Step, StepEvent, frozen_mapping
+from core.printout.words import (
     Names,
     action_words,
     command_words,
@@ -23,6 +22,7 @@ from core.words import (
     step_why,
     value_words,
 )
+from core.rules import find_system
 
 NAMES = Names(
     {"kobold-1": "Kobold 1", "kobold-2": "Kobold 2", "orc-1": "Orc 1", "roster-7": "Brannoc"},
@@ -109,8 +109,8 @@ def test_why_falls_back_on_the_rule_in_words() -> None:
 def test_every_step_of_every_sample_reads_without_ids_or_python() -> None:
     from pathlib import Path
 
-    from core.cli import load_scenario, resolve_scenario
-    from core.scenario import ScenarioError
+    from core.cli.commands import load_scenario, resolve_scenario
+    from core.model.scenario import ScenarioError
 
     root = Path(__file__).resolve().parents[1] / "scenarios"
     checked = 0
@@ -147,7 +147,7 @@ def _state() -> object:
     ]
     state = replay(commands)
     for cid, name in (("roster-7", "Brannoc"), ("orc-1", "Orc 1")):
-        from core.log import add_combatant
+        from core.fight.log import add_combatant
 
         state = replay([add_combatant(Combatant(cid, "party" if cid[0] == "r" else "monsters",
                                                 name))], state)
@@ -194,8 +194,8 @@ def test_text_without_ids_is_unchanged(text: str) -> None:
 
 def test_interrupt_and_contact_details_read_with_names() -> None:
     """side-d6.interrupt.set-against-charge and side-d6.move.contact-segment in words."""
-    from core.dice import Roller
-    from core.scenario import parse_scenario
+    from core.model.dice import Roller
+    from core.model.scenario import parse_scenario
 
     doc = {"system": "side-d6", "options": {"set_weapon_double_damage": True},
            "combatants": [{"id": "k-1", "name": "Sir Brannoc", "side": "raiders", "hp": 12,

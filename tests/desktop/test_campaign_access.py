@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from core.encounter import add_entry, commands_for_scenario, start_round
-from core.log import EventKind
-from core.model import Weapon
-from core.roster import RosterEntry
-from core.session import EncounterSession
+from core.fight.encounter import add_entry, commands_for_scenario, start_round
+from core.fight.log import EventKind
+from core.model.values import Weapon
+from core.play.session import EncounterSession
+from core.roster.entries import RosterEntry
 from core.store import LeaseHolder, Store
 from core.store import access as acl
 from desktop.campaign_access import read_only_reason

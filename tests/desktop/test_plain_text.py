@@ -8,7 +8,7 @@ from PySide6.QtGui import Qt, QTextDocument
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from core.roster import RosterEntry
+from core.roster.entries import RosterEntry
 from core.store import Store
 from desktop.main_window import MainWindow
 from desktop.plain_text import plain

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 from sqlalchemy import event
 
-from core.session import EncounterSession
+from core.play.session import EncounterSession
 from core.store import Store
 from desktop import store_call
 from desktop.app import ensure_sample_campaign

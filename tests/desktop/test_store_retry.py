@@ -20,9 +20,9 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from core.encounter import add_entry, commands_for_scenario, start_round
-from core.log import EventKind
-from core.session import EncounterSession
+from core.fight.encounter import add_entry, commands_for_scenario, start_round
+from core.fight.log import EventKind
+from core.play.session import EncounterSession
 from core.store import Store
 from desktop.app import ensure_sample_campaign
 from desktop.main_window import MainWindow

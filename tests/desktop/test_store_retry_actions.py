@@ -30,13 +30,13 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from core.encounter import commands_for_scenario, start_round
-from core.log import Command, EncounterLog, Event, EventKind, add_combatant
-from core.model import Kind, frozen_mapping
-from core.results import roster_combatant
-from core.roster import MonsterTemplate, RosterEntry
-from core.roster_io import write_roster_csv, write_roster_json
-from core.session import EncounterSession
+from core.fight.encounter import commands_for_scenario, start_round
+from core.fight.log import Command, EncounterLog, Event, EventKind, add_combatant
+from core.model.values import Kind, frozen_mapping
+from core.play.session import EncounterSession
+from core.roster.entries import MonsterTemplate, RosterEntry
+from core.roster.files import write_roster_csv, write_roster_json
+from core.roster.results import roster_combatant
 from core.store import LeaseHolder, Store
 from desktop.app import ensure_sample_campaign
 from desktop.main_window import MainWindow

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from core.cli import load_scenario, resolve_scenario
-from core.summary import build_summary
-from core.summary_html import render_html
+from core.cli.commands import load_scenario, resolve_scenario
+from core.printout.html import render_html
+from core.printout.summary import build_summary
 from desktop.printing import export_pdf, summary_document
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from core.cli import resolve_scenario
-from core.model import Roll
+from core.cli.commands import resolve_scenario
+from core.model.scenario import Scenario, parse_scenario
+from core.model.values import Roll
+from core.printout.html import render_html
+from core.printout.summary import build_summary
 from core.rules import find_system
-from core.scenario import Scenario, parse_scenario
-from core.summary import build_summary
-from core.summary_html import render_html
 from desktop.printing import PrintChoiceDialog, export_pdf
 
 ROOT = Path(__file__).resolve().parents[2]

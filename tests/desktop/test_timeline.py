@@ -11,10 +11,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from pytestqt.qtbot import QtBot
 
-from core.cli import load_scenario, resolve_scenario
-from core.model import Combatant, Resolution
+from core.cli.commands import load_scenario, resolve_scenario
+from core.model.scenario import parse_scenario
+from core.model.values import Combatant, Resolution
 from core.rules import find_system
-from core.scenario import parse_scenario
 from desktop.resolution.step_selection import StepSelectionSync
 from desktop.resolution.steps_model import StepsModel, make_steps_view
 from desktop.timeline import Axis, MarkKind, SpanKind, TimelineWidget, render_timeline_image
@@ -350,7 +350,7 @@ def test_a_selected_step_on_a_scrolled_out_row_scrolls_into_view(qtbot: QtBot) -
 def test_popcorn_places_are_whole_numbers_before_play(qtbot: QtBot) -> None:
     """The order-of-play axis labels whole places (1, 2, 3…), never "0.5 … 1.5", even before
     the first turn."""
-    from core.model import Resolution
+    from core.model.values import Resolution
     from desktop.timeline.widget import TimelineWidget
 
     widget = TimelineWidget()

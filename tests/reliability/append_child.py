@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import sys
 
-from core.log import Command, Event, EventKind
+from core.fight.log import Command, Event, EventKind
 from core.store import Store
 
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 
-from core.roster import RosterEntry
+from core.roster.entries import RosterEntry
 from core.store import Store
 from desktop import database_settings
 from desktop.backup_actions import install_store_actions

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event
 
-from core.roster import RosterEntry
+from core.roster.entries import RosterEntry
 from core.store import (
     DatabaseLockedError,
     DiskFullError,

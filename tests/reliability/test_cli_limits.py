@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
-from core.limits import MAX_COMBATANTS, MAX_ROUNDS
+from core.cli.commands import main
+from core.model.limits import MAX_COMBATANTS, MAX_ROUNDS
 
 BASE = {"format": "combatdesk/scenario-1", "system": "side-d6",
         "combatants": [{"id": "a", "side": "party"}, {"id": "b", "side": "monsters"}]}

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from core.encounter import add_entry, commands_for_scenario, start_round
-from core.log import Command, Event, EventKind
-from core.roster import MonsterTemplate, RosterEntry
-from core.session import EncounterSession
+from core.fight.encounter import add_entry, commands_for_scenario, start_round
+from core.fight.log import Command, Event, EventKind
+from core.play.session import EncounterSession
+from core.roster.entries import MonsterTemplate, RosterEntry
 from core.store import CorruptDatabaseError, Store, StoreError, health
 from tests.reliability import figures
 

@@ -18,11 +18,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import cli
-from core.dice import DiceError, Roller, manual_roll, parse_dice
-from core.roster_io import RosterImportError, read_roster_file
+from core.cli import commands as cli
+from core.model.dice import DiceError, Roller, manual_roll, parse_dice
+from core.model.scenario import ScenarioError, parse_scenario
+from core.roster.files import RosterImportError, read_roster_file
 from core.rules import UnknownSystemError, find_system
-from core.scenario import ScenarioError, parse_scenario
 from tests.reliability import figures
 
 SCENARIOS = sorted(Path(__file__).resolve().parents[1].glob("scenarios/*/*.json"))

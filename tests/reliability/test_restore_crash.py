@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from core.encounter import configure
-from core.log import Command, Event, EventKind, add_combatant
-from core.model import Combatant
-from core.roster import RosterEntry
-from core.session import EncounterSession
+from core.fight.encounter import configure
+from core.fight.log import Command, Event, EventKind, add_combatant
+from core.model.values import Combatant
+from core.play.session import EncounterSession
+from core.roster.entries import RosterEntry
 from core.store import EncounterMovedOnError, Store
 from core.store.backups import restore_backup
 from tests.reliability import figures

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from core.log import Command, Event, EventKind
+from core.fight.log import Command, Event, EventKind
 from core.store import Store, StoreError
 from tests.reliability import figures
 from tests.store import pg_server

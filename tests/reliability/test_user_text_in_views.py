@@ -14,7 +14,7 @@ from PySide6 import QtGui
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QTextDocument
 
-from core.roster import RosterEntry
+from core.roster.entries import RosterEntry
 from core.store import Store
 
 HOSTILE = "<b>Orc</b><script>alert(1)</script>\x07&amp;"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from core.cli import main
+from core.cli.commands import main
 from core.rules import find_system
 
 HERE = Path(__file__).parent

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.roster import RosterEntry
+from core.roster.entries import RosterEntry
 from core.store import (
     DatabaseLockedError,
     NewerDatabaseError,

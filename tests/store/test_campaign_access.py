@@ -20,9 +20,9 @@ import psycopg
 import pytest
 from sqlalchemy import create_engine, text
 
-from core.cli import main
-from core.log import Command, Event, EventKind
-from core.roster import MonsterTemplate, RosterEntry
+from core.cli.commands import main
+from core.fight.log import Command, Event, EventKind
+from core.roster.entries import MonsterTemplate, RosterEntry
 from core.store import AccessDeniedError, NotFoundError, Store, StoreError
 from core.store import access as acl
 from core.store.schema import os_user

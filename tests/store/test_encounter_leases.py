@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from core.encounter import configure
-from core.log import Command, Event, EventKind
-from core.session import EncounterSession
+from core.fight.encounter import configure
+from core.fight.log import Command, Event, EventKind
+from core.play.session import EncounterSession
 from core.store import EncounterTakenOverError, LeaseHolder, Store
 
 HIT = Command("Orc 1 hits Brannoc", (Event(EventKind.HP_CHANGED, {"id": "orc-1", "delta": -3}),))

@@ -9,11 +9,17 @@ from dataclasses import replace
 
 import pytest
 
-from core.log import Command, Event, EventKind, add_combatant
-from core.model import Spell, frozen_mapping
-from core.results import Choice, apply_changes, propose_results, reopen_baseline, roster_combatant
-from core.roster import RosterEntry
-from core.session import EncounterSession, encounters_holding
+from core.fight.log import Command, Event, EventKind, add_combatant
+from core.model.values import Spell, frozen_mapping
+from core.play.session import EncounterSession, encounters_holding
+from core.roster.entries import RosterEntry
+from core.roster.results import (
+    Choice,
+    apply_changes,
+    propose_results,
+    reopen_baseline,
+    roster_combatant,
+)
 from core.store import EncounterEndedError, Store, StoreError
 
 BRANNOC = RosterEntry(name="Brannoc the Bold", hp=24, max_hp=30, spells=())

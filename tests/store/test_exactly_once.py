@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.encounter import configure
-from core.log import Command, Event, EventKind
-from core.session import EncounterSession
+from core.fight.encounter import configure
+from core.fight.log import Command, Event, EventKind
+from core.play.session import EncounterSession
 from core.store import EncounterMovedOnError, Store, StoreError
 
 HIT = Command("Orc 1 hits Brannoc", (Event(EventKind.HP_CHANGED, {"id": "orc-1", "delta": -3}),))

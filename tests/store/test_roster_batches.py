@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from core.model import Spell, Weapon
-from core.roster import MonsterTemplate, RosterEntry, rested, spend_spells
-from core.roster_io import read_roster_document, write_roster_csv, write_roster_json
-from core.roster_merge import Choice, plan_import, resolve
-from core.sample import load_sample
+from core.model.values import Spell, Weapon
+from core.roster.entries import MonsterTemplate, RosterEntry, rested, spend_spells
+from core.roster.files import read_roster_document, write_roster_csv, write_roster_json
+from core.roster.merge import Choice, plan_import, resolve
+from core.roster.sample import load_sample
 from core.store import ConflictError, Store
 
 TABLES = ("campaigns", "characters", "monster_templates", "session_log")

@@ -4,8 +4,8 @@ from dataclasses import replace
 
 import pytest
 
-from core.model import Spell
-from core.roster import RosterEntry, RosterStatus
+from core.model.values import Spell
+from core.roster.entries import RosterEntry, RosterStatus
 from core.store import ConflictError, Store
 
 WAT = RosterEntry(name="Wat", hp=3, max_hp=3, spells=(Spell("Light"),), initiative_adj=1)

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, select
 
-from core.log import Command, Event, EventKind
-from core.roster import MonsterTemplate, RosterEntry
-from core.roster_merge import ImportChanges
+from core.fight.log import Command, Event, EventKind
+from core.roster.entries import MonsterTemplate, RosterEntry
+from core.roster.merge import ImportChanges
 from core.store import Store, row_checks
 from core.store.migrate import alembic_config
 from core.store.schema import Base

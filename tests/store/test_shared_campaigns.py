@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from core.log import Command, Event, EventKind
-from core.roster import RosterEntry
+from core.fight.log import Command, Event, EventKind
+from core.roster.entries import RosterEntry
 from core.store import ConflictError, Store
 from tests.reliability.test_kill import finish, go, spawn_child, stored_commands
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine
 
-from core.log import EncounterLog, add_combatant, record_roll
-from core.model import Combatant, Kind, Roll, Spell, Weapon
-from core.roster import RosterEntry, RosterStatus
-from core.sample import load_sample
+from core.fight.log import EncounterLog, add_combatant, record_roll
+from core.model.values import Combatant, Kind, Roll, Spell, Weapon
+from core.roster.entries import RosterEntry, RosterStatus
+from core.roster.sample import load_sample
 from core.store import (
     ConflictError,
     CorruptDatabaseError,

@@ -4,8 +4,8 @@ from dataclasses import replace
 
 import pytest
 
-from core.model import Weapon
-from core.roster import MonsterTemplate
+from core.model.values import Weapon
+from core.roster.entries import MonsterTemplate
 from core.store import ConflictError, NotFoundError, Store, StoreError
 
 GNOLL = MonsterTemplate(

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import create_engine, text
 
-from core.log import Command, Event, EventKind
+from core.fight.log import Command, Event, EventKind
 from core.store import DatabaseLockedError, Store, StoreError
 from core.store import store as store_module
 

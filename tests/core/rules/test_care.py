@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from core.dice import Roller
-from core.model import Resolution
+from core.model.dice import Roller
+from core.model.scenario import ScenarioError, parse_scenario
+from core.model.values import Resolution
 from core.rules import all_systems
 from core.rules.care import Conditions, care_rule_ids, read_care
 from core.rules.popcorn import SYSTEM as POPCORN
-from core.scenario import ScenarioError, parse_scenario
 
 
 def test_every_system_lists_the_care_rules() -> None:

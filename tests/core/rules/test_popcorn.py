@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.dice import Roller
-from core.model import Resolution, Status, StepEvent
+from core.model.dice import Roller
+from core.model.scenario import ScenarioError, parse_scenario
+from core.model.values import Resolution, Status, StepEvent
 from core.rules.popcorn import RULES, SYSTEM, Options, initiative_standing
-from core.scenario import ScenarioError, parse_scenario
 
 
 def pc(cid: str, **kw: Any) -> dict[str, Any]:

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.dice import Roller
-from core.model import Resolution, Roll, Status, Step
+from core.model.dice import Roller
+from core.model.scenario import ScenarioError, parse_scenario
+from core.model.values import Resolution, Roll, Status, Step
 from core.rules import find_system
 from core.rules.side_d6 import RULES, SYSTEM, resolve_with_ledger
-from core.scenario import ScenarioError, parse_scenario
 
 
 def scenario(combatants: list[dict[str, Any]], rounds: list[dict[str, Any]] | None = None,

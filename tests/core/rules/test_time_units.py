@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from core.dice import Roller
-from core.model import Resolution, Status, Step
+from core.model.dice import Roller
+from core.model.scenario import ScenarioError, parse_scenario
+from core.model.values import Resolution, Status, Step
 from core.rules import find_system
 from core.rules.time_units import RULES, SYSTEM, Fate, Options, schedule
-from core.scenario import ScenarioError, parse_scenario
 
 
 def doc(combatants: list[dict[str, Any]], actions: list[dict[str, Any]],

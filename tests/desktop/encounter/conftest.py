@@ -13,12 +13,12 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from core.cli import resolve_scenario
-from core.encounter import commands_for_scenario
-from core.log import EventKind
-from core.model import Step
-from core.scenario import parse_scenario
-from core.session import EncounterSession
+from core.cli.commands import resolve_scenario
+from core.fight.encounter import commands_for_scenario
+from core.fight.log import EventKind
+from core.model.scenario import parse_scenario
+from core.model.values import Step
+from core.play.session import EncounterSession
 from core.store import Store
 from desktop.encounter.board_base import BoardBase
 from desktop.encounter.lane_model import LaneModel

@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from core.scenario import read_combatant
+from core.model.scenario import read_combatant
 from core.store import Store
 from desktop.app import ensure_sample_campaign
 from desktop.encounter.start_dialog import EncounterPlan

@@ -69,7 +69,7 @@ def test_a_slow_declaration_in_the_surprise_segments_stays_in_them(start, monkey
     document = scenario("addict/winner-first-letter-order.json")
     document["surprise"] = {"party": 5, "monsters": 1}  # the monsters lose 1 segment
     ws = start(document)
-    from core.encounter import set_field
+    from core.fight.encounter import set_field
 
     ws.controller.run(set_field("surprise", {"party": 5, "monsters": 1}))
     board = ws.board

@@ -11,9 +11,9 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from core.encounter import add_entry, commands_for_scenario, start_round
-from core.log import EventKind
-from core.session import EncounterSession
+from core.fight.encounter import add_entry, commands_for_scenario, start_round
+from core.fight.log import EventKind
+from core.play.session import EncounterSession
 from core.store import Store
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow

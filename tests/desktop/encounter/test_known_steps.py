@@ -3,8 +3,8 @@ the seed, but the resolution list and timeline must not read that as fact (addic
 
 from __future__ import annotations
 
-from core.cli import resolve_scenario
-from core.encounter import (
+from core.cli.commands import resolve_scenario
+from core.fight.encounter import (
     add_entry,
     commands_for_scenario,
     rolls_needed,
@@ -13,8 +13,8 @@ from core.encounter import (
     set_round_field,
     start_round,
 )
-from core.log import replay
-from core.scenario import parse_scenario
+from core.fight.log import replay
+from core.model.scenario import parse_scenario
 from desktop.encounter.known_steps import known_resolution
 from desktop.timeline.layout import _segment_blocks
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from core.encounter import commands_for_scenario
-from core.log import EventKind
-from core.session import EncounterSession
+from core.fight.encounter import commands_for_scenario
+from core.fight.log import EventKind
+from core.play.session import EncounterSession
 from core.store import Store
 from desktop.encounter.actions import WaitingTab
 from desktop.main_window import MainWindow

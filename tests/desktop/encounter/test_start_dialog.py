@@ -99,8 +99,8 @@ def test_the_wheel_scrolls_past_options_and_bad_house_rules_are_refused_in_words
 
 def test_kinds_and_statuses_are_shown_in_words(window: MainWindow) -> None:
     """The Kind column showed "pc", the conflict dialog "Pc", the status panel "active"."""
-    from core.model import Kind, Status
-    from core.roster import RosterStatus
+    from core.model.values import Kind, Status
+    from core.roster.entries import RosterStatus
     from desktop.roster.conflict_dialog import value_text
 
     dialog = window.encounter_actions.ask_new_encounter()

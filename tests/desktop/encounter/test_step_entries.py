@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from core.cli import resolve_scenario
-from core.encounter import commands_for_scenario
-from core.log import replay
-from core.scenario import parse_scenario
+from core.cli.commands import resolve_scenario
+from core.fight.encounter import commands_for_scenario
+from core.fight.log import replay
+from core.model.scenario import parse_scenario
 from desktop.encounter.step_entries import EntryRef, entry_for_step
 from desktop.resolution.step_identity import step_source
 
@@ -60,8 +60,8 @@ def test_every_system_names_the_source_of_an_actors_step(name: str) -> None:
 def test_the_heals_button_records_a_cure_on_the_spell_and_the_target_gets_hp_back(
         qtbot) -> None:  # type: ignore[no-untyped-def]
     """side-d6.spell.heals through the outcome panel: select the cure's step, 6, Heals."""
-    from core.encounter import add_entry, commands_for_scenario, set_round_field, start_round
-    from core.session import EncounterSession
+    from core.fight.encounter import add_entry, commands_for_scenario, set_round_field, start_round
+    from core.play.session import EncounterSession
     from core.store import Store
     from desktop.encounter.workspace import EncounterWorkspace
 

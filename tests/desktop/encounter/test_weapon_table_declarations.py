@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QWidget
 
-from core.encounter import commands_for_scenario
-from core.log import EventKind
+from core.fight.encounter import commands_for_scenario
+from core.fight.log import EventKind
 from desktop.encounter.entry_editor import EntryEditor
 from desktop.encounter.letter_board import LetterBoard
 from tests.desktop.encounter.conftest import drop_card, fill_and_declare, step_of, type_die

@@ -5,7 +5,7 @@ from dataclasses import replace
 from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
-from core.roster import RosterEntry
+from core.roster.entries import RosterEntry
 from core.store import Store
 from desktop.main_window import MainWindow
 from desktop.roster.conflict_dialog import differences

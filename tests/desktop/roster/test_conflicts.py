@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from core.roster import MonsterTemplate, RosterEntry, RosterStatus
+from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus
 from core.store import Store
 from desktop.main_window import MainWindow
 from desktop.roster.conflict_dialog import Choice, ConflictDialog

@@ -7,7 +7,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from core.roster import RosterStatus
+from core.roster.entries import RosterStatus
 from core.store import Store
 from desktop.main_window import MainWindow
 from tests.desktop.roster.conftest import Answers

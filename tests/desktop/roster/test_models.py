@@ -4,9 +4,9 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 
-from core.model import Kind
-from core.roster import RosterStatus
-from core.sample import load_sample
+from core.model.values import Kind
+from core.roster.entries import RosterStatus
+from core.roster.sample import load_sample
 from desktop.roster.tree_model import ITEM_ROLE, RosterFilterProxy, RosterTreeModel
 
 

@@ -4,7 +4,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from core.roster import MonsterTemplate
+from core.roster.entries import MonsterTemplate
 from core.store import Store
 from desktop.main_window import MainWindow
 from desktop.roster.tree_model import TEMPLATES
@@ -47,7 +47,7 @@ def test_the_dm_creates_a_template_sees_validation_undoes_and_finds_it_after_reo
     qtbot.keyClicks(editor.fields["name"], "Gnoll")
 
     type_template(qtbot, window, "hit_dice", "2d8x")
-    reason = "'2d8x': expected + or - at position 4, found 'x'"  # core.dice's own words
+    reason = "'2d8x': expected + or - at position 4, found 'x'"  # core.model.dice's own words
     assert editor.reasons["hit_dice"].text() == reason
     assert editor.save_reason.text() == f"Cannot save: {reason}"
     assert not editor.save_button.isEnabled()

@@ -5,10 +5,10 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
-from core.log import Command, EncounterLog, Event, EventKind, add_combatant
-from core.model import Status, frozen_mapping
-from core.results import roster_combatant
-from core.roster import MonsterTemplate, RosterStatus, available_spells
+from core.fight.log import Command, EncounterLog, Event, EventKind, add_combatant
+from core.model.values import Status, frozen_mapping
+from core.roster.entries import MonsterTemplate, RosterStatus, available_spells
+from core.roster.results import roster_combatant
 from desktop.main_window import MainWindow
 from desktop.roster.dialogs import StampDialog
 from desktop.roster.results_dialog import ResultsDialog

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLineEdit, QTableWidget
 from pytestqt.qtbot import QtBot
 
-from core.model import Weapon
+from core.model.values import Weapon
 from desktop.main_window import MainWindow
 from desktop.roster.tables import WeaponsEditor
 from tests.desktop.roster.conftest import Answers
@@ -132,7 +132,7 @@ def test_one_systems_list(qtbot: QtBot) -> None:
 def test_a_typed_length_and_one_memorised_spell_read_as_the_dm_wrote_them(qtbot: QtBot) -> None:
     """A length of 4 feet shows "4" (not "4.0"), a custom weapon's 2.5 stays "2.5"; one
     memorised spell reads in the singular."""
-    from core.model import Spell
+    from core.model.values import Spell
     from desktop.roster.tables import SpellsEditor
 
     weapons = WeaponsEditor()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 
-from core.model import Step
+from core.model.values import Step
 from desktop.encounter.letter_board import LetterBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow

@@ -21,9 +21,9 @@ from PySide6.QtCore import (
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QSpinBox, QWidget
 
-from core.cli import resolve_scenario
-from core.encounter import scenario_document
-from core.scenario import parse_scenario
+from core.cli.commands import resolve_scenario
+from core.fight.encounter import scenario_document
+from core.model.scenario import parse_scenario
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.letter_board import LetterBoard
 from desktop.encounter.workspace import EncounterWorkspace

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QAbstractButton, QApplication
 
-from core.resources import resource
+from core.model.resources import resource
 from core.rules import find_system
 from desktop.encounter.help_browser import (
     PAGES,

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 from PySide6.QtWidgets import QLabel
 
-from core.encounter import add_entry, remove_entry
+from core.fight.encounter import add_entry, remove_entry
 from desktop import printing
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow

@@ -12,10 +12,10 @@ from html import unescape
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from core.cli import resolve_scenario
-from core.encounter import scenario_document
-from core.model import Step
-from core.scenario import parse_scenario
+from core.cli.commands import resolve_scenario
+from core.fight.encounter import scenario_document
+from core.model.scenario import parse_scenario
+from core.model.values import Step
 from desktop.encounter.popcorn_board import PopcornBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow

@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from core.log import Command, Event, EventKind
-from core.model import frozen_mapping
-from core.results import Choice
+from core.fight.log import Command, Event, EventKind
+from core.model.values import frozen_mapping
+from core.roster.results import Choice
 from desktop.main_window import MainWindow
 from desktop.roster.results_dialog import ResultsDialog
 from tests.desktop.table.conftest import IdWatch, action, button

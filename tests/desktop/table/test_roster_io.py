@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from core.log import Command, EncounterLog, Event, EventKind, add_combatant
-from core.model import Combatant, Spell, Status, frozen_mapping
-from core.roster import MonsterTemplate, RosterEntry, available_spells, spend_spells
-from core.roster_merge import Choice
+from core.fight.log import Command, EncounterLog, Event, EventKind, add_combatant
+from core.model.values import Combatant, Spell, Status, frozen_mapping
+from core.roster.entries import MonsterTemplate, RosterEntry, available_spells, spend_spells
+from core.roster.merge import Choice
 from desktop.main_window import MainWindow
 from desktop.roster.conflict_dialog import differences as conflict_differences
 from desktop.roster.import_dialog import DuplicatesDialog

@@ -17,9 +17,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from core.cli import resolve_scenario
-from core.encounter import scenario_document
-from core.scenario import parse_scenario
+from core.cli.commands import resolve_scenario
+from core.fight.encounter import scenario_document
+from core.model.scenario import parse_scenario
 from desktop.encounter.tu_board import TimeUnitBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.model import Step
+from core.model.values import Step
 from desktop.encounter.tu_board import TimeUnitBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from core.weapons import WeaponTable, WeaponTableError, parse_weapon_table
+from core.model.weapons import WeaponTable, WeaponTableError, parse_weapon_table
 
 
 def resources_dir() -> Path:
@@ -15,7 +15,7 @@ def resources_dir() -> Path:
     bundle = getattr(sys, "_MEIPASS", None)  # set by PyInstaller's boot loader
     if bundle is not None:
         return Path(bundle) / "resources"
-    return Path(__file__).resolve().parent.parent / "resources"
+    return Path(__file__).resolve().parents[2] / "resources"
 
 
 def resource(name: str) -> Path:

@@ -11,11 +11,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from core.log import EncounterState
-from core.model import Status
-from core.roster import MonsterTemplate
+from core.fight.log import EncounterState
+from core.model.values import Status
+from core.roster.entries import MonsterTemplate
 
-ROSTER_ID_KEY = "roster_id"  # the same key core.results links roster combatants with
+ROSTER_ID_KEY = "roster_id"  # the same key core.roster.results links roster combatants with
 TEMPLATE_KEY = "template"
 """A combatant's ``extra`` field naming the template it was stamped from, when known."""
 _NUMBERED = re.compile(r"^(.*?)\s+\d+$")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.model import Resolution, Step
+from core.model.values import Resolution, Step
 from core.rules import SYSTEM_MODULES, all_systems
 
 

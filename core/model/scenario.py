@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from core.model import Combatant, Effect, Hit, Kind, Spell, Status, Weapon, frozen_mapping
+from core.model.values import Combatant, Effect, Hit, Kind, Spell, Status, Weapon, frozen_mapping
 
 SCENARIO_FORMAT = "combatdesk/scenario-1"
 

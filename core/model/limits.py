@@ -40,7 +40,7 @@ def size_problem(document: Any) -> str | None:
 def printout_problem(summary: Any) -> str | None:
     """Gets why a round summary is too big to print or turn into a PDF at once (None: fine).
 
-    ``summary`` is a :class:`core.summary.Summary`; its rounds' row tuples are counted.
+    ``summary`` is a :class:`core.printout.rows.Summary`; its rounds' row tuples are counted.
     """
     rows = 0
     for rnd in summary.rounds:

@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from core.log import EncounterState
-from core.model import Combatant, Status, frozen_mapping
-from core.roster import RosterEntry, RosterStatus, available_spells, spend_spells
+from core.fight.log import EncounterState
+from core.model.values import Combatant, Status, frozen_mapping
+from core.roster.entries import RosterEntry, RosterStatus, available_spells, spend_spells
 
 ROSTER_ID_KEY = "roster_id"
 START_KEYS = ("roster_version", "roster_hp", "roster_status", "roster_spells")

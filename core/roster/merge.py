@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import TypeVar
 
-from core.roster import MonsterTemplate, RosterEntry, level_text
+from core.roster.entries import MonsterTemplate, RosterEntry, level_text
 
 Record = RosterEntry | MonsterTemplate
 _R = TypeVar("_R", RosterEntry, MonsterTemplate)

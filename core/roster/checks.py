@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.dice import DiceError, parse_dice
-from core.model import Weapon
-from core.roster import MAX_CLASSES, MonsterTemplate, RosterEntry
+from core.model.dice import DiceError, parse_dice
+from core.model.values import Weapon
+from core.roster.entries import MAX_CLASSES, MonsterTemplate, RosterEntry
 from core.rules.abilities import adnd_dex_reaction, bx_initiative_modifier
 
 ABILITY_RANGE = (3, 18)

@@ -13,11 +13,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.log import ROUND_LISTS, Command, EncounterState, Event, EventKind, LogError, record_roll
-from core.model import Resolution, Roll, frozen_mapping
+from core.fight.log import (
+    ROUND_LISTS,
+    Command,
+    EncounterState,
+    Event,
+    EventKind,
+    LogError,
+    record_roll,
+)
+from core.model.scenario import SCENARIO_FORMAT, combatant_to_json, parse_scenario
+from core.model.values import Resolution, Roll, frozen_mapping
 from core.rules import RollSource, find_system
 from core.rules.base import RollRequest
-from core.scenario import SCENARIO_FORMAT, combatant_to_json, parse_scenario
 
 _STRUCTURE = frozenset({"format", "system", "options", "seed", "combatants", "rounds", "actions"})
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.encounter import rolls_needed
-from core.log import EncounterState
-from core.model import Resolution, Status
+from core.fight.encounter import rolls_needed
+from core.fight.log import EncounterState
+from core.model.values import Resolution, Status
 
 
 def current_phase(state: EncounterState, resolution: Resolution | None = None) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.dice import DiceError, Roller, manual_roll, parse_dice
-from core.model import Combatant, Kind
-from core.roster import MonsterTemplate
+from core.model.dice import DiceError, Roller, manual_roll, parse_dice
+from core.model.values import Combatant, Kind
+from core.roster.entries import MonsterTemplate
 
 MAX_STAMP = 200
 MONSTER_SIDE = "monsters"

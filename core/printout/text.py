@@ -1,6 +1,6 @@
 """Plain-text wording of the summary: declarations and steps in a DM's words.
 
-Kept apart from :mod:`core.summary` so the wording can change without touching the facts.
+Kept apart from :mod:`core.printout.summary` so the wording can change without touching the facts.
 The text is as the user typed it; escaping is the HTML renderer's job.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.model import Step
-from core.scenario import Declaration, Outcome, Scenario, TimedAction, Turn
-from core.words import Names as WordNames
-from core.words import action_words, plural, step_words, value_words
+from core.model.scenario import Declaration, Outcome, Scenario, TimedAction, Turn
+from core.model.values import Step
+from core.printout.words import Names as WordNames
+from core.printout.words import action_words, plural, step_words, value_words
 
 __all__ = ["Names", "declaration_parts", "plain", "plural", "step_text"]
 
@@ -23,7 +23,7 @@ def plain(value: Any) -> str:
 
 
 class Names(WordNames):
-    """A scenario's names of combatants, entries and actions (:class:`core.words.Names`)."""
+    """A scenario's names of combatants, entries and actions (:class:`.words.Names`)."""
 
     @classmethod
     def of_scenario(cls, scenario: Scenario) -> Names:
@@ -85,5 +85,5 @@ def declaration_parts(
 
 
 def step_text(step: Step, names: WordNames) -> str:
-    """Gets what happens in a step, in words (see :func:`core.words.step_words`)."""
+    """Gets what happens in a step, in words (see :func:`core.printout.words.step_words`)."""
     return step_words(step, names)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from core.model import Roll
+from core.model.values import Roll
 
 MAX_DICE = 1000
 MAX_SIDES = 1000

@@ -1,4 +1,4 @@
-"""Renders a :class:`~core.summary.Summary` as one self-contained HTML page.
+"""Renders a :class:`~core.printout.rows.Summary` as one self-contained HTML page.
 
 The page skeleton is ``resources/summary.html.tmpl`` (``string.Template``); the tables are
 built here. Every text that came from a user (names, ids, spells, notes, options) goes
@@ -15,8 +15,8 @@ from html import escape
 from string import Template
 
 from core import __version__
-from core.resources import resource
-from core.summary import (
+from core.model.resources import resource
+from core.printout.rows import (
     Axis,
     OptionRow,
     RollRow,
@@ -25,7 +25,7 @@ from core.summary import (
     Summary,
     TimelineStep,
 )
-from core.timeline_svg import render_timeline_svg
+from core.printout.timeline_svg import render_timeline_svg
 
 TEMPLATE_NAME = "summary.html.tmpl"
 PICTURE_WIDTH = 660

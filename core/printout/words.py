@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
-from core.log import Command, EncounterState, EventKind
-from core.model import Kind, Roll, Step, StepEvent
+from core.fight.log import Command, EncounterState, EventKind
+from core.model.values import Kind, Roll, Step, StepEvent
 from core.rules import UnknownSystemError, find_system
 from core.rules.base import parse_options
 

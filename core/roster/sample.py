@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from core.model import Kind, Spell, Weapon
-from core.resources import resource
-from core.roster import MonsterTemplate, RosterEntry
+from core.model.resources import resource
+from core.model.values import Kind, Spell, Weapon
+from core.roster.entries import MonsterTemplate, RosterEntry
 
 SAMPLE_FILE = "sample_campaign.json"
 

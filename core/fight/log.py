@@ -14,8 +14,8 @@ from enum import StrEnum
 from typing import Any
 from uuid import uuid4
 
-from core.model import Combatant, Roll, Status, frozen_mapping
-from core.scenario import ScenarioError, combatant_to_json, read_combatant
+from core.model.scenario import ScenarioError, combatant_to_json, read_combatant
+from core.model.values import Combatant, Roll, Status, frozen_mapping
 
 
 class LogError(ValueError):

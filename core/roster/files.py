@@ -14,9 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.model import Combatant, Kind
-from core.results import START_KEYS, roster_combatant
-from core.roster import (
+from core.model.scenario import ScenarioError, combatant_to_json, read_combatant
+from core.model.values import Combatant, Kind
+from core.roster.checks import check_entry, check_template
+from core.roster.entries import (
     LevelTextError,
     MonsterTemplate,
     RosterEntry,
@@ -24,8 +25,7 @@ from core.roster import (
     level_text,
     parse_levels,
 )
-from core.roster_checks import check_entry, check_template
-from core.scenario import ScenarioError, combatant_to_json, read_combatant
+from core.roster.results import START_KEYS, roster_combatant
 
 ROSTER_FORMAT = "combatdesk/roster-1"
 MAX_ROWS = 100_000

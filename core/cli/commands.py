@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from core.access_cli import add_parser as add_access_parser
-from core.dice import DiceError, Roller
-from core.limits import MAX_FILE_BYTES, size_problem
-from core.model import Resolution
-from core.report import format_resolution, rules_markdown
+from core.cli.access import add_parser as add_access_parser
+from core.model.dice import DiceError, Roller
+from core.model.limits import MAX_FILE_BYTES, size_problem
+from core.model.scenario import Scenario, ScenarioError, parse_scenario
+from core.model.values import Resolution
+from core.printout.report import format_resolution, rules_markdown
 from core.rules import UnknownSystemError, find_system
-from core.scenario import Scenario, ScenarioError, parse_scenario
 
 EXIT_BAD_INPUT = 2
 
@@ -86,8 +86,8 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _summary(args: argparse.Namespace, out: TextIO) -> int:
-    from core.summary import SummaryError, build_summary
-    from core.summary_html import render_html
+    from core.printout.html import render_html
+    from core.printout.summary import SummaryError, build_summary
 
     path = Path(args.file)
     try:

@@ -3,7 +3,7 @@
 The facts (speed factor, length, rate of fire, slow, two-handed) come from the books each list
 names (``resources/weapons.json``); a DM picks "long sword" instead of typing its numbers. This
 module only reads an already-parsed document: the file is opened by
-:func:`core.resources.load_weapon_table`, so the engine never touches the disk through it.
+:func:`core.model.resources.load_weapon_table`, so the engine never touches the disk through it.
 
 A value the DM typed always wins: :func:`fill_missing` only supplies facts a weapon lacks.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from core.model import Weapon
+from core.model.values import Weapon
 
 FORMAT = "combatdesk/weapons-1"
 

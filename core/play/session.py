@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from core.dice import Roller
-from core.encounter import configure, resolve_state
-from core.log import Command, EncounterLog, EncounterState, LogError, new_command_id, replay
-from core.model import Resolution
-from core.results import ROSTER_ID_KEY
+from core.fight.encounter import configure, resolve_state
+from core.fight.log import Command, EncounterLog, EncounterState, LogError, new_command_id, replay
+from core.model.dice import Roller
+from core.model.values import Resolution
+from core.roster.results import ROSTER_ID_KEY
 from core.store import (
     AccessDeniedError,
     ConflictError,
@@ -320,7 +320,7 @@ class EncounterSession:
         """Makes the ended encounter playable again; ``baseline`` is what its results were.
 
         Ending it again proposes only what changed after this (see
-        :func:`core.results.reopen_baseline`).
+        :func:`core.roster.results.reopen_baseline`).
         """
         self._refuse_if_watching()  # an ended encounter has no lease; it is taken once reopened
         self.info = self._store.reopen_encounter(self.info.id, baseline)

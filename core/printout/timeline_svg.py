@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from core.model import StepEvent
-from core.summary import Axis, Combatant, TimelineStep
+from core.model.values import StepEvent
+from core.printout.rows import Axis, Combatant, TimelineStep
 
 WIDTH = 720
 LABEL_WIDTH = 150

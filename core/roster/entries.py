@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
-from core.model import Kind, Spell, Weapon
+from core.model.values import Kind, Spell, Weapon
 
 
 class RosterStatus(StrEnum):

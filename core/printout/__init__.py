@@ -1,0 +1,13 @@
+"""What a DM reads: the words for steps, rolls and commands, and the printed round summary.
+
+- :mod:`~core.printout.words` — steps, rolls, commands, options and engine messages in plain
+  words; the screen, the printout and the undo texts all use it.
+- :mod:`~core.printout.summary` — the round summary built from a scenario and its resolution.
+- :mod:`~core.printout.rows` — what a summary is made of: its rows of facts, round by round.
+- :mod:`~core.printout.text` — the summary's declarations and steps worded for the page.
+- :mod:`~core.printout.html` — the summary as one self-contained HTML page.
+- :mod:`~core.printout.timeline_svg` — a round's timeline as an SVG picture.
+- :mod:`~core.printout.report` — the command line's plain account and the rule catalogue.
+
+May use: :mod:`core.fight`, :mod:`core.rules` and :mod:`core.model`; no store, no Qt.
+"""
