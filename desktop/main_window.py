@@ -534,7 +534,7 @@ class MainWindow(QMainWindow):
             if answer == QMessageBox.StandardButton.Yes:
                 self.reload_after_conflict()
             return
-        self._report(exc)
+        self.report(exc)
 
     def show_conflict(
         self,
@@ -609,7 +609,8 @@ class MainWindow(QMainWindow):
 
     # --- housekeeping --------------------------------------------------------------------------
 
-    def _report(self, exc: Exception) -> None:
+    def report(self, exc: Exception) -> None:
+        """Shows a refusal in a message box (and for a while in the status bar)."""
         self.statusBar().showMessage(str(exc), 10000)
         QMessageBox.warning(self, "Combat Desk", plain(str(exc)))
 
@@ -635,7 +636,7 @@ class MainWindow(QMainWindow):
         if is_retryable(exc):
             self.statusBar().showMessage(plain(f"{what}: {exc}"), 15000)
         else:
-            self._report(exc)
+            self.report(exc)
 
     def _on_about(self) -> None:
         QMessageBox.about(

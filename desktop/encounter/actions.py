@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 from core.fight.encounter import scenario_document
 from core.fight.log import EncounterState, add_combatant
 from core.model.scenario import ScenarioError, parse_scenario
-from core.model.values import StepEvent, frozen_mapping
+from core.model.values import Combatant, StepEvent, frozen_mapping
 from core.play.session import EncounterSession, encounters_holding
-from core.roster.entries import Campaign
+from core.roster.entries import Campaign, MonsterTemplate
 from core.roster.results import ROSTER_ID_KEY
 from core.rules import UnknownSystemError, find_system
 from core.store import EncounterInfo, LeaseHolder, StoreError
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from core.printout.rows import Summary
     from desktop.encounter.help_browser import HelpWindow
     from desktop.encounter.start_dialog import EncounterPlan, StartEncounterDialog
+    from desktop.encounter.window import EncounterWindow
     from desktop.encounter.workspace import EncounterWorkspace
-    from desktop.main_window import MainWindow
     from desktop.printing import PrintChoice
 
 
@@ -69,8 +69,10 @@ def _and(names: Sequence[str]) -> str:
 class EncounterActions:
     """Creates the Encounter menu's actions and manages the encounter tabs."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: EncounterWindow) -> None:
         self.window = window
+        self.widget = window.window()
+        """The main window as a widget: the actions, menus and dialogs belong to it."""
         self.holder = LeaseHolder.here()
         """This window's lease identity: who plays an encounter, in other windows' banners."""
         self.running = RunningInstances(self.holder.instance)
@@ -92,17 +94,17 @@ class EncounterActions:
                                         [QKeySequence.StandardKey.HelpContents],
                                         "Help for the tab shown, at the current phase")
         self.help_window: HelpWindow | None = None
-        self.menu = QMenu("E&ncounter", window)
-        self.open_menu = QMenu("&Open Encounter", window)
+        self.menu = QMenu("E&ncounter", self.widget)
+        self.open_menu = QMenu("&Open Encounter", self.widget)
         self._listed: list[EncounterInfo] | None = []
         """The Open Encounter menu's list; None until the menu next opens (read then)."""
         self._count = 0
         self.open_menu.aboutToShow.connect(self._fill_open_menu)
         window.tabs.currentChanged.connect(self._on_tab_changed)
-        self._update_enabled()
+        self.update_enabled()
 
     def _action(self, text: str, slot: object, keys: Sequence[object], tip: str) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.widget)
         action.setShortcuts([k if isinstance(k, QKeySequence) else QKeySequence(k)  # type: ignore[arg-type]
                              for k in keys])
         action.setStatusTip(tip)
@@ -110,6 +112,7 @@ class EncounterActions:
         return action
 
     def fill_menu(self, menu: QMenu) -> None:
+        """Adds the Encounter menu's actions to ``menu``."""
         menu.addAction(self.new_action)
         menu.addMenu(self.open_menu)
         menu.addSeparator()
@@ -121,6 +124,7 @@ class EncounterActions:
     # --- which encounter is shown -----------------------------------------------------------------
 
     def current(self) -> EncounterWorkspace | None:
+        """Gets the encounter tab shown (None: the roster, or a tab not read yet)."""
         widget = self.window.tabs.currentWidget()
         return next((w for w in self.workspaces if w is widget), None)
 
@@ -134,9 +138,10 @@ class EncounterActions:
         self.window.undo_group.setActiveStack(stack)
         # The entry form edits the roster: on an encounter tab its room goes to the board.
         self.window.show_editor_dock(workspace is None)
-        self._update_enabled()
+        self.update_enabled()
 
-    def _update_enabled(self) -> None:
+    def update_enabled(self) -> None:
+        """Switches Print, Reload, End and Reopen on or off for the tab shown."""
         workspace = self.current()
         shown = workspace is not None
         ended = workspace is not None and workspace.session.ended
@@ -207,7 +212,7 @@ class EncounterActions:
                 self.window.store_failed(exc, f"{info.name} was not opened")
                 return None
             except ValueError as exc:
-                self.window._report(exc)
+                self.window.report(exc)
                 return None
             waiting = self._waiting(info.id)
             at = self.window.tabs.indexOf(waiting) if waiting is not None else None
@@ -263,7 +268,7 @@ class EncounterActions:
             self.window.tabs.setTabText(index, workspace.title)
             self.campaign_list_changed()
         if workspace is self.current():
-            self._update_enabled()
+            self.update_enabled()
 
     def close_workspace(self, workspace: EncounterWorkspace) -> None:
         """Closes a tab (everything is saved already)."""
@@ -277,6 +282,7 @@ class EncounterActions:
         workspace.deleteLater()
 
     def save_layouts(self) -> None:
+        """Keeps each open tab's layout in the settings (the window closes)."""
         for workspace in self.workspaces:
             workspace.save_layout()
 
@@ -297,11 +303,48 @@ class EncounterActions:
         from desktop.encounter.start_dialog import StartEncounterDialog  # on first use
 
         dialog = StartEncounterDialog(self.window.entries, self.window.templates,
-                                      f"Encounter {number}", self.window)
+                                      f"Encounter {number}", self.widget)
         dialog.accepted.connect(lambda: self._on_start_accepted(dialog))
         dialog.open()
         self.dialog = dialog
         return dialog
+
+    def start_with(self, name: str, count: int, hp: str) -> StartEncounterDialog | None:
+        """Opens New Encounter with ``count`` of the monster ``name`` in it, HP ``hp`` (as
+        rolled or typed when they were stamped)."""
+        dialog = self.ask_new_encounter()
+        if dialog is not None:
+            dialog.set_count(name, count)
+            dialog.set_hp(name, hp)
+        return dialog
+
+    def open_names(self) -> list[str]:
+        """Gets the names of the encounters open in tabs and not ended."""
+        return [w.session.info.name for w in self.workspaces if not w.session.ended]
+
+    def add_stamped(self, name: str, template: MonsterTemplate,
+                    combatants: Sequence[Combatant]) -> list[Combatant] | None:
+        """Adds monsters stamped from ``template`` to the open encounter ``name`` (one undoable
+        step), numbered on after those of the template already fighting, and shows its tab;
+        gets those added (None: it is no longer open)."""
+        workspace = next((w for w in self.workspaces
+                          if w.session.info.name == name and not w.session.ended), None)
+        if workspace is None:
+            return None
+        from core.roster.stamping import stamp
+
+        taken = {c.name for c in workspace.controller.state.combatants.values()}
+        first = 1
+        while any(f"{template.name} {first + i}" in taken for i in range(len(combatants))):
+            first += 1  # number on after the ones already fighting
+        numbered = stamp(template, len(combatants), [c.hp or 1 for c in combatants],
+                         first_number=first)
+        stack = workspace.controller.stack
+        stack.beginMacro(f"Stamp {template.name} ×{len(numbered)}")
+        added = [c for c in numbered if workspace.controller.run(add_combatant(c), check=False)]
+        stack.endMacro()
+        self.window.tabs.setCurrentWidget(workspace)
+        return added
 
     def _on_start_accepted(self, dialog: StartEncounterDialog) -> None:
         plan = dialog.plan()
@@ -324,7 +367,7 @@ class EncounterActions:
             self.window.store_failed(exc, f"{plan.name} was not started")
             return None
         except ValueError as exc:
-            self.window._report(exc)
+            self.window.report(exc)
             return None
         try:
             session.claim()  # nobody else knows it yet; if this fails the next redraw claims
@@ -356,7 +399,7 @@ class EncounterActions:
         fights = 1 + len({name for names in shared.values() for name in names})
         every = "Both fights" if fights == 2 else f"All {fights} fights"
         answer = QMessageBox.question(
-            self.window, "Already in an open encounter",
+            self.widget, "Already in an open encounter",
             plain("\n".join(lines) + f"\n\n{every} will count: when each one ends, what it "
                   "changed is added to the roster as it is then, and anything changed in "
                   "between is shown to you to choose. Start this encounter anyway?"),
@@ -410,7 +453,7 @@ class EncounterActions:
             return False
         name = workspace.session.info.name
         answer = QMessageBox.question(
-            self.window, "End encounter",
+            self.widget, "End encounter",
             plain(f"End {name}? Its results will be offered for the roster; the encounter "
                   "stays readable in Encounter › Open Encounter."),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
@@ -454,7 +497,7 @@ class EncounterActions:
             self.window.store_failed(exc, f"{info.name} was not read again")
             return None
         except ValueError as exc:
-            self.window._report(exc)
+            self.window.report(exc)
             return None
         at = self.window.tabs.indexOf(workspace)
         self.close_workspace(workspace)  # lets its lease go: the new tab takes it again
@@ -486,7 +529,7 @@ class EncounterActions:
                 "None of its results were written to the roster; ending it again will offer "
                 "everything it changed.")
         answer = QMessageBox.question(
-            self.window, "Reopen encounter",
+            self.widget, "Reopen encounter",
             plain(f"Reopen {name} to play on? {what} Ctrl+Z takes the reopening back."),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
@@ -575,7 +618,7 @@ class EncounterActions:
         if choice is not None:
             self._preview(workspace, choice)
             return
-        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.window)
+        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.widget)
         dialog.accepted.connect(lambda: self._preview(workspace, dialog.choice()))
         dialog.open()
         self.dialog = dialog
@@ -590,9 +633,9 @@ class EncounterActions:
             return
         problem = printout_problem(summary)
         if problem is not None:  # Qt's page layout would run for minutes and eat the memory
-            QMessageBox.information(self.window, "Print", plain(problem))
+            QMessageBox.information(self.widget, "Print", plain(problem))
             return
-        printing.show_print_preview(render_html(summary, choice.appendix), self.window,
+        printing.show_print_preview(render_html(summary, choice.appendix), self.widget,
                                     choice.page)
 
     def help_current(self) -> HelpWindow:
@@ -600,7 +643,7 @@ class EncounterActions:
         from desktop.encounter.help_browser import ROSTER_PAGE, HelpWindow  # on first use
 
         if self.help_window is None:
-            self.help_window = HelpWindow(self.window)
+            self.help_window = HelpWindow(self.widget)
         self.help_window.show()  # first, so that the page is laid out when it scrolls
         self.help_window.raise_()
         workspace = self.current()

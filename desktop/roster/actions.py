@@ -36,12 +36,12 @@ from desktop.store_retry import is_retryable
 if TYPE_CHECKING:
     from core.roster.kills import Kill
     from core.roster.merge import ImportChanges, ImportPlan
-    from desktop.main_window import MainWindow
     from desktop.roster.dialogs import SessionLogDialog, StampDialog
     from desktop.roster.import_dialog import DuplicatesDialog
     from desktop.roster.kills_table import KillsBox
     from desktop.roster.rest_dialog import RestDialog
     from desktop.roster.results_dialog import ResultsDialog
+    from desktop.roster.window import RosterWindow
 
 # Dialogs, import/export and results are imported where they are used: a DM who only looks at
 # the roster should not wait for them at start-up (bench/bench_startup.py).
@@ -53,8 +53,10 @@ PROGRESS_ABOVE = 300
 class RosterActions:
     """Creates the roster's QActions and carries them out against the window's campaign."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: RosterWindow) -> None:
         self.window = window
+        self.widget = window.window()
+        """The main window as a widget: the actions and dialogs belong to it."""
         self.new_action = self._action(
             "&New Entry…", self.new_entry, ["Insert", "Ctrl+Shift+N"], "Add a PC, henchman…"
         )
@@ -104,7 +106,7 @@ class RosterActions:
     def _action(
         self, text: str, slot: object, keys: Sequence[str], tip: str
     ) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.widget)
         action.setShortcuts([QKeySequence(k) for k in keys])
         action.setStatusTip(tip)
         action.triggered.connect(lambda _checked=False: slot())  # type: ignore[operator]
@@ -209,7 +211,7 @@ class RosterActions:
             )
             return
         answer = QMessageBox.question(
-            self.window,
+            self.widget,
             "Remove entry",
             plain(f"Remove {item.name} from the roster? (Ctrl+Z brings them back.)"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -226,7 +228,7 @@ class RosterActions:
         templates = [i for i in items if isinstance(i, MonsterTemplate)]
         names = [e.name for e in entries] + [f"the {t.name} template" for t in templates]
         answer = QMessageBox.question(
-            self.window,
+            self.widget,
             "Remove entries",
             plain(f"Remove {len(names)} from the campaign: {names_text(names, 8)}? "
                   "(Ctrl+Z brings them all back.)"),
@@ -263,7 +265,7 @@ class RosterActions:
     def _open_rest(self, entries: Sequence[RosterEntry], title: str) -> RestDialog:
         from desktop.roster.rest_dialog import RestDialog
 
-        dialog = RestDialog(entries, title, self.window)
+        dialog = RestDialog(entries, title, self.widget)
         dialog.accepted.connect(lambda: self._on_rested(dialog, title))
         dialog.open()
         self.dialog = dialog
@@ -291,7 +293,7 @@ class RosterActions:
         ctx = self.window.ctx
         assert ctx is not None
         answer = QMessageBox.question(
-            self.window,
+            self.widget,
             "Delete template",
             plain(f"Delete the {template.name} monster template? Monsters already stamped from "
                   "it stay as they are. (Ctrl+Z brings the template back.)"),
@@ -316,9 +318,8 @@ class RosterActions:
             return None
         from desktop.roster.dialogs import StampDialog
 
-        open_names = [w.session.info.name for w in self.window.encounter_actions.workspaces
-                      if not w.session.ended]
-        dialog = StampDialog(item, parent=self.window, targets=open_names)
+        open_names = self.window.encounter_actions.open_names()
+        dialog = StampDialog(item, parent=self.widget, targets=open_names)
         dialog.accepted.connect(lambda: self._on_stamped(dialog))
         dialog.open()
         self.dialog = dialog
@@ -329,34 +330,17 @@ class RosterActions:
         combatants = dialog.combatants
         template = dialog.template
         totals = ", ".join(str(c.hp) for c in combatants)
+        encounters = self.window.encounter_actions
         if dialog.target.currentIndex() == 0:
-            encounters = self.window.encounter_actions
-            start = encounters.ask_new_encounter()
+            start = encounters.start_with(template.name, len(combatants), totals)
             if start is not None:
-                start.set_count(template.name, len(combatants))
-                start.set_hp(template.name, totals)
                 self.dialog = start
             return
         name = dialog.target.currentText()
-        workspace = next((w for w in self.window.encounter_actions.workspaces
-                          if w.session.info.name == name and not w.session.ended), None)
-        if workspace is None:
+        added = encounters.add_stamped(name, template, combatants)
+        if added is None:
             self.window.statusBar().showMessage(f"{name} is no longer open; nothing added.", 8000)
             return
-        from core.fight.log import add_combatant
-        from core.roster.stamping import stamp
-
-        taken = {c.name for c in workspace.controller.state.combatants.values()}
-        first = 1
-        while any(f"{template.name} {first + i}" in taken for i in range(len(combatants))):
-            first += 1  # number on after the ones already fighting
-        numbered = stamp(template, len(combatants), [c.hp or 1 for c in combatants],
-                         first_number=first)
-        stack = workspace.controller.stack
-        stack.beginMacro(f"Stamp {template.name} ×{len(numbered)}")
-        added = [c for c in numbered if workspace.controller.run(add_combatant(c), check=False)]
-        stack.endMacro()
-        self.window.tabs.setCurrentWidget(workspace)
         summary = ", ".join(f"{c.name} ({c.hp} hp)" for c in added)
         self.window.statusBar().showMessage(f"Added {summary} to {name}.", 15000)
 
@@ -394,7 +378,7 @@ class RosterActions:
         if not changes and not kills:
             self.window.statusBar().showMessage(f"{title}: nothing to change in the roster.", 5000)
             return None
-        dialog = ResultsDialog(changes, self.window, title)
+        dialog = ResultsDialog(changes, self.widget, title)
         kills_box = self._add_kills(dialog, kills)
         dialog.accepted.connect(
             lambda: self._on_results_accepted(dialog, title, roster, kills_box))
@@ -450,7 +434,7 @@ class RosterActions:
             return None
         from desktop.roster.dialogs import SessionLogDialog
 
-        dialog = SessionLogDialog(log, self.window)
+        dialog = SessionLogDialog(log, self.widget)
         dialog.open()
         self.dialog = dialog
         return dialog
@@ -460,7 +444,7 @@ class RosterActions:
     def ask_import(self) -> None:
         """Asks for a file and imports it."""
         path, _ = QFileDialog.getOpenFileName(
-            self.window, "Import roster", "", "Roster files (*.json *.csv);;All files (*)"
+            self.widget, "Import roster", "", "Roster files (*.json *.csv);;All files (*)"
         )
         if path:
             self.import_path(Path(path))
@@ -483,13 +467,13 @@ class RosterActions:
             text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-            self.window._report(
+            self.window.report(
                 StoreError(f"{path.name} cannot be read ({reason}); nothing was imported.")
             )
             return 0
         progress: QProgressDialog | None = None
         if text.count("\n") > PROGRESS_ABOVE:
-            progress = QProgressDialog(f"Reading {path.name}…", "", 0, 100, self.window)
+            progress = QProgressDialog(f"Reading {path.name}…", "", 0, 100, self.widget)
             progress.setCancelButton(None)  # type: ignore[arg-type]
             progress.setWindowModality(Qt.WindowModality.WindowModal)
             progress.setMinimumDuration(0)
@@ -503,7 +487,7 @@ class RosterActions:
         try:
             document = read_roster_document(path.name, text, tick)
         except RosterImportError as exc:
-            self.window._report(
+            self.window.report(
                 StoreError(f"{path.name} was not imported (nothing was added). {exc}")
             )
             return 0
@@ -511,7 +495,7 @@ class RosterActions:
             if progress is not None:
                 progress.close()
         if not document.entries and not document.templates:
-            self.window._report(
+            self.window.report(
                 StoreError(f"{path.name} holds no roster entries or monster templates; "
                            "nothing was imported.")
             )  # fmt: skip
@@ -535,7 +519,7 @@ class RosterActions:
     def _ask_duplicates(self, plan: ImportPlan, source: str) -> DuplicatesDialog:
         from desktop.roster.import_dialog import DuplicatesDialog
 
-        dialog = DuplicatesDialog(plan, source, self.window)
+        dialog = DuplicatesDialog(plan, source, self.widget)
         dialog.accepted.connect(lambda: self._import(dialog.changes(), source))
         dialog.rejected.connect(
             lambda: self.window.statusBar().showMessage(
@@ -570,7 +554,7 @@ class RosterActions:
     def ask_export(self) -> None:
         """Asks for a file name and exports the roster."""
         path, _ = QFileDialog.getSaveFileName(
-            self.window, "Export roster", "roster.json", "JSON (*.json);;CSV (*.csv)"
+            self.widget, "Export roster", "roster.json", "JSON (*.json);;CSV (*.csv)"
         )
         if path:
             self.export_path(Path(path))
@@ -586,7 +570,7 @@ class RosterActions:
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            self.window._report(StoreError(f"{path} cannot be written: {exc.strerror}"))
+            self.window.report(StoreError(f"{path} cannot be written: {exc.strerror}"))
             return
         self.window.statusBar().showMessage(
             f"Exported {len(entries)} entries and {len(templates)} monster templates to "
