@@ -18,22 +18,24 @@ from core.fight.encounter import scenario_document
 from core.fight.log import EncounterState, add_combatant
 from core.model.scenario import ScenarioError, parse_scenario
 from core.model.values import Combatant, StepEvent, frozen_mapping
-from core.play.session import EncounterSession, encounters_holding
 from core.roster.entries import Campaign, MonsterTemplate
 from core.roster.results import ROSTER_ID_KEY
 from core.rules import UnknownSystemError, find_system
-from core.store import EncounterInfo, LeaseHolder, StoreError
 from desktop.plain_text import plain
 from desktop.running_instances import RunningInstances
 
 if TYPE_CHECKING:
+    from core.play.session import EncounterSession
     from core.printout.rows import Summary
+    from core.store import EncounterInfo, LeaseHolder
     from desktop.encounter.help_browser import HelpWindow
     from desktop.encounter.start_dialog import EncounterPlan, StartEncounterDialog
     from desktop.encounter.window import EncounterWindow
     from desktop.encounter.workspace import EncounterWorkspace
     from desktop.printing import PrintChoice
 
+# core.store and core.play are imported where they are used: they bring SQLAlchemy, which the
+# main window's first frame does not wait for (desktop/app.py).
 
 
 
@@ -73,9 +75,7 @@ class EncounterActions:
         self.window = window
         self.widget = window.window()
         """The main window as a widget: the actions, menus and dialogs belong to it."""
-        self.holder = LeaseHolder.here()
-        """This window's lease identity: who plays an encounter, in other windows' banners."""
-        self.running = RunningInstances(self.holder.instance)
+        self._identity: tuple[LeaseHolder, RunningInstances] | None = None
         self.workspaces: list[EncounterWorkspace] = []
         self.dialog: QWidget | None = None  # the last non-modal dialog (tests reach it here)
         self.new_action = self._action("&New Encounter…", self.ask_new_encounter,
@@ -102,6 +102,27 @@ class EncounterActions:
         self.open_menu.aboutToShow.connect(self._fill_open_menu)
         window.tabs.currentChanged.connect(self._on_tab_changed)
         self.update_enabled()
+
+    @property
+    def holder(self) -> LeaseHolder:
+        """This window's lease identity: who plays an encounter, in other windows' banners."""
+        return self._here()[0]
+
+    @property
+    def running(self) -> RunningInstances:
+        """The running Combat Desks on this computer; this window's lock file among them."""
+        return self._here()[1]
+
+    def _here(self) -> tuple[LeaseHolder, RunningInstances]:
+        """Makes the lease identity and its lock file together, when first needed (core.store
+        is not imported before the first frame): a lease claimed under the identity always has
+        the lock file that tells other apps this one still runs."""
+        if self._identity is None:
+            from core.store import LeaseHolder
+
+            holder = LeaseHolder.here()
+            self._identity = (holder, RunningInstances(holder.instance))
+        return self._identity
 
     def _action(self, text: str, slot: object, keys: Sequence[object], tip: str) -> QAction:
         action = QAction(text, self.widget)
@@ -162,6 +183,8 @@ class EncounterActions:
         the others are read when their tab is first shown, so start-up does not grow with
         the number of open fights (bench/bench_many_encounters.py).
         """
+        from core.store import StoreError
+
         for workspace in list(self.workspaces):
             if workspace.session.info.campaign_id != campaign.id:
                 self.close_workspace(workspace)
@@ -203,6 +226,8 @@ class EncounterActions:
 
     def open_encounter(self, info: EncounterInfo, focus: bool = True) -> EncounterWorkspace | None:
         """Shows an encounter's tab, resuming it from the store at its last command."""
+        from core.store import StoreError
+
         existing = next((w for w in self.workspaces if w.session.info.id == info.id), None)
         if existing is None:
             try:
@@ -238,6 +263,8 @@ class EncounterActions:
 
     def _read(self, info: EncounterInfo) -> EncounterSession:
         """Reads an encounter whole from the store, at its last command (reads only)."""
+        from core.play.session import EncounterSession
+
         fresh = self.window.store.encounter(info.id)  # the menu's copy may be old
         return EncounterSession.resume(self.window.store, fresh, self.holder)
 
@@ -288,7 +315,8 @@ class EncounterActions:
 
     def release_leases(self) -> None:
         """Lets every encounter this window plays go (the window closes)."""
-        self.running.close()
+        if self._identity is not None:
+            self._identity[1].close()
         for workspace in self.workspaces:
             workspace.let_go()
 
@@ -353,6 +381,9 @@ class EncounterActions:
 
     def start(self, plan: EncounterPlan) -> EncounterWorkspace | None:
         """Starts an encounter: its configuration and each combatant are saved commands."""
+        from core.play.session import EncounterSession
+        from core.store import StoreError
+
         campaign = self.window.campaign
         if campaign is None or not self._fine_to_share(plan):
             return None
@@ -380,6 +411,9 @@ class EncounterActions:
 
     def _fine_to_share(self, plan: EncounterPlan) -> bool:
         """Warns, naming the other encounters, when an entry already fights in an open one."""
+        from core.play.session import encounters_holding
+        from core.store import StoreError
+
         campaign = self.window.campaign
         linked = {c.extra.get(ROSTER_ID_KEY): c.name for c in plan.combatants}
         ids = [i for i in linked if isinstance(i, int)]
@@ -411,6 +445,8 @@ class EncounterActions:
         when it next opens, so a campaign of thousands of fights starts quickly (only their
         count is read now, for the menu's state and a new encounter's name; ``count``: as
         just read)."""
+        from core.store import StoreError
+
         self._listed = None
         campaign = self.window.campaign
         if count is None:
@@ -424,6 +460,8 @@ class EncounterActions:
         self.open_menu.setEnabled(self._count > 0)
 
     def _fill_open_menu(self) -> None:
+        from core.store import StoreError
+
         if self._listed is not None:
             return
         campaign = self.window.campaign
@@ -448,6 +486,8 @@ class EncounterActions:
 
     def end_current(self) -> bool:
         """Ends the encounter shown: the roster changes are proposed, then it is marked ended."""
+        from core.store import StoreError
+
         workspace = self.current()
         if workspace is None:
             return False
@@ -486,6 +526,8 @@ class EncounterActions:
     def reload_current(self) -> EncounterWorkspace | None:
         """Reads the encounter shown again from the store, where another window may have
         played on; its tab stays where it was (this window's undo history starts afresh)."""
+        from core.store import StoreError
+
         workspace = self.current()
         if workspace is None:
             return None
@@ -513,6 +555,8 @@ class EncounterActions:
 
     def reopen_current(self, workspace: EncounterWorkspace | None = None) -> bool:
         """Reopens the ended encounter shown, after saying what happens to its results."""
+        from core.store import StoreError
+
         workspace = workspace or self.current()
         campaign = self.window.campaign
         if workspace is None or campaign is None or not workspace.session.ended:

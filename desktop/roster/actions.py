@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, 
 from core.fight.log import EncounterState
 from core.model.values import Kind
 from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus
-from core.store import StoreError
 from desktop.plain_text import plain
 from desktop.roster.commands import (
     AddEntryCommand,
@@ -44,7 +43,8 @@ if TYPE_CHECKING:
     from desktop.roster.window import RosterWindow
 
 # Dialogs, import/export and results are imported where they are used: a DM who only looks at
-# the roster should not wait for them at start-up (bench/bench_startup.py).
+# the roster should not wait for them at start-up (bench/bench_startup.py); core.store too, as
+# it brings SQLAlchemy, which the main window's first frame does not wait for (desktop/app.py).
 
 PROGRESS_ABOVE = 300
 """Imports of more rows than this show a progress dialog."""
@@ -362,6 +362,7 @@ class RosterActions:
         """
         from core.roster.kills import encounter_kills
         from core.roster.results import propose_results
+        from core.store import StoreError
         from desktop.roster.results_dialog import ResultsDialog
 
         campaign = self.window.campaign
@@ -424,6 +425,8 @@ class RosterActions:
 
     def show_session_log(self) -> SessionLogDialog | None:
         """Opens the campaign's session log (non-modal)."""
+        from core.store import StoreError
+
         campaign = self.window.campaign
         if campaign is None:
             return None
@@ -459,6 +462,7 @@ class RosterActions:
         """
         from core.roster.files import RosterImportError, read_roster_document
         from core.roster.merge import plan_import
+        from core.store import StoreError
 
         campaign = self.window.campaign
         if campaign is None or self.window.ctx is None:
@@ -562,6 +566,7 @@ class RosterActions:
     def export_path(self, path: Path) -> None:
         """Writes the roster to ``path`` (CSV for a .csv name, JSON otherwise)."""
         from core.roster.files import write_roster_csv, write_roster_json
+        from core.store import StoreError
 
         entries = [replace(e) for e in self.window.entries]
         templates = list(self.window.templates)
