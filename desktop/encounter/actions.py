@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 # main window's first frame does not wait for (desktop/app.py).
 
 
-
 def open_label(info: EncounterInfo) -> str:
     """Gets an encounter's line in Open Encounter: its name, its system's title, ended or not.
 
@@ -51,6 +50,7 @@ def open_label(info: EncounterInfo) -> str:
     label = f"{info.name} — {system}" + (" (ended)" if info.status == "ended" else "")
     return label.replace("&", "&&")
 
+
 class WaitingTab(QWidget):
     """The tab of an open encounter not read from the store yet (it is, when first shown)."""
 
@@ -62,6 +62,7 @@ class WaitingTab(QWidget):
         """Says what is coming for the instant before the encounter is read."""
         QPainter(self).drawText(self.rect().adjusted(12, 12, -12, -12),
                                 Qt.AlignmentFlag.AlignLeft, f"Opening {self.info.name}…")
+
 
 def _and(names: Sequence[str]) -> str:
     """Gets "A", "A and B" or "A, B and C"."""
