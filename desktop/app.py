@@ -6,13 +6,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core import __version__
-from core.store import NameTakenError, Store, StoreError, default_database_url
-from core.store.store import make_safe
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+
+    from core.store import Store
+    from desktop.main_window import MainWindow
+
+# core.store is imported where it is used: it brings SQLAlchemy, which the main window's first
+# frame does not wait for (the store is opened just after it, in _show_campaigns).
 
 CLI_COMMANDS = ("simulate", "summary", "rules", "access")
 """Subcommands handed to the command line (``python -m core``) without a window; ``access``
@@ -27,6 +34,7 @@ def ensure_sample_campaign(store: Store) -> None:
     if store.campaigns():
         return
     from core.roster.sample import load_sample
+    from core.store import NameTakenError
 
     name, roster, templates = load_sample()
     try:
@@ -38,6 +46,7 @@ def ensure_sample_campaign(store: Store) -> None:
 def _saved_url(settings: object) -> str | None:
     from sqlalchemy.exc import ArgumentError
 
+    from core.store import StoreError
     from desktop.database_settings import saved_database_url
 
     try:
@@ -53,6 +62,9 @@ def _open_asking_for_password(url: str | None,
                               ask: Callable[[str, str], str | None] | None) -> Store:
     """Opens the store; a server that wants a password the keyring and ~/.pgpass did not give
     is asked for one (never on the command line, where every user could read it)."""
+    from core.store import Store, StoreError
+    from core.store.store import make_safe
+
     try:
         return Store.open(url)
     except StoreError as exc:
@@ -86,17 +98,35 @@ def _ask_password(where: str, why: str) -> str | None:
     return text if ok else None
 
 
+DEFAULT_DATABASE = "{default database}"
+"""Stands for the default database's URL in the help, filled in when the help is printed."""
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Names the default database only when the help is printed: every start builds the parser,
+    and the URL comes from core.store, which brings SQLAlchemy."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if text is not None and DEFAULT_DATABASE in text:
+            from core.store import default_database_url
+
+            text = text.replace(DEFAULT_DATABASE, default_database_url())
+        return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Builds the desktop app's argument parser."""
     parser = argparse.ArgumentParser(
         prog="combatdesk",
         description="Run old-school combat at the table. Subcommands "
         f"{', '.join(CLI_COMMANDS)} run the command line instead.",
+        formatter_class=_HelpFormatter,
     )
     parser.add_argument(
         "--database",
         metavar="URL",
-        help=f"SQLAlchemy database URL (default: {default_database_url()})",
+        help=f"SQLAlchemy database URL (default: {DEFAULT_DATABASE})",
     )
     parser.add_argument("--version", action="version", version=f"Combat Desk {__version__}")
     parser.add_argument(
@@ -189,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return export_summary_pdf(Path(out), Path(scenario_path), args.page_size, args.round)
 
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([sys.argv[0], *args_list])
     QApplication.setOrganizationName("CombatDesk")
@@ -202,36 +232,56 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     QApplication.setWindowIcon(QIcon(str(resource("icons/combatdesk.svg"))))
     settings = QSettings()
-    try:
-        # --database wins; otherwise the campaign database chosen in File → Campaign database…
-        url = args.database or _saved_url(settings)
-        headless = QApplication.platformName() in HEADLESS_PLATFORMS
-        store = _open_asking_for_password(url, ask=None if headless else _ask_password)
-        ensure_sample_campaign(store)
-    except StoreError as exc:
-        print(f"combatdesk: {exc}", file=sys.stderr)
-        if QApplication.platformName() not in HEADLESS_PLATFORMS:  # nobody could click it away
-            from desktop.plain_text import plain
-
-            QMessageBox.critical(None, "Combat Desk cannot open the campaign", plain(str(exc)))
-        return 2
-
+    from desktop.first_frame import after_first_frame
     from desktop.main_window import MainWindow
 
-    window = MainWindow(store, settings)
+    # The window first, its campaign just after its first frame: the store (SQLAlchemy, the
+    # file's checks, the first reads) takes longer than the window (bench/bench_startup.py).
+    # Nothing the DM does can come in between: the event loop waits for _show_campaigns.
+    window = MainWindow(None, settings)
     window.show()
-    if store.damage and QApplication.platformName() not in HEADLESS_PLATFORMS:
-        from desktop.plain_text import plain
+    opened: list[Store] = []
+    after_first_frame(window, lambda: _show_campaigns(window, args.database, settings, opened))
+    try:
+        return int(app.exec())
+    finally:
+        for store in opened:
+            store.close()
 
+
+def _show_campaigns(window: MainWindow, database: str | None, settings: QSettings,
+                    opened: list[Store]) -> None:
+    """Opens the campaign store (``database``, else the one saved in the settings) and shows
+    it in ``window``; a store that cannot be opened ends the app with exit code 2."""
+    from desktop import first_frame
+
+    if first_frame.probing():  # before importing core.store: the first frame is out now
+        first_frame.report("shown")
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from core.store import StoreError
+    from desktop.plain_text import plain
+
+    headless = QApplication.platformName() in HEADLESS_PLATFORMS  # nobody could click it away
+    try:
+        # --database wins; otherwise the campaign database chosen in File → Campaign database…
+        url = database or _saved_url(settings)
+        store = _open_asking_for_password(url, ask=None if headless else _ask_password)
+        opened.append(store)
+        ensure_sample_campaign(store)
+    except StoreError as exc:
+        window.hide()  # the refusal alone on screen, as when the store was opened first
+        print(f"combatdesk: {exc}", file=sys.stderr)
+        if not headless:
+            QMessageBox.critical(None, "Combat Desk cannot open the campaign", plain(str(exc)))
+        QApplication.exit(2)
+        return
+    window.use_store(store)
+    if store.damage and not headless:
         QMessageBox.warning(window, "The campaign file is damaged", plain("\n\n".join(
             store.damage)))
     for line in store.damage:  # also on the terminal, where a headless run can see it
         print(f"combatdesk: {line}", file=sys.stderr)
-    if os.environ.get("COMBATDESK_STARTUP_PROBE"):  # bench/bench_startup.py: report and leave
-        from PySide6.QtCore import QTimer
-
-        QTimer.singleShot(0, lambda: (print(f"shown {time.monotonic()}", flush=True), app.quit()))
-    try:
-        return int(app.exec())
-    finally:
-        store.close()
+    if first_frame.probing():  # bench/bench_startup.py: report and leave
+        first_frame.report("ready")
+        QApplication.quit()

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from core.store import Store, StoreError
-from core.store.backups import SERVER_BACKUPS, check_backup, restore_backup
 from desktop.plain_text import plain
 from desktop.store_retry import is_retryable
+
+if TYPE_CHECKING:
+    from core.store import Store, StoreError
+
+# core.store is imported where it is used: it brings SQLAlchemy, and at start-up the main
+# window's first frame comes before it (desktop/app.py).
 
 FILTER = "Campaign files (*.sqlite *.db *.bak);;All files (*)"
 
@@ -41,6 +45,8 @@ class StoreActions:
 
     def backup(self, target: Path) -> Path | None:
         """Backs the campaign up to ``target``; reports and returns None on failure."""
+        from core.store import StoreError
+
         store: Store = self.window.store
         try:
             written = self.window.store_call(lambda: store.backup(target),
@@ -56,6 +62,8 @@ class StoreActions:
         return Path(written)
 
     def ask_backup(self) -> None:
+        from core.store.backups import SERVER_BACKUPS
+
         store: Store = self.window.store
         if store.file is None:
             QMessageBox.information(self.window, "Back up", SERVER_BACKUPS)
@@ -68,6 +76,9 @@ class StoreActions:
 
     def restore(self, backup: Path) -> bool:
         """Restores ``backup`` over the campaign file and reopens it; False if refused."""
+        from core.store import Store, StoreError
+        from core.store.backups import SERVER_BACKUPS, check_backup, restore_backup
+
         store: Store = self.window.store
         target = store.file
         if target is None:
@@ -113,6 +124,8 @@ class StoreActions:
         return kept is not None or backup != target
 
     def ask_restore(self) -> None:
+        from core.store.backups import SERVER_BACKUPS
+
         store: Store = self.window.store
         if store.file is None:
             QMessageBox.information(self.window, "Restore backup", SERVER_BACKUPS)

@@ -20,7 +20,8 @@ leaves it out of ``Store.campaigns``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
@@ -28,9 +29,11 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QLineEdit,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QStatusBar,
     QTableView,
     QTextEdit,
     QWidget,
@@ -40,7 +43,7 @@ from core.roster.entries import Campaign
 from desktop.encounter.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
-    from desktop.main_window import MainWindow
+    from core.play.session import EncounterSession
     from desktop.roster.editor import RecordEditor
 
 
@@ -99,10 +102,71 @@ def _checkable(index: QModelIndex) -> bool:
     )
 
 
+class RosterWrites(Protocol):
+    """The Roster menu's actions that change the campaign."""
+
+    new_action: QAction
+    new_template_action: QAction
+    edit_action: QAction
+    remove_action: QAction
+    stamp_action: QAction
+    rest_action: QAction
+    rest_party_action: QAction
+    import_action: QAction
+
+
+class WatchedTab(Protocol):
+    """An open encounter's tab: a reader's only watches its fight."""
+
+    @property
+    def session(self) -> EncounterSession: ...
+
+    def refresh(self) -> None: ...
+
+
+class EncounterWrites(Protocol):
+    """The Encounter menu's actions that change the campaign, and its open tabs."""
+
+    new_action: QAction
+    end_action: QAction
+    reopen_action: QAction
+
+    @property
+    def workspaces(self) -> Sequence[WatchedTab]: ...
+
+    def update_enabled(self) -> None: ...
+
+
+class AccessWindow(Protocol):
+    """The main window as the campaign access sees it: what to lock, and where to say why."""
+
+    def window(self) -> QWidget: ...
+
+    def statusBar(self) -> QStatusBar: ...
+
+    @property
+    def roster_actions(self) -> RosterWrites: ...
+
+    @property
+    def encounter_actions(self) -> EncounterWrites: ...
+
+    @property
+    def editor(self) -> RecordEditor: ...
+
+    @property
+    def template_editor(self) -> RecordEditor: ...
+
+    @property
+    def roster_menu(self) -> QMenu: ...
+
+    @property
+    def encounter_menu(self) -> QMenu: ...
+
+
 class CampaignAccess:
     """Asks what the role may do in the campaign shown and locks the window for a reader."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: AccessWindow) -> None:
         self.window = window
         self.level: str | None = "owner"
         """The role's access to the campaign shown: "owner", "co-dm", "player" or None."""
@@ -117,7 +181,7 @@ class CampaignAccess:
         self.label.setStyleSheet("font-weight: bold;")
         self.label.setVisible(False)
         window.statusBar().addPermanentWidget(self.label)
-        self._lock = _FormLock(window)
+        self._lock = _FormLock(window.window())
         self._tips: dict[QAction | QWidget, str] = {}
         self._edits: list[QLineEdit | QPlainTextEdit | QTextEdit] = []
         self._switched: list[QWidget] = []
@@ -185,7 +249,7 @@ class CampaignAccess:
             # End and Reopen depend on the tab shown: the Encounter menu sets those again.
             if action not in (fights.end_action, fights.reopen_action):
                 action.setEnabled(True)
-        fights._update_enabled()
+        fights.update_enabled()
 
     def _set_tip(self, target: QAction | QWidget, tip: str | None) -> None:
         """Shows ``tip`` on ``target`` while locked; puts its own tooltip back after."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import (
@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 
 from core import __version__
 from core.roster.entries import Campaign, MonsterTemplate, RosterEntry
-from core.store import ConflictError, Store, StoreError
 from desktop.backup_actions import install_store_actions
 from desktop.campaign_access import CampaignAccess
 from desktop.encounter.actions import EncounterActions
@@ -53,6 +52,12 @@ from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
 from desktop.store_retry import asker, is_retryable, with_retry
 
+if TYPE_CHECKING:
+    from core.store import Store, StoreError
+
+# core.store is imported where it is used: it brings SQLAlchemy, and at start-up the window's
+# first frame comes before it (desktop/app.py).
+
 LAST_CAMPAIGN_KEY = "campaign/last_id"
 _T = TypeVar("_T")
 
@@ -60,10 +65,13 @@ _T = TypeVar("_T")
 class MainWindow(QMainWindow):
     """Shows one campaign of a store; the DM creates and switches campaigns here."""
 
-    def __init__(self, store: Store, settings: QSettings, parent: QWidget | None = None) -> None:
+    def __init__(self, store: Store | None, settings: QSettings,
+                 parent: QWidget | None = None) -> None:
+        """Builds the window and shows ``store``'s campaigns; with None, :meth:`use_store` is
+        called after: at start-up the window's first frame comes before the store is opened."""
         super().__init__(parent)
         self.setObjectName("MainWindow")
-        self._store = store
+        self._store: Store  # set by use_store, before anything the DM does can reach it
         self._settings = settings
         self._campaigns: list[Campaign] = []
         self._leaving_guard = False
@@ -112,11 +120,24 @@ class MainWindow(QMainWindow):
         self._build_actions()
         install_store_actions(self)
 
-        self.db_label = QLabel(store.label)
+        self.db_label = QLabel()
         self.statusBar().addPermanentWidget(self.db_label)
         self.access = CampaignAccess(self)  # a player's campaign is read-only up front
+        self._restore_layout()
+        if store is not None:
+            self.use_store(store)
+
+    def use_store(self, store: Store) -> None:
+        """Shows the campaigns of ``store``: the one shown last time, else the first."""
+        self._store = store
+        self.db_label.setText(store.label)
         self.reload_campaigns()
-        self._restore_state()
+        last = self._settings.value(LAST_CAMPAIGN_KEY)
+        chosen = next((c for c in self._campaigns if str(c.id) == str(last)), None)
+        if chosen is None and self._campaigns:
+            chosen = self._campaigns[0]
+        if chosen is not None:
+            self.show_campaign(chosen)
 
     # --- construction --------------------------------------------------------------------------
 
@@ -171,7 +192,7 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.roster_actions.stamp_action)
         self.addToolBar(toolbar)
 
-    def _restore_state(self) -> None:
+    def _restore_layout(self) -> None:
         geometry = self._settings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -183,12 +204,6 @@ class MainWindow(QMainWindow):
             # The state may hold the form hidden (saved with an encounter tab in front).
             QTimer.singleShot(0, lambda: self.show_editor_dock(
                 self.encounter_actions.current() is None))
-        last = self._settings.value(LAST_CAMPAIGN_KEY)
-        chosen = next((c for c in self._campaigns if str(c.id) == str(last)), None)
-        if chosen is None and self._campaigns:
-            chosen = self._campaigns[0]
-        if chosen is not None:
-            self.show_campaign(chosen)
 
     def show_editor_dock(self, visible: bool = True) -> None:
         """Shows (or hides) the entry form; shown, it gets at least the width its form needs.
@@ -222,6 +237,8 @@ class MainWindow(QMainWindow):
 
     def reload_campaigns(self) -> None:
         """Reads the campaign list (and the shown campaign) again from the store."""
+        from core.store import StoreError
+
         try:
             self._campaigns = self.store_call(self._store.campaigns)
         except StoreError as exc:
@@ -248,6 +265,8 @@ class MainWindow(QMainWindow):
     def show_campaign(self, campaign: Campaign) -> bool:
         """Shows ``campaign``'s roster, templates and encounters and remembers it for the next
         start; False (the campaign shown before still shown) when it cannot be read."""
+        from core.store import StoreError
+
         store = self._store
         try:
             # Everything the switch shows is read first: a refusal leaves no half-switched window.
@@ -296,6 +315,8 @@ class MainWindow(QMainWindow):
 
     def create_campaign(self, name: str) -> Campaign | None:
         """Creates a campaign and switches to it; reports a refused name to the DM."""
+        from core.store import StoreError
+
         try:
             campaign = self.store_call(lambda: self._store.create_campaign(name),
                                        f"Creating the campaign '{name}'")
@@ -350,6 +371,8 @@ class MainWindow(QMainWindow):
 
     def refresh_roster(self, keep: int | None = None, keep_template: int | None = None) -> None:
         """Reads the shown campaign's roster and templates again from the store."""
+        from core.store import StoreError
+
         if self.campaign is None:
             return
         store, campaign_id = self._store, self.campaign.id
@@ -512,6 +535,8 @@ class MainWindow(QMainWindow):
     # --- conflicts with another Combat Desk ------------------------------------------------------
 
     def _on_store_failed(self, exc: StoreError, command: RosterCommand | None = None) -> None:
+        from core.store import ConflictError
+
         if isinstance(exc, ConflictError):
             attempt = command.attempt if command is not None else None
             if (
@@ -534,7 +559,7 @@ class MainWindow(QMainWindow):
             if answer == QMessageBox.StandardButton.Yes:
                 self.reload_after_conflict()
             return
-        self._report(exc)
+        self.report(exc)
 
     def show_conflict(
         self,
@@ -609,7 +634,8 @@ class MainWindow(QMainWindow):
 
     # --- housekeeping --------------------------------------------------------------------------
 
-    def _report(self, exc: Exception) -> None:
+    def report(self, exc: Exception) -> None:
+        """Shows a refusal in a message box (and for a while in the status bar)."""
         self.statusBar().showMessage(str(exc), 10000)
         QMessageBox.warning(self, "Combat Desk", plain(str(exc)))
 
@@ -635,7 +661,7 @@ class MainWindow(QMainWindow):
         if is_retryable(exc):
             self.statusBar().showMessage(plain(f"{what}: {exc}"), 15000)
         else:
-            self._report(exc)
+            self.report(exc)
 
     def _on_about(self) -> None:
         QMessageBox.about(

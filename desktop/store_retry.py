@@ -10,29 +10,42 @@ which leaves the campaign and the screen as they were before the command.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from core.store import DatabaseLockedError, DatabaseUnavailableError, StoreError
 from desktop.plain_text import plain
 from desktop.store_call import run_store_call
 
-RETRYABLE = (DatabaseLockedError, DatabaseUnavailableError)
+if TYPE_CHECKING:
+    from core.store import StoreError
+
+# core.store is imported where it is used: it brings SQLAlchemy, and the main window's first
+# frame does not wait for that (desktop/app.py).
+
 DIALOG_NAME = "store-retry"
 """The message box's object name (tests find it by this)."""
 
-AskRetry = Callable[[StoreError], bool]
+AskRetry = Callable[["StoreError"], bool]
 _T = TypeVar("_T")
+
+
+def retryable() -> tuple[type[StoreError], ...]:
+    """Gets the failures worth a Retry: a busy database, or one that does not answer."""
+    from core.store import DatabaseLockedError, DatabaseUnavailableError
+
+    return (DatabaseLockedError, DatabaseUnavailableError)
 
 
 def is_retryable(exc: BaseException) -> bool:
     """Tells whether ``exc`` is a busy or unreachable database (worth a Retry)."""
-    return isinstance(exc, RETRYABLE)
+    return isinstance(exc, retryable())
 
 
 def ask_retry(parent: QWidget | None, exc: StoreError) -> bool:
     """Shows the failure with Retry and Cancel; True when the DM chose Retry."""
+    from core.store import DatabaseLockedError
+
     box = QMessageBox(parent)
     box.setObjectName(DIALOG_NAME)
     box.setIcon(QMessageBox.Icon.Warning)
@@ -88,6 +101,6 @@ def with_retry(
         try:
             parent = ask.parent if isinstance(ask, _Asker) else None
             return run_store_call(parent, what or SAVING, call, limit)
-        except RETRYABLE as exc:
+        except retryable() as exc:
             if ask is None or not ask(exc):
                 raise

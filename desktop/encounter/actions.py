@@ -17,24 +17,25 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 from core.fight.encounter import scenario_document
 from core.fight.log import EncounterState, add_combatant
 from core.model.scenario import ScenarioError, parse_scenario
-from core.model.values import StepEvent, frozen_mapping
-from core.play.session import EncounterSession, encounters_holding
-from core.roster.entries import Campaign
+from core.model.values import Combatant, StepEvent, frozen_mapping
+from core.roster.entries import Campaign, MonsterTemplate
 from core.roster.results import ROSTER_ID_KEY
 from core.rules import UnknownSystemError, find_system
-from core.store import EncounterInfo, LeaseHolder, StoreError
 from desktop.plain_text import plain
 from desktop.running_instances import RunningInstances
 
 if TYPE_CHECKING:
+    from core.play.session import EncounterSession
     from core.printout.rows import Summary
+    from core.store import EncounterInfo, LeaseHolder
     from desktop.encounter.help_browser import HelpWindow
     from desktop.encounter.start_dialog import EncounterPlan, StartEncounterDialog
+    from desktop.encounter.window import EncounterWindow
     from desktop.encounter.workspace import EncounterWorkspace
-    from desktop.main_window import MainWindow
     from desktop.printing import PrintChoice
 
-
+# core.store and core.play are imported where they are used: they bring SQLAlchemy, which the
+# main window's first frame does not wait for (desktop/app.py).
 
 
 def open_label(info: EncounterInfo) -> str:
@@ -49,6 +50,7 @@ def open_label(info: EncounterInfo) -> str:
     label = f"{info.name} — {system}" + (" (ended)" if info.status == "ended" else "")
     return label.replace("&", "&&")
 
+
 class WaitingTab(QWidget):
     """The tab of an open encounter not read from the store yet (it is, when first shown)."""
 
@@ -61,6 +63,7 @@ class WaitingTab(QWidget):
         QPainter(self).drawText(self.rect().adjusted(12, 12, -12, -12),
                                 Qt.AlignmentFlag.AlignLeft, f"Opening {self.info.name}…")
 
+
 def _and(names: Sequence[str]) -> str:
     """Gets "A", "A and B" or "A, B and C"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -69,11 +72,11 @@ def _and(names: Sequence[str]) -> str:
 class EncounterActions:
     """Creates the Encounter menu's actions and manages the encounter tabs."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: EncounterWindow) -> None:
         self.window = window
-        self.holder = LeaseHolder.here()
-        """This window's lease identity: who plays an encounter, in other windows' banners."""
-        self.running = RunningInstances(self.holder.instance)
+        self.widget = window.window()
+        """The main window as a widget: the actions, menus and dialogs belong to it."""
+        self._identity: tuple[LeaseHolder, RunningInstances] | None = None
         self.workspaces: list[EncounterWorkspace] = []
         self.dialog: QWidget | None = None  # the last non-modal dialog (tests reach it here)
         self.new_action = self._action("&New Encounter…", self.ask_new_encounter,
@@ -92,17 +95,38 @@ class EncounterActions:
                                         [QKeySequence.StandardKey.HelpContents],
                                         "Help for the tab shown, at the current phase")
         self.help_window: HelpWindow | None = None
-        self.menu = QMenu("E&ncounter", window)
-        self.open_menu = QMenu("&Open Encounter", window)
+        self.menu = QMenu("E&ncounter", self.widget)
+        self.open_menu = QMenu("&Open Encounter", self.widget)
         self._listed: list[EncounterInfo] | None = []
         """The Open Encounter menu's list; None until the menu next opens (read then)."""
         self._count = 0
         self.open_menu.aboutToShow.connect(self._fill_open_menu)
         window.tabs.currentChanged.connect(self._on_tab_changed)
-        self._update_enabled()
+        self.update_enabled()
+
+    @property
+    def holder(self) -> LeaseHolder:
+        """This window's lease identity: who plays an encounter, in other windows' banners."""
+        return self._here()[0]
+
+    @property
+    def running(self) -> RunningInstances:
+        """The running Combat Desks on this computer; this window's lock file among them."""
+        return self._here()[1]
+
+    def _here(self) -> tuple[LeaseHolder, RunningInstances]:
+        """Makes the lease identity and its lock file together, when first needed (core.store
+        is not imported before the first frame): a lease claimed under the identity always has
+        the lock file that tells other apps this one still runs."""
+        if self._identity is None:
+            from core.store import LeaseHolder
+
+            holder = LeaseHolder.here()
+            self._identity = (holder, RunningInstances(holder.instance))
+        return self._identity
 
     def _action(self, text: str, slot: object, keys: Sequence[object], tip: str) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.widget)
         action.setShortcuts([k if isinstance(k, QKeySequence) else QKeySequence(k)  # type: ignore[arg-type]
                              for k in keys])
         action.setStatusTip(tip)
@@ -110,6 +134,7 @@ class EncounterActions:
         return action
 
     def fill_menu(self, menu: QMenu) -> None:
+        """Adds the Encounter menu's actions to ``menu``."""
         menu.addAction(self.new_action)
         menu.addMenu(self.open_menu)
         menu.addSeparator()
@@ -121,6 +146,7 @@ class EncounterActions:
     # --- which encounter is shown -----------------------------------------------------------------
 
     def current(self) -> EncounterWorkspace | None:
+        """Gets the encounter tab shown (None: the roster, or a tab not read yet)."""
         widget = self.window.tabs.currentWidget()
         return next((w for w in self.workspaces if w is widget), None)
 
@@ -134,9 +160,10 @@ class EncounterActions:
         self.window.undo_group.setActiveStack(stack)
         # The entry form edits the roster: on an encounter tab its room goes to the board.
         self.window.show_editor_dock(workspace is None)
-        self._update_enabled()
+        self.update_enabled()
 
-    def _update_enabled(self) -> None:
+    def update_enabled(self) -> None:
+        """Switches Print, Reload, End and Reopen on or off for the tab shown."""
         workspace = self.current()
         shown = workspace is not None
         ended = workspace is not None and workspace.session.ended
@@ -157,6 +184,8 @@ class EncounterActions:
         the others are read when their tab is first shown, so start-up does not grow with
         the number of open fights (bench/bench_many_encounters.py).
         """
+        from core.store import StoreError
+
         for workspace in list(self.workspaces):
             if workspace.session.info.campaign_id != campaign.id:
                 self.close_workspace(workspace)
@@ -198,6 +227,8 @@ class EncounterActions:
 
     def open_encounter(self, info: EncounterInfo, focus: bool = True) -> EncounterWorkspace | None:
         """Shows an encounter's tab, resuming it from the store at its last command."""
+        from core.store import StoreError
+
         existing = next((w for w in self.workspaces if w.session.info.id == info.id), None)
         if existing is None:
             try:
@@ -207,7 +238,7 @@ class EncounterActions:
                 self.window.store_failed(exc, f"{info.name} was not opened")
                 return None
             except ValueError as exc:
-                self.window._report(exc)
+                self.window.report(exc)
                 return None
             waiting = self._waiting(info.id)
             at = self.window.tabs.indexOf(waiting) if waiting is not None else None
@@ -233,6 +264,8 @@ class EncounterActions:
 
     def _read(self, info: EncounterInfo) -> EncounterSession:
         """Reads an encounter whole from the store, at its last command (reads only)."""
+        from core.play.session import EncounterSession
+
         fresh = self.window.store.encounter(info.id)  # the menu's copy may be old
         return EncounterSession.resume(self.window.store, fresh, self.holder)
 
@@ -263,7 +296,7 @@ class EncounterActions:
             self.window.tabs.setTabText(index, workspace.title)
             self.campaign_list_changed()
         if workspace is self.current():
-            self._update_enabled()
+            self.update_enabled()
 
     def close_workspace(self, workspace: EncounterWorkspace) -> None:
         """Closes a tab (everything is saved already)."""
@@ -277,12 +310,14 @@ class EncounterActions:
         workspace.deleteLater()
 
     def save_layouts(self) -> None:
+        """Keeps each open tab's layout in the settings (the window closes)."""
         for workspace in self.workspaces:
             workspace.save_layout()
 
     def release_leases(self) -> None:
         """Lets every encounter this window plays go (the window closes)."""
-        self.running.close()
+        if self._identity is not None:
+            self._identity[1].close()
         for workspace in self.workspaces:
             workspace.let_go()
 
@@ -297,11 +332,48 @@ class EncounterActions:
         from desktop.encounter.start_dialog import StartEncounterDialog  # on first use
 
         dialog = StartEncounterDialog(self.window.entries, self.window.templates,
-                                      f"Encounter {number}", self.window)
+                                      f"Encounter {number}", self.widget)
         dialog.accepted.connect(lambda: self._on_start_accepted(dialog))
         dialog.open()
         self.dialog = dialog
         return dialog
+
+    def start_with(self, name: str, count: int, hp: str) -> StartEncounterDialog | None:
+        """Opens New Encounter with ``count`` of the monster ``name`` in it, HP ``hp`` (as
+        rolled or typed when they were stamped)."""
+        dialog = self.ask_new_encounter()
+        if dialog is not None:
+            dialog.set_count(name, count)
+            dialog.set_hp(name, hp)
+        return dialog
+
+    def open_names(self) -> list[str]:
+        """Gets the names of the encounters open in tabs and not ended."""
+        return [w.session.info.name for w in self.workspaces if not w.session.ended]
+
+    def add_stamped(self, name: str, template: MonsterTemplate,
+                    combatants: Sequence[Combatant]) -> list[Combatant] | None:
+        """Adds monsters stamped from ``template`` to the open encounter ``name`` (one undoable
+        step), numbered on after those of the template already fighting, and shows its tab;
+        gets those added (None: it is no longer open)."""
+        workspace = next((w for w in self.workspaces
+                          if w.session.info.name == name and not w.session.ended), None)
+        if workspace is None:
+            return None
+        from core.roster.stamping import stamp
+
+        taken = {c.name for c in workspace.controller.state.combatants.values()}
+        first = 1
+        while any(f"{template.name} {first + i}" in taken for i in range(len(combatants))):
+            first += 1  # number on after the ones already fighting
+        numbered = stamp(template, len(combatants), [c.hp or 1 for c in combatants],
+                         first_number=first)
+        stack = workspace.controller.stack
+        stack.beginMacro(f"Stamp {template.name} ×{len(numbered)}")
+        added = [c for c in numbered if workspace.controller.run(add_combatant(c), check=False)]
+        stack.endMacro()
+        self.window.tabs.setCurrentWidget(workspace)
+        return added
 
     def _on_start_accepted(self, dialog: StartEncounterDialog) -> None:
         plan = dialog.plan()
@@ -310,6 +382,9 @@ class EncounterActions:
 
     def start(self, plan: EncounterPlan) -> EncounterWorkspace | None:
         """Starts an encounter: its configuration and each combatant are saved commands."""
+        from core.play.session import EncounterSession
+        from core.store import StoreError
+
         campaign = self.window.campaign
         if campaign is None or not self._fine_to_share(plan):
             return None
@@ -324,7 +399,7 @@ class EncounterActions:
             self.window.store_failed(exc, f"{plan.name} was not started")
             return None
         except ValueError as exc:
-            self.window._report(exc)
+            self.window.report(exc)
             return None
         try:
             session.claim()  # nobody else knows it yet; if this fails the next redraw claims
@@ -337,6 +412,9 @@ class EncounterActions:
 
     def _fine_to_share(self, plan: EncounterPlan) -> bool:
         """Warns, naming the other encounters, when an entry already fights in an open one."""
+        from core.play.session import encounters_holding
+        from core.store import StoreError
+
         campaign = self.window.campaign
         linked = {c.extra.get(ROSTER_ID_KEY): c.name for c in plan.combatants}
         ids = [i for i in linked if isinstance(i, int)]
@@ -356,7 +434,7 @@ class EncounterActions:
         fights = 1 + len({name for names in shared.values() for name in names})
         every = "Both fights" if fights == 2 else f"All {fights} fights"
         answer = QMessageBox.question(
-            self.window, "Already in an open encounter",
+            self.widget, "Already in an open encounter",
             plain("\n".join(lines) + f"\n\n{every} will count: when each one ends, what it "
                   "changed is added to the roster as it is then, and anything changed in "
                   "between is shown to you to choose. Start this encounter anyway?"),
@@ -368,6 +446,8 @@ class EncounterActions:
         when it next opens, so a campaign of thousands of fights starts quickly (only their
         count is read now, for the menu's state and a new encounter's name; ``count``: as
         just read)."""
+        from core.store import StoreError
+
         self._listed = None
         campaign = self.window.campaign
         if count is None:
@@ -381,6 +461,8 @@ class EncounterActions:
         self.open_menu.setEnabled(self._count > 0)
 
     def _fill_open_menu(self) -> None:
+        from core.store import StoreError
+
         if self._listed is not None:
             return
         campaign = self.window.campaign
@@ -405,12 +487,14 @@ class EncounterActions:
 
     def end_current(self) -> bool:
         """Ends the encounter shown: the roster changes are proposed, then it is marked ended."""
+        from core.store import StoreError
+
         workspace = self.current()
         if workspace is None:
             return False
         name = workspace.session.info.name
         answer = QMessageBox.question(
-            self.window, "End encounter",
+            self.widget, "End encounter",
             plain(f"End {name}? Its results will be offered for the roster; the encounter "
                   "stays readable in Encounter › Open Encounter."),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
@@ -443,6 +527,8 @@ class EncounterActions:
     def reload_current(self) -> EncounterWorkspace | None:
         """Reads the encounter shown again from the store, where another window may have
         played on; its tab stays where it was (this window's undo history starts afresh)."""
+        from core.store import StoreError
+
         workspace = self.current()
         if workspace is None:
             return None
@@ -454,7 +540,7 @@ class EncounterActions:
             self.window.store_failed(exc, f"{info.name} was not read again")
             return None
         except ValueError as exc:
-            self.window._report(exc)
+            self.window.report(exc)
             return None
         at = self.window.tabs.indexOf(workspace)
         self.close_workspace(workspace)  # lets its lease go: the new tab takes it again
@@ -470,6 +556,8 @@ class EncounterActions:
 
     def reopen_current(self, workspace: EncounterWorkspace | None = None) -> bool:
         """Reopens the ended encounter shown, after saying what happens to its results."""
+        from core.store import StoreError
+
         workspace = workspace or self.current()
         campaign = self.window.campaign
         if workspace is None or campaign is None or not workspace.session.ended:
@@ -486,7 +574,7 @@ class EncounterActions:
                 "None of its results were written to the roster; ending it again will offer "
                 "everything it changed.")
         answer = QMessageBox.question(
-            self.window, "Reopen encounter",
+            self.widget, "Reopen encounter",
             plain(f"Reopen {name} to play on? {what} Ctrl+Z takes the reopening back."),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
@@ -575,7 +663,7 @@ class EncounterActions:
         if choice is not None:
             self._preview(workspace, choice)
             return
-        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.window)
+        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.widget)
         dialog.accepted.connect(lambda: self._preview(workspace, dialog.choice()))
         dialog.open()
         self.dialog = dialog
@@ -590,9 +678,9 @@ class EncounterActions:
             return
         problem = printout_problem(summary)
         if problem is not None:  # Qt's page layout would run for minutes and eat the memory
-            QMessageBox.information(self.window, "Print", plain(problem))
+            QMessageBox.information(self.widget, "Print", plain(problem))
             return
-        printing.show_print_preview(render_html(summary, choice.appendix), self.window,
+        printing.show_print_preview(render_html(summary, choice.appendix), self.widget,
                                     choice.page)
 
     def help_current(self) -> HelpWindow:
@@ -600,7 +688,7 @@ class EncounterActions:
         from desktop.encounter.help_browser import ROSTER_PAGE, HelpWindow  # on first use
 
         if self.help_window is None:
-            self.help_window = HelpWindow(self.window)
+            self.help_window = HelpWindow(self.widget)
         self.help_window.show()  # first, so that the page is laid out when it scrolls
         self.help_window.raise_()
         workspace = self.current()

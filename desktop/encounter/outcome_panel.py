@@ -28,7 +28,7 @@ from desktop.encounter.controller import EncounterController
 from desktop.encounter.step_entries import EntryRef, entry_for_step, with_outcome, with_save
 from desktop.plain_text import plain
 from desktop.resolution.step_identity import step_key
-from desktop.resolution.step_text import step_sentence, step_when
+from desktop.step_text import step_sentence, step_when
 
 
 def _ordinal(n: int) -> str:

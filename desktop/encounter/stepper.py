@@ -25,7 +25,7 @@ from core.rules import Phase, find_system
 from core.rules.base import RollRequest
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.roll_row import RollRow
-from desktop.resolution.step_text import rule_in_words
+from desktop.step_text import rule_in_words
 
 AUTO_MARK = "[auto]"
 MANUAL_MARK = "[typed]"

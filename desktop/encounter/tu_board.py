@@ -35,7 +35,7 @@ from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import TU_ACTIONS
 from desktop.encounter.mime import ACTION_MIME, encode
 from desktop.plain_text import plain
-from desktop.resolution.step_text import step_sentence
+from desktop.step_text import step_sentence
 
 _Index = QModelIndex | QPersistentModelIndex
 

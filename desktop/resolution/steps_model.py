@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from core.model.values import Combatant, Resolution, Step
 from core.printout.words import event_words
-from desktop.resolution.step_text import short_rule_ids, step_tooltip, step_when
+from desktop.step_text import short_rule_ids, step_tooltip, step_when
 
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
 """Gets a row's step seq (an int) from any of its cells."""

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, 
 from core.fight.log import EncounterState
 from core.model.values import Kind
 from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus
-from core.store import StoreError
 from desktop.plain_text import plain
 from desktop.roster.commands import (
     AddEntryCommand,
@@ -36,15 +35,16 @@ from desktop.store_retry import is_retryable
 if TYPE_CHECKING:
     from core.roster.kills import Kill
     from core.roster.merge import ImportChanges, ImportPlan
-    from desktop.main_window import MainWindow
     from desktop.roster.dialogs import SessionLogDialog, StampDialog
     from desktop.roster.import_dialog import DuplicatesDialog
     from desktop.roster.kills_table import KillsBox
     from desktop.roster.rest_dialog import RestDialog
     from desktop.roster.results_dialog import ResultsDialog
+    from desktop.roster.window import RosterWindow
 
 # Dialogs, import/export and results are imported where they are used: a DM who only looks at
-# the roster should not wait for them at start-up (bench/bench_startup.py).
+# the roster should not wait for them at start-up (bench/bench_startup.py); core.store too, as
+# it brings SQLAlchemy, which the main window's first frame does not wait for (desktop/app.py).
 
 PROGRESS_ABOVE = 300
 """Imports of more rows than this show a progress dialog."""
@@ -53,8 +53,10 @@ PROGRESS_ABOVE = 300
 class RosterActions:
     """Creates the roster's QActions and carries them out against the window's campaign."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: RosterWindow) -> None:
         self.window = window
+        self.widget = window.window()
+        """The main window as a widget: the actions and dialogs belong to it."""
         self.new_action = self._action(
             "&New Entry…", self.new_entry, ["Insert", "Ctrl+Shift+N"], "Add a PC, henchman…"
         )
@@ -104,7 +106,7 @@ class RosterActions:
     def _action(
         self, text: str, slot: object, keys: Sequence[str], tip: str
     ) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.widget)
         action.setShortcuts([QKeySequence(k) for k in keys])
         action.setStatusTip(tip)
         action.triggered.connect(lambda _checked=False: slot())  # type: ignore[operator]
@@ -209,7 +211,7 @@ class RosterActions:
             )
             return
         answer = QMessageBox.question(
-            self.window,
+            self.widget,
             "Remove entry",
             plain(f"Remove {item.name} from the roster? (Ctrl+Z brings them back.)"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -226,7 +228,7 @@ class RosterActions:
         templates = [i for i in items if isinstance(i, MonsterTemplate)]
         names = [e.name for e in entries] + [f"the {t.name} template" for t in templates]
         answer = QMessageBox.question(
-            self.window,
+            self.widget,
             "Remove entries",
             plain(f"Remove {len(names)} from the campaign: {names_text(names, 8)}? "
                   "(Ctrl+Z brings them all back.)"),
@@ -263,7 +265,7 @@ class RosterActions:
     def _open_rest(self, entries: Sequence[RosterEntry], title: str) -> RestDialog:
         from desktop.roster.rest_dialog import RestDialog
 
-        dialog = RestDialog(entries, title, self.window)
+        dialog = RestDialog(entries, title, self.widget)
         dialog.accepted.connect(lambda: self._on_rested(dialog, title))
         dialog.open()
         self.dialog = dialog
@@ -291,7 +293,7 @@ class RosterActions:
         ctx = self.window.ctx
         assert ctx is not None
         answer = QMessageBox.question(
-            self.window,
+            self.widget,
             "Delete template",
             plain(f"Delete the {template.name} monster template? Monsters already stamped from "
                   "it stay as they are. (Ctrl+Z brings the template back.)"),
@@ -316,9 +318,8 @@ class RosterActions:
             return None
         from desktop.roster.dialogs import StampDialog
 
-        open_names = [w.session.info.name for w in self.window.encounter_actions.workspaces
-                      if not w.session.ended]
-        dialog = StampDialog(item, parent=self.window, targets=open_names)
+        open_names = self.window.encounter_actions.open_names()
+        dialog = StampDialog(item, parent=self.widget, targets=open_names)
         dialog.accepted.connect(lambda: self._on_stamped(dialog))
         dialog.open()
         self.dialog = dialog
@@ -329,34 +330,17 @@ class RosterActions:
         combatants = dialog.combatants
         template = dialog.template
         totals = ", ".join(str(c.hp) for c in combatants)
+        encounters = self.window.encounter_actions
         if dialog.target.currentIndex() == 0:
-            encounters = self.window.encounter_actions
-            start = encounters.ask_new_encounter()
+            start = encounters.start_with(template.name, len(combatants), totals)
             if start is not None:
-                start.set_count(template.name, len(combatants))
-                start.set_hp(template.name, totals)
                 self.dialog = start
             return
         name = dialog.target.currentText()
-        workspace = next((w for w in self.window.encounter_actions.workspaces
-                          if w.session.info.name == name and not w.session.ended), None)
-        if workspace is None:
+        added = encounters.add_stamped(name, template, combatants)
+        if added is None:
             self.window.statusBar().showMessage(f"{name} is no longer open; nothing added.", 8000)
             return
-        from core.fight.log import add_combatant
-        from core.roster.stamping import stamp
-
-        taken = {c.name for c in workspace.controller.state.combatants.values()}
-        first = 1
-        while any(f"{template.name} {first + i}" in taken for i in range(len(combatants))):
-            first += 1  # number on after the ones already fighting
-        numbered = stamp(template, len(combatants), [c.hp or 1 for c in combatants],
-                         first_number=first)
-        stack = workspace.controller.stack
-        stack.beginMacro(f"Stamp {template.name} ×{len(numbered)}")
-        added = [c for c in numbered if workspace.controller.run(add_combatant(c), check=False)]
-        stack.endMacro()
-        self.window.tabs.setCurrentWidget(workspace)
         summary = ", ".join(f"{c.name} ({c.hp} hp)" for c in added)
         self.window.statusBar().showMessage(f"Added {summary} to {name}.", 15000)
 
@@ -378,6 +362,7 @@ class RosterActions:
         """
         from core.roster.kills import encounter_kills
         from core.roster.results import propose_results
+        from core.store import StoreError
         from desktop.roster.results_dialog import ResultsDialog
 
         campaign = self.window.campaign
@@ -394,7 +379,7 @@ class RosterActions:
         if not changes and not kills:
             self.window.statusBar().showMessage(f"{title}: nothing to change in the roster.", 5000)
             return None
-        dialog = ResultsDialog(changes, self.window, title)
+        dialog = ResultsDialog(changes, self.widget, title)
         kills_box = self._add_kills(dialog, kills)
         dialog.accepted.connect(
             lambda: self._on_results_accepted(dialog, title, roster, kills_box))
@@ -440,6 +425,8 @@ class RosterActions:
 
     def show_session_log(self) -> SessionLogDialog | None:
         """Opens the campaign's session log (non-modal)."""
+        from core.store import StoreError
+
         campaign = self.window.campaign
         if campaign is None:
             return None
@@ -450,7 +437,7 @@ class RosterActions:
             return None
         from desktop.roster.dialogs import SessionLogDialog
 
-        dialog = SessionLogDialog(log, self.window)
+        dialog = SessionLogDialog(log, self.widget)
         dialog.open()
         self.dialog = dialog
         return dialog
@@ -460,7 +447,7 @@ class RosterActions:
     def ask_import(self) -> None:
         """Asks for a file and imports it."""
         path, _ = QFileDialog.getOpenFileName(
-            self.window, "Import roster", "", "Roster files (*.json *.csv);;All files (*)"
+            self.widget, "Import roster", "", "Roster files (*.json *.csv);;All files (*)"
         )
         if path:
             self.import_path(Path(path))
@@ -475,6 +462,7 @@ class RosterActions:
         """
         from core.roster.files import RosterImportError, read_roster_document
         from core.roster.merge import plan_import
+        from core.store import StoreError
 
         campaign = self.window.campaign
         if campaign is None or self.window.ctx is None:
@@ -483,13 +471,13 @@ class RosterActions:
             text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-            self.window._report(
+            self.window.report(
                 StoreError(f"{path.name} cannot be read ({reason}); nothing was imported.")
             )
             return 0
         progress: QProgressDialog | None = None
         if text.count("\n") > PROGRESS_ABOVE:
-            progress = QProgressDialog(f"Reading {path.name}…", "", 0, 100, self.window)
+            progress = QProgressDialog(f"Reading {path.name}…", "", 0, 100, self.widget)
             progress.setCancelButton(None)  # type: ignore[arg-type]
             progress.setWindowModality(Qt.WindowModality.WindowModal)
             progress.setMinimumDuration(0)
@@ -503,7 +491,7 @@ class RosterActions:
         try:
             document = read_roster_document(path.name, text, tick)
         except RosterImportError as exc:
-            self.window._report(
+            self.window.report(
                 StoreError(f"{path.name} was not imported (nothing was added). {exc}")
             )
             return 0
@@ -511,7 +499,7 @@ class RosterActions:
             if progress is not None:
                 progress.close()
         if not document.entries and not document.templates:
-            self.window._report(
+            self.window.report(
                 StoreError(f"{path.name} holds no roster entries or monster templates; "
                            "nothing was imported.")
             )  # fmt: skip
@@ -535,7 +523,7 @@ class RosterActions:
     def _ask_duplicates(self, plan: ImportPlan, source: str) -> DuplicatesDialog:
         from desktop.roster.import_dialog import DuplicatesDialog
 
-        dialog = DuplicatesDialog(plan, source, self.window)
+        dialog = DuplicatesDialog(plan, source, self.widget)
         dialog.accepted.connect(lambda: self._import(dialog.changes(), source))
         dialog.rejected.connect(
             lambda: self.window.statusBar().showMessage(
@@ -570,7 +558,7 @@ class RosterActions:
     def ask_export(self) -> None:
         """Asks for a file name and exports the roster."""
         path, _ = QFileDialog.getSaveFileName(
-            self.window, "Export roster", "roster.json", "JSON (*.json);;CSV (*.csv)"
+            self.widget, "Export roster", "roster.json", "JSON (*.json);;CSV (*.csv)"
         )
         if path:
             self.export_path(Path(path))
@@ -578,6 +566,7 @@ class RosterActions:
     def export_path(self, path: Path) -> None:
         """Writes the roster to ``path`` (CSV for a .csv name, JSON otherwise)."""
         from core.roster.files import write_roster_csv, write_roster_json
+        from core.store import StoreError
 
         entries = [replace(e) for e in self.window.entries]
         templates = list(self.window.templates)
@@ -586,7 +575,7 @@ class RosterActions:
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            self.window._report(StoreError(f"{path} cannot be written: {exc.strerror}"))
+            self.window.report(StoreError(f"{path} cannot be written: {exc.strerror}"))
             return
         self.window.statusBar().showMessage(
             f"Exported {len(entries)} entries and {len(templates)} monster templates to "

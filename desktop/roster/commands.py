@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.roster.entries import MonsterTemplate, RosterEntry
 from core.roster.merge import ImportChanges
-from core.store import AppliedImport, Store, StoreError
 from desktop.store_call import soon
 from desktop.store_retry import AskRetry, is_retryable, with_retry
+
+if TYPE_CHECKING:  # core.store brings SQLAlchemy: imported where it is used
+    from core.store import AppliedImport, Store, StoreError
 
 
 class RosterContext:
@@ -112,6 +114,8 @@ class RosterCommand(QUndoCommand):
         # Applied now, this run takes it back (undo); otherwise it saves it (redo).
         doing, place = ("Undoing", "in") if self._applied else ("Saving", "to")
         what = f"{doing} '{self.text()}' {place} the campaign database"
+        from core.store import StoreError  # after the window's first frame (desktop/app.py)
+
         try:
             changed = with_retry(action, self.ctx.ask_retry, what, self.ctx.store.wait_limit)
         except StoreError as exc:

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.model.values import Combatant, Resolution, Step
-from desktop.resolution.step_text import step_tooltip
+from desktop.step_text import step_tooltip
 from desktop.timeline.layout import (
     Axis,
     Mark,

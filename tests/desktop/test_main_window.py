@@ -167,3 +167,41 @@ def test_the_app_opens_the_database_saved_in_settings(tmp_path: Path) -> None:
                           text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     assert chosen.exists()  # the app created its sample campaign there, not in the default place
+
+
+def test_the_window_is_on_screen_before_sqlalchemy_is_imported(tmp_path: Path) -> None:
+    """The first frame does not wait for SQLAlchemy and the store (bench/bench_startup.py):
+    the window is built and shown without them, and a first start still gets its sample
+    campaign just after."""
+    import os
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path),
+           "COMBATDESK_STARTUP_PROBE": "1"}
+    script = (
+        "import sys\n"
+        "import desktop.app\n"
+        "from desktop import first_frame\n"
+        "from desktop.main_window import MainWindow\n"
+        "built = MainWindow.__init__\n"
+        "def checked(self, store, settings, parent=None):\n"
+        "    assert store is None\n"
+        "    built(self, store, settings, parent)\n"
+        "MainWindow.__init__ = checked\n"
+        "report = first_frame.report\n"
+        "def report_and_check(moment):\n"
+        "    report(moment)\n"
+        "    if moment == 'shown':\n"
+        "        print('loaded', *[m for m in ('sqlalchemy', 'core.store', 'pyqtgraph')\n"
+        "                          if m in sys.modules], flush=True)\n"
+        "first_frame.report = report_and_check\n"
+        f"sys.exit(desktop.app.main(['--database', 'sqlite:///{tmp_path / 'c.sqlite'}']))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["shown", "loaded", "ready"]
+    assert lines[1] == "loaded"  # nothing of SQLAlchemy, the store or pyqtgraph yet
+    store = Store.open(f"sqlite:///{tmp_path / 'c.sqlite'}")
+    assert len(store.campaigns()) == 1  # the sample campaign, made after the first frame
+    store.close()

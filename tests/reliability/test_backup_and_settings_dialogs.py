@@ -111,7 +111,7 @@ def test_tls_settings_are_kept_on_save_and_shown_in_words(qtbot: Any, tmp_path: 
 def test_a_server_that_wants_a_password_asks_for_it_at_start(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """No keyring and no ~/.pgpass: the app asks (never the command line) and retries."""
-    from core.store import StoreError
+    from core.store import Store, StoreError
     from desktop import app
 
     tried: list[str] = []
@@ -122,7 +122,7 @@ def test_a_server_that_wants_a_password_asks_for_it_at_start(
             raise StoreError("cannot connect to the server: password authentication failed")
         return "opened"
 
-    monkeypatch.setattr(app.Store, "open", staticmethod(fake_open))
+    monkeypatch.setattr(Store, "open", staticmethod(fake_open))
     asked: list[str] = []
 
     def ask(where: str, why: str) -> str | None:

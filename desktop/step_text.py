@@ -1,6 +1,7 @@
 """How a step reads to the DM: when it happens, what happens, and why it is there (plain words).
 
-Shared by the resolution list and the timeline so both say exactly the same thing.
+Shared by the resolution list, the timeline and the encounter's boards so all say exactly the
+same thing; it sits beside them, not inside one, so that none has to import another for it.
 """
 
 from __future__ import annotations
