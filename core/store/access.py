@@ -3,25 +3,40 @@
 Schema 0004 puts the campaign tables under PostgreSQL's row-level security: a role sees the
 campaigns it created (``campaigns.owner``) or was given (``campaign_members``), as an owner
 (everything, and grants), a co-DM (reads and writes) or a player (reads only). A member may be
-a group role: everyone in it gets the access. The server enforces this; the functions here
-give the owner a way to grant and revoke, the administrator a way to let a group of DMs in
-(:func:`setup`), and every refusal in words. On SQLite the campaign file is the unit of access:
-whoever may open the file may change everything in it (its file permissions decide).
+a group role: everyone in it gets the access. The server enforces this; :class:`Access`
+(``store.access``) gives the owner a way to grant and revoke, the administrator a way to let a
+group of DMs in (:meth:`Access.setup`), and every refusal in words. On SQLite the campaign
+file is the unit of access: whoever may open the file may change everything in it (its file
+permissions decide).
+
+It also says who this store writes as and what its role may do in a campaign; every delete
+asks :func:`require_writer` first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, select, text
-from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.orm import Session
 
 from core.roster.entries import Campaign
+from core.store.campaigns import Campaigns
 from core.store.errors import SHARED_CAMPAIGNS_DOC, AccessDeniedError, NotFoundError, StoreError
-from core.store.schema import ACCESS_LEVELS, CampaignMemberRow, CampaignRow
-from core.store.store import Store
+from core.store.schema import ACCESS_LEVELS, CampaignMemberRow, CampaignRow, os_user
+from core.store.unit_of_work import Repository, UnitOfWork
 
+WRITERS = ("owner", "co-dm")
+"""Access levels that may change a campaign (a player only reads)."""
+_ACCESS = text("SELECT combatdesk_access(:campaign, current_user)")
+_BYPASSES_ACCESS = text(
+    "SELECT r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'USAGE') "
+    "FROM pg_roles r, pg_class c WHERE r.rolname = current_user "
+    "AND c.oid = 'campaigns'::regclass"
+)
+"""Is the role exempt from row-level security (a superuser, or the owner of the tables)?"""
 DEFAULT_GROUP = "combatdesk"
 """The group role whose members may use Combat Desk's tables (``access setup --group``)."""
 SQLITE_ACCESS = (
@@ -51,151 +66,198 @@ class Member:
     changed_at: datetime | None
 
 
-def _server_only(store: Store) -> None:
-    if store.file is not None:
-        raise StoreError(SQLITE_ACCESS)
+def require_writer(uow: UnitOfWork, s: Session, campaign_ids: Iterable[int], verb: str) -> None:
+    """Refuses a delete the role may not make, in words.
 
-
-def campaign_named(store: Store, name: str) -> Campaign:
-    """Finds a campaign this role can see by its name (names are how people know them)."""
-    for campaign in store.campaigns():
-        if campaign.name == name.strip():
-            return campaign
-    raise NotFoundError(
-        f"There is no campaign named {name!r} that your database role can see (it does not "
-        "exist, or its owner has not given you access)."
-    )
-
-
-def members(store: Store, campaign: Campaign) -> list[Member]:
-    """Gets who may use a campaign: its creator (always an owner) first, then its members."""
-    _server_only(store)
-    with store.unit_of_work() as s:
-        owner = s.scalar(select(CampaignRow.owner).where(CampaignRow.id == campaign.id))
-        rows = s.scalars(
-            select(CampaignMemberRow).where(CampaignMemberRow.campaign_id == campaign.id)
-        ).all()
-        found = [Member(owner, "owner", None, None)] if owner else []
-        order = {level: i for i, level in enumerate(ACCESS_LEVELS)}
-        return found + sorted(
-            (Member(r.role_name, r.access, r.changed_by, r.changed_at) for r in rows),
-            key=lambda m: (order.get(m.access, 9), m.role),
-        )
-
-
-def _check_change(store: Store, campaign: Campaign, role: str) -> None:
-    """Refuses, in words, a change of access the server would refuse (or that cannot be)."""
-    mine = store.access(campaign.id)
-    if mine != "owner":
-        being = f"a {mine}" if mine else "not a member"
-        raise AccessDeniedError(
-            f"Only an owner of {campaign.name} may change who uses it, and your database role "
-            f"is {being} there; nothing was changed."
-        )
-    with store.unit_of_work() as s:
-        if s.execute(_ROLE_EXISTS, {"role": role}).first() is None:
-            raise NotFoundError(
-                f"There is no database role named {role!r}; whoever runs the database creates "
-                f"it first ({SHARED_CAMPAIGNS_DOC}). Nothing was changed."
-            )
-        creator = s.scalar(select(CampaignRow.owner).where(CampaignRow.id == campaign.id))
-    if creator == role:
-        raise StoreError(
-            f"{role} created {campaign.name} and always owns it; nothing was changed. (The "
-            "database's administrator can hand a campaign to another role: "
-            f"{SHARED_CAMPAIGNS_DOC}.)"
-        )
-
-
-def grant(store: Store, campaign: Campaign, role: str, access: str) -> None:
-    """Gives a role (or group role) owner, co-dm or player access to a campaign (owners only)."""
-    _server_only(store)
-    if access not in ACCESS_LEVELS:
-        raise StoreError(f"Access is one of {', '.join(ACCESS_LEVELS)}, not {access!r}.")
-    _check_change(store, campaign, role)
-    upsert = pg_insert(CampaignMemberRow).values(
-        campaign_id=campaign.id, role_name=role, access=access
-    )
-    with store.unit_of_work() as s:
-        s.execute(
-            upsert.on_conflict_do_update(
-                index_elements=["campaign_id", "role_name"], set_={"access": access}
-            )
-        )
-
-
-def revoke(store: Store, campaign: Campaign, role: str) -> None:
-    """Takes a role's access to a campaign back (owners only)."""
-    _server_only(store)
-    _check_change(store, campaign, role)
-    with store.unit_of_work() as s:
-        gone = s.execute(
-            delete(CampaignMemberRow).where(
-                CampaignMemberRow.campaign_id == campaign.id, CampaignMemberRow.role_name == role
-            )
-        )
-        if not getattr(gone, "rowcount", 0):
-            raise NotFoundError(f"{role} had no access to {campaign.name}; nothing was changed.")
-
-
-def setup_statements(store: Store, group: str) -> list[str]:
-    """Gets the SQL that lets the members of ``group`` use Combat Desk's tables.
-
-    Table rights only: which campaigns each member sees is row-level security's business. No
-    member may change a campaign's ``owner`` (only its name), so a co-DM cannot take it over.
+    Row-level security would skip such rows without a word (a DELETE has no WITH CHECK), and
+    the app would report a conflict or success; inserts and updates raise on their own.
     """
-    _server_only(store)
-    with store.unit_of_work() as s:
-        quote = s.get_bind().dialect.identifier_preparer.quote
-        schema = str(s.execute(text("SELECT current_schema()")).scalar())
-        sequences = [str(s.execute(_SEQUENCE, {"table": t}).scalar()) for t in _WITH_IDS]
-    to = quote(group)
-    return [
-        f"GRANT USAGE ON SCHEMA {quote(schema)} TO {to}",
-        f"GRANT SELECT ON alembic_version TO {to}",
-        f"GRANT SELECT, INSERT, DELETE ON campaigns TO {to}",
-        f"GRANT UPDATE (name, changed_by, changed_at, row_check) ON campaigns TO {to}",
-        f"GRANT SELECT, INSERT, UPDATE, DELETE ON {', '.join(_WRITTEN_TABLES)} TO {to}",
-        f"GRANT USAGE, SELECT ON SEQUENCE {', '.join(sequences)} TO {to}",
-    ]
+    if uow.dialect == "sqlite" or s.execute(_BYPASSES_ACCESS).scalar():
+        return
+    for campaign in set(campaign_ids):
+        if s.execute(_ACCESS, {"campaign": campaign}).scalar() not in WRITERS:
+            raise AccessDeniedError(
+                f"{uow.label}: your database role may read this campaign but not change "
+                f"it (you are a player in it); nothing was {verb}. Its owner can make you "
+                "a co-DM."
+            )
 
 
-def setup(store: Store, group: str = DEFAULT_GROUP) -> list[str]:
-    """Creates the group role if needed and grants it the tables; returns the SQL it ran.
+class Access(Repository):
+    """Roles and row-level security on a server; on SQLite the file is the unit of access."""
 
-    Run by the database's administrator (the role that owns the tables), after opening the
-    store has created or upgraded them.
-    """
-    _server_only(store)
-    ran: list[str] = []
-    with store.unit_of_work() as s:
-        # A GRANT by a role without the right only warns ("no privileges were granted").
-        if not s.execute(_OWNS_TABLES).scalar():
+    def __init__(self, uow: UnitOfWork, campaigns: Campaigns) -> None:
+        super().__init__(uow)
+        self._campaigns = campaigns
+
+    def who(self) -> str | None:
+        """Gets who this store writes as: the login role on a server, the computer's user on
+        SQLite (what the audit column ``changed_by`` records)."""
+        if self._uow.file is not None or self._uow.dialect == "sqlite":
+            return os_user()
+        with self._uow() as s:
+            return str(s.execute(text("SELECT session_user")).scalar())
+
+    def level(self, campaign_id: int) -> str | None:
+        """Gets what this store's role may do in a campaign: "owner", "co-dm" (write),
+        "player" (read) or None (not at all). On SQLite whoever opens the file owns it all.
+
+        A role that owns the tables or bypasses row-level security counts as an owner.
+        """
+        if self._uow.dialect == "sqlite":
+            return "owner"
+        with self._uow() as s:
+            if s.execute(_BYPASSES_ACCESS).scalar():
+                return "owner"
+            found = s.execute(_ACCESS, {"campaign": campaign_id}).scalar()
+            return None if found is None else str(found)
+
+    # --- the owner's grants (docs/shared-campaigns.md) -------------------------------------------
+
+    def _server_only(self) -> None:
+        if self._uow.file is not None:
+            raise StoreError(SQLITE_ACCESS)
+
+    def campaign_named(self, name: str) -> Campaign:
+        """Finds a campaign this role can see by its name (names are how people know them)."""
+        for campaign in self._campaigns.all():
+            if campaign.name == name.strip():
+                return campaign
+        raise NotFoundError(
+            f"There is no campaign named {name!r} that your database role can see (it does not "
+            "exist, or its owner has not given you access)."
+        )
+
+    def members(self, campaign: Campaign) -> list[Member]:
+        """Gets who may use a campaign: its creator (always an owner) first, then its members."""
+        self._server_only()
+        with self._uow() as s:
+            owner = s.scalar(select(CampaignRow.owner).where(CampaignRow.id == campaign.id))
+            rows = s.scalars(
+                select(CampaignMemberRow).where(CampaignMemberRow.campaign_id == campaign.id)
+            ).all()
+            found = [Member(owner, "owner", None, None)] if owner else []
+            order = {level: i for i, level in enumerate(ACCESS_LEVELS)}
+            return found + sorted(
+                (Member(r.role_name, r.access, r.changed_by, r.changed_at) for r in rows),
+                key=lambda m: (order.get(m.access, 9), m.role),
+            )
+
+    def _check_change(self, campaign: Campaign, role: str) -> None:
+        """Refuses, in words, a change of access the server would refuse (or that cannot be)."""
+        mine = self.level(campaign.id)
+        if mine != "owner":
+            being = f"a {mine}" if mine else "not a member"
+            raise AccessDeniedError(
+                f"Only an owner of {campaign.name} may change who uses it, and your database role "
+                f"is {being} there; nothing was changed."
+            )
+        with self._uow() as s:
+            if s.execute(_ROLE_EXISTS, {"role": role}).first() is None:
+                raise NotFoundError(
+                    f"There is no database role named {role!r}; whoever runs the database creates "
+                    f"it first ({SHARED_CAMPAIGNS_DOC}). Nothing was changed."
+                )
+            creator = s.scalar(select(CampaignRow.owner).where(CampaignRow.id == campaign.id))
+        if creator == role:
+            raise StoreError(
+                f"{role} created {campaign.name} and always owns it; nothing was changed. (The "
+                "database's administrator can hand a campaign to another role: "
+                f"{SHARED_CAMPAIGNS_DOC}.)"
+            )
+
+    def grant(self, campaign: Campaign, role: str, access: str) -> None:
+        """Gives a role (or group role) owner, co-dm or player access to a campaign (owners
+        only)."""
+        self._server_only()
+        if access not in ACCESS_LEVELS:
+            raise StoreError(f"Access is one of {', '.join(ACCESS_LEVELS)}, not {access!r}.")
+        self._check_change(campaign, role)
+        # PostgreSQL's dialect only here: an SQLite campaign never loads it (start-up).
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        upsert = pg_insert(CampaignMemberRow).values(
+            campaign_id=campaign.id, role_name=role, access=access
+        )
+        with self._uow() as s:
+            s.execute(
+                upsert.on_conflict_do_update(
+                    index_elements=["campaign_id", "role_name"], set_={"access": access}
+                )
+            )
+
+    def revoke(self, campaign: Campaign, role: str) -> None:
+        """Takes a role's access to a campaign back (owners only)."""
+        self._server_only()
+        self._check_change(campaign, role)
+        with self._uow() as s:
+            gone = s.execute(
+                delete(CampaignMemberRow).where(
+                    CampaignMemberRow.campaign_id == campaign.id,
+                    CampaignMemberRow.role_name == role,
+                )
+            )
+            if not getattr(gone, "rowcount", 0):
+                raise NotFoundError(
+                    f"{role} had no access to {campaign.name}; nothing was changed.")
+
+    def setup_statements(self, group: str) -> list[str]:
+        """Gets the SQL that lets the members of ``group`` use Combat Desk's tables.
+
+        Table rights only: which campaigns each member sees is row-level security's business. No
+        member may change a campaign's ``owner`` (only its name), so a co-DM cannot take it over.
+        """
+        self._server_only()
+        with self._uow() as s:
+            quote = s.get_bind().dialect.identifier_preparer.quote
+            schema = str(s.execute(text("SELECT current_schema()")).scalar())
+            sequences = [str(s.execute(_SEQUENCE, {"table": t}).scalar()) for t in _WITH_IDS]
+        to = quote(group)
+        return [
+            f"GRANT USAGE ON SCHEMA {quote(schema)} TO {to}",
+            f"GRANT SELECT ON alembic_version TO {to}",
+            f"GRANT SELECT, INSERT, DELETE ON campaigns TO {to}",
+            f"GRANT UPDATE (name, changed_by, changed_at, row_check) ON campaigns TO {to}",
+            f"GRANT SELECT, INSERT, UPDATE, DELETE ON {', '.join(_WRITTEN_TABLES)} TO {to}",
+            f"GRANT USAGE, SELECT ON SEQUENCE {', '.join(sequences)} TO {to}",
+        ]
+
+    def setup(self, group: str = DEFAULT_GROUP) -> list[str]:
+        """Creates the group role if needed and grants it the tables; returns the SQL it ran.
+
+        Run by the database's administrator (the role that owns the tables), after opening the
+        store has created or upgraded them.
+        """
+        self._server_only()
+        ran: list[str] = []
+        with self._uow() as s:
+            # A GRANT by a role without the right only warns ("no privileges were granted").
+            if not s.execute(_OWNS_TABLES).scalar():
+                raise AccessDeniedError(
+                    f"Your role may not grant {group!r} the tables: run this as the role that owns "
+                    "them (the one that created the campaign database). Nothing was changed."
+                )
+            missing = s.execute(_ROLE_EXISTS, {"role": group}).first() is None
+            quote = s.get_bind().dialect.identifier_preparer.quote
+        if missing:
+            create = f"CREATE ROLE {quote(group)} NOLOGIN"
+            try:
+                with self._uow() as s:
+                    s.execute(text(create))
+            except AccessDeniedError:
+                raise AccessDeniedError(
+                    f"There is no role {group!r} and your role may not create one; ask a superuser "
+                    f"to run: {create};"
+                ) from None
+            ran.append(create)
+        statements = self.setup_statements(group)
+        try:
+            with self._uow() as s:
+                for statement in statements:
+                    s.execute(text(statement))
+        except StoreError:
             raise AccessDeniedError(
                 f"Your role may not grant {group!r} the tables: run this as the role that owns "
-                "them (the one that created the campaign database). Nothing was changed."
-            )
-        missing = s.execute(_ROLE_EXISTS, {"role": group}).first() is None
-        quote = s.get_bind().dialect.identifier_preparer.quote
-    if missing:
-        create = f"CREATE ROLE {quote(group)} NOLOGIN"
-        try:
-            with store.unit_of_work() as s:
-                s.execute(text(create))
-        except AccessDeniedError:
-            raise AccessDeniedError(
-                f"There is no role {group!r} and your role may not create one; ask a superuser "
-                f"to run: {create};"
+                f"them (the one that created the campaign database). Nothing was changed."
             ) from None
-        ran.append(create)
-    statements = setup_statements(store, group)
-    try:
-        with store.unit_of_work() as s:
-            for statement in statements:
-                s.execute(text(statement))
-    except StoreError:
-        raise AccessDeniedError(
-            f"Your role may not grant {group!r} the tables: run this as the role that owns "
-            f"them (the one that created the campaign database). Nothing was changed."
-        ) from None
-    return ran + statements
+        return ran + statements

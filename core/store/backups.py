@@ -5,92 +5,23 @@ WAL). Restoring checks the backup with the same read-only checks as opening, kee
 the campaign it replaces, and swaps the rows in one transaction on the live file, so a crash
 leaves the old campaign or the new one and other windows on the file are never cut off.
 PostgreSQL campaigns are backed up by the server (pg_dump, base backups), not by the app.
+
+The copying itself is :mod:`core.store.copies` (below the store, which copies a file before
+upgrading it); restoring sits above the store, which it opens to upgrade an older backup.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import time
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from core.store.copies import SERVER_BACKUPS, copy_database, is_locked, unused_name
 from core.store.errors import DatabaseLockedError, NotACampaignDatabaseError, StoreError
-from core.store.health import seal
 from core.store.opening import Inspection, Verdict, inspect_sqlite_file
 
-SERVER_BACKUPS = (
-    "This campaign lives on a database server; backing it up is the server's job (for "
-    "PostgreSQL: pg_dump or the server's own backups). Ask whoever runs the server."
-)
-
-
-def _is_locked(exc: sqlite3.Error) -> bool:
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
-
-
-def _give_up_after(lock_timeout: float) -> Callable[[int, int, int], None]:
-    """Gets a backup progress callback that stops a copy kept waiting for a lock too long.
-
-    Python's backup loop retries a busy or locked source for ever: with another program
-    holding the file, a backup (and a restore) hung with no message.
-    """
-    deadline = time.monotonic() + lock_timeout
-
-    def progress(status: int, _remaining: int, _total: int) -> None:
-        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and (
-                time.monotonic() > deadline):
-            raise sqlite3.OperationalError("database is locked")
-
-    return progress
-
-
-def copy_database(source: Path, target: Path, lock_timeout: float = 5.0) -> Path:
-    """Writes a consistent copy of the SQLite file ``source`` to ``target`` (backup API).
-
-    The copy is written beside ``target`` and renamed over it only when whole. Another
-    program holding ``source`` locked for more than ``lock_timeout`` seconds raises
-    DatabaseLockedError (nothing written).
-    """
-    part = target.with_name(f"{target.name}.part")
-    try:
-        part.unlink(missing_ok=True)
-        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True,
-                              timeout=lock_timeout)
-        try:
-            dst = sqlite3.connect(part)
-            try:
-                src.backup(dst, progress=_give_up_after(lock_timeout))
-            finally:
-                dst.close()
-        finally:
-            src.close()
-        seal(part)  # a backup carries its own digest: damage to it is named when it is opened
-        os.replace(part, target)
-    except sqlite3.Error as exc:
-        part.unlink(missing_ok=True)
-        if "full" in str(exc).lower():
-            raise StoreError(f"The disk is full; no backup was written to {target}.") from None
-        if _is_locked(exc):
-            raise DatabaseLockedError(
-                f"{source} is locked by another program or Combat Desk window; no backup was "
-                "written. Try again in a moment.") from None
-        raise StoreError(f"Could not copy {source} to {target}: {exc}.") from None
-    except OSError as exc:
-        part.unlink(missing_ok=True)
-        raise StoreError(f"Could not write the backup {target}: {exc.strerror}.") from None
-    return target
-
-
-def unused_name(path: Path) -> Path:
-    """Gets ``path``, or ``name.2.bak``, ``name.3.bak``… if it is taken: copies never overwrite."""
-    candidate, number = path, 1
-    while candidate.exists():
-        number += 1
-        candidate = path.with_name(f"{path.stem}.{number}{path.suffix}")
-    return candidate
+__all__ = ["SERVER_BACKUPS", "check_backup", "copy_database", "restore_backup", "unused_name"]
 
 
 def check_backup(path: Path) -> Inspection:
@@ -135,7 +66,7 @@ def restore_backup(backup: Path, target: Path, now: datetime | None = None,
         _swap_in(incoming, target, kept, lock_timeout)
         return kept
     except sqlite3.Error as exc:
-        if _is_locked(exc):  # worth a Retry: the DM is asked (desktop/store_retry.py)
+        if is_locked(exc):  # worth a Retry: the DM is asked (desktop/store_retry.py)
             raise DatabaseLockedError(
                 f"{target} is locked by another program or Combat Desk window; {backup.name} "
                 "was not restored and the campaign is unchanged. Try again in a moment."

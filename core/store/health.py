@@ -20,18 +20,23 @@ from __future__ import annotations
 import sqlite3
 import zlib
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from core.fight.log import EncounterLog, LogError
 from core.roster.checks import check_entry, check_template
+from core.store.campaigns import Campaigns
+from core.store.commands import live_commands
+from core.store.encounters import EncounterInfo, Encounters
 from core.store.errors import CorruptDatabaseError, StoreError
-
-if TYPE_CHECKING:
-    from core.store.store import EncounterInfo, Store
+from core.store.mapping import entry_of, template_of
+from core.store.roster import Roster
+from core.store.schema import Base
 
 _HEADER_SKIPPED = ((24, 28), (60, 64), (92, 96))
 """Header bytes left out of the digest: the change counter and its copy (SQLite may bump them
@@ -39,6 +44,22 @@ on any write) and user_version, where the digest itself is kept."""
 _CHUNK = 1 << 20
 MAX_REPORTED = 8
 """At most this many problems are named; the count of the rest follows."""
+
+
+class Readable(Protocol):
+    """What the content checks read through: a :class:`~core.store.store.Store` (which opens
+    a campaign with them, so this module cannot name it)."""
+
+    @property
+    def campaigns(self) -> Campaigns: ...
+
+    @property
+    def roster(self) -> Roster: ...
+
+    @property
+    def encounters(self) -> Encounters: ...
+
+    def unit_of_work(self) -> AbstractContextManager[Session]: ...
 
 
 def file_digest(path: Path) -> int:
@@ -129,7 +150,7 @@ HAVING count(*) != max(v.event_index) + 1 OR min(v.event_index) != 0
 """
 
 
-def content_problems(store: Store) -> list[str]:
+def content_problems(store: Readable) -> list[str]:
     """Reads everything the app relies on the way the app reads it; names what fails.
 
     Bulk reads (one query a table), so that a campaign of thousands of fights is checked in
@@ -148,15 +169,16 @@ def content_problems(store: Store) -> list[str]:
 
     attempt("the list of commands", partial(_broken_chains, store))
     try:
-        campaigns = store.campaigns()
+        campaigns = store.campaigns.all()
     except StoreError:
         return [*found, "the list of campaigns cannot be read"]
     attempt("the roster", partial(_bad_records, store))
     for campaign in campaigns:
         label = f"the {campaign.name} campaign"
-        attempt(f"the session log of {label}", partial(_read_all, store.session_log, campaign.id))
+        attempt(f"the session log of {label}",
+                partial(_read_all, store.roster.session_log, campaign.id))
         try:
-            encounters = store.encounters(campaign.id)
+            encounters = store.encounters.all(campaign.id)
         except StoreError:
             found.append(f"the list of encounters of {label} cannot be read")
             continue
@@ -164,7 +186,7 @@ def content_problems(store: Store) -> list[str]:
     return found
 
 
-def _broken_chains(store: Store) -> list[str]:
+def _broken_chains(store: Readable) -> list[str]:
     found = []
     with store.unit_of_work() as s:
         raw = s.connection().exec_driver_sql
@@ -178,15 +200,12 @@ def _broken_chains(store: Store) -> list[str]:
     return found
 
 
-def _bad_records(store: Store) -> list[str]:
+def _bad_records(store: Readable) -> list[str]:
     """Maps every roster entry and template as the app does, and checks its values."""
-    from core.store.schema import Base
-    from core.store.store import _entry, _template
-
     found = []
     kinds: tuple[tuple[str, Callable[[Any], Any], Callable[[Any], object], str], ...] = (
-        ("characters", _entry, check_entry, "{} in the roster"),
-        ("monster_templates", _template, check_template, "the {} template"),
+        ("characters", entry_of, check_entry, "{} in the roster"),
+        ("monster_templates", template_of, check_template, "the {} template"),
     )
     with store.unit_of_work() as s:
         for table, to_value, check, what in kinds:
@@ -201,11 +220,8 @@ def _bad_records(store: Store) -> list[str]:
     return found
 
 
-def _bad_logs(store: Store, encounters: Sequence[EncounterInfo]) -> list[str]:
+def _bad_logs(store: Readable, encounters: Sequence[EncounterInfo]) -> list[str]:
     """Parses every encounter's log in one read, and replays the open ones."""
-    from core.store.schema import Base
-    from core.store.store import Store as StoreClass
-
     table = Base.metadata.tables["encounter_events"]
     wanted = {info.id: info for info in encounters}
     rows: dict[int, list[Any]] = {}
@@ -219,7 +235,7 @@ def _bad_logs(store: Store, encounters: Sequence[EncounterInfo]) -> list[str]:
     for encounter_id, events in rows.items():
         info = wanted[encounter_id]
         try:
-            commands = [c for _, c in StoreClass._live_commands(events)]
+            commands = [c for _, c in live_commands(events)]
             if not info.ended:
                 EncounterLog(commands)
         except LogError as exc:

@@ -4,7 +4,7 @@ A window that opens an encounter for play takes its lease and renews it with a h
 lease whose heartbeat stopped (the app crashed, the laptop slept) expires by itself, so nobody
 locks a fight forever. Another window opening the encounter meanwhile gets it read-only, told
 who plays it, and may take it over; the store then refuses the first holder's next command
-(see ``Store.append_command``'s ``holder``) and says who took over. Leases live in a table
+(see ``store.commands.append``'s ``holder``) and says who took over. Leases live in a table
 (schema 0006), so the same rules hold on an SQLite file and on a PostgreSQL server, where the
 server's clock judges expiry for every client alike.
 """
@@ -15,19 +15,22 @@ import socket
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Any
 
-from sqlalchemy import delete, select, text
+from sqlalchemy import bindparam, delete, select, text
 from sqlalchemy.orm import Session
 
 from core.store.errors import EncounterTakenOverError, NotFoundError
 from core.store.schema import EncounterLeaseRow, EncounterRow, os_user, utc_now
-
-if TYPE_CHECKING:
-    from core.store.store import Store
+from core.store.unit_of_work import Repository, reads
 
 LEASE_SECONDS = 30.0
 """How long a lease lasts without a heartbeat (the desktop beats every 10 seconds)."""
+LEASE_OF = select(
+    EncounterLeaseRow.instance, EncounterLeaseRow.user_name, EncounterLeaseRow.host,
+    EncounterLeaseRow.since,
+).where(EncounterLeaseRow.encounter_id == bindparam("encounter_id"))
+"""The (instance, user, host, since) of an encounter's lease, for a write to check first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,18 @@ def taken_over_message(user: str, host: str, since: datetime) -> str:
         "Desk), so nothing was saved here. This window now only shows the fight as it goes "
         "on; use Take Over in its banner to play here again."
     )
+
+
+def refuse_unless_holder(lease: Any, holder: str | None) -> None:
+    """Refuses a command from a window whose encounter another Combat Desk has taken over.
+
+    ``lease`` is the (instance, user, host, since) row or None. No lease, or a caller that
+    plays without one (``holder`` None: the command line, older callers), is not refused.
+    """
+    if holder is None or lease is None or lease[0] == holder:
+        return
+    since = lease[3] if isinstance(lease[3], datetime) else datetime.fromisoformat(lease[3])
+    raise EncounterTakenOverError(taken_over_message(lease[1], lease[2], since))
 
 
 def _lease(row: EncounterLeaseRow, now: datetime) -> Lease:
@@ -153,55 +168,51 @@ def _hold(
     return _lease(row, now)
 
 
-def take(
-    store: Store,
-    encounter_id: int,
-    me: LeaseHolder,
-    take_over: bool = False,
-    seconds: float = LEASE_SECONDS,
-) -> Lease:
-    """Takes the encounter's lease for ``me`` unless another live holder has it.
+class Leases(Repository):
+    """Encounters' leases (``store.leases``): who plays each one now."""
 
-    Returns the lease that holds afterwards: ``me``'s, or (without ``take_over``) the other
-    holder's, whose window plays on. ``take_over`` takes it from a live holder too.
-    """
-    with store.unit_of_work() as s:
-        row = _locked(s, encounter_id)
-        now = _now(s)
-        if row is not None and row.instance != me.instance and not take_over:
-            other = _lease(row, now)
-            if other.live:
-                return other
-        return _hold(s, row, encounter_id, me, now, seconds)
+    def take(self, encounter_id: int, holder: LeaseHolder, take_over: bool = False,
+             seconds: float = LEASE_SECONDS) -> Lease:
+        """Takes the encounter's lease for ``holder`` unless another live holder has it.
 
+        Returns the lease that holds afterwards: ``holder``'s, or (without ``take_over``) the
+        other holder's, whose window plays on. ``take_over`` takes it from a live holder too.
+        """
+        with self._uow() as s:
+            row = _locked(s, encounter_id)
+            now = _now(s)
+            if row is not None and row.instance != holder.instance and not take_over:
+                other = _lease(row, now)
+                if other.live:
+                    return other
+            return _hold(s, row, encounter_id, holder, now, seconds)
 
-def renew(
-    store: Store, encounter_id: int, me: LeaseHolder, seconds: float = LEASE_SECONDS
-) -> Lease:
-    """The heartbeat: moves ``me``'s lease on (taking it again if nobody holds it).
+    def renew(self, encounter_id: int, holder: LeaseHolder,
+              seconds: float = LEASE_SECONDS) -> Lease:
+        """The heartbeat: moves ``holder``'s lease on (taking it again if nobody holds it).
 
-    Raises EncounterTakenOverError, naming who, when another Combat Desk has taken it over.
-    """
-    with store.unit_of_work() as s:
-        row = _locked(s, encounter_id)
-        if row is not None and row.instance != me.instance:
-            raise EncounterTakenOverError(taken_over_message(row.user_name, row.host, row.since))
-        return _hold(s, row, encounter_id, me, _now(s), seconds)
+        Raises EncounterTakenOverError, naming who, when another Combat Desk has taken it over.
+        """
+        with self._uow() as s:
+            row = _locked(s, encounter_id)
+            if row is not None and row.instance != holder.instance:
+                raise EncounterTakenOverError(
+                    taken_over_message(row.user_name, row.host, row.since))
+            return _hold(s, row, encounter_id, holder, _now(s), seconds)
 
-
-def release(store: Store, encounter_id: int, me: LeaseHolder) -> None:
-    """Lets the encounter go (its window closed); someone else's lease is left alone."""
-    with store.unit_of_work() as s:
-        s.execute(
-            delete(EncounterLeaseRow).where(
-                EncounterLeaseRow.encounter_id == encounter_id,
-                EncounterLeaseRow.instance == me.instance,
+    def release(self, encounter_id: int, holder: LeaseHolder) -> None:
+        """Lets the encounter go (its window closed); someone else's lease is left alone."""
+        with self._uow() as s:
+            s.execute(
+                delete(EncounterLeaseRow).where(
+                    EncounterLeaseRow.encounter_id == encounter_id,
+                    EncounterLeaseRow.instance == holder.instance,
+                )
             )
-        )
 
-
-def current(store: Store, encounter_id: int) -> Lease | None:
-    """Gets the encounter's lease as it stands (None: nobody has taken it)."""
-    with store.unit_of_work() as s:
-        row = s.get(EncounterLeaseRow, encounter_id)
-        return None if row is None else _lease(row, _now(s))
+    @reads
+    def current(self, encounter_id: int) -> Lease | None:
+        """Gets who holds the encounter's lease now (None: nobody took it)."""
+        with self._uow() as s:
+            row = s.get(EncounterLeaseRow, encounter_id)
+            return None if row is None else _lease(row, _now(s))
