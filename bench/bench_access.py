@@ -23,7 +23,6 @@ import psycopg
 from core.fight.log import Command, Event, EventKind
 from core.roster.entries import RosterEntry
 from core.store import Store
-from core.store import access as acl
 from tests.store import pg_server
 
 RUNS = 5
@@ -32,13 +31,13 @@ ENTRIES = 5000
 
 
 def _work(store: Store, label: str) -> dict[str, float]:
-    campaign = store.create_campaign(f"{label} {uuid.uuid4().hex[:8]}")
-    fight = store.create_encounter(campaign.id, "Moathouse", "side-d6")
+    campaign = store.campaigns.create(f"{label} {uuid.uuid4().hex[:8]}")
+    fight = store.encounters.create(campaign.id, "Moathouse", "side-d6")
     appends = []
     for _ in range(APPENDS):
         hit = Command("Orc hits", (Event(EventKind.HP_CHANGED, {"id": "orc", "delta": -1}),))
         start = time.perf_counter()
-        store.append_command(fight.id, hit)
+        store.commands.append(fight.id, hit)
         appends.append(time.perf_counter() - start)
 
     def timed(step: Callable[[], object]) -> float:
@@ -50,11 +49,12 @@ def _work(store: Store, label: str) -> dict[str, float]:
     return {
         "append one command (ms)": statistics.median(appends) * 1e3,
         f"import {ENTRIES:,} entries (ms)": timed(
-            lambda: store.import_entries(campaign.id, entries)
+            lambda: store.roster.import_entries(campaign.id, entries)
         )
         * 1e3,
-        f"read a {ENTRIES:,}-entry roster (ms)": timed(lambda: store.roster(campaign.id)) * 1e3,
-        f"load {APPENDS} commands (ms)": timed(lambda: store.load_commands(fight.id)) * 1e3,
+        f"read a {ENTRIES:,}-entry roster (ms)": timed(
+            lambda: store.roster.entries(campaign.id)) * 1e3,
+        f"load {APPENDS} commands (ms)": timed(lambda: store.commands.load(fight.id)) * 1e3,
     }
 
 
@@ -67,7 +67,7 @@ def main() -> None:
     tag = uuid.uuid4().hex[:6]
     group, dm = f"bench_dms_{tag}", f"bench_dm_{tag}"
     admin = Store.open(url)
-    acl.setup(admin, group)
+    admin.access.setup(group)
     with psycopg.connect(srv.url.replace("+psycopg", "", 1), autocommit=True) as conn:
         conn.execute(f"CREATE ROLE {dm} LOGIN IN ROLE {group}")
     player = Store.open(url.replace("postgres@", f"{dm}@", 1))

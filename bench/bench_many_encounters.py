@@ -40,8 +40,8 @@ def campaign_file(folder: Path, name: str, ended: int, opened: int) -> Path:
     path = folder / f"{name}.sqlite"
     store = Store.open(f"sqlite:///{path}")
     campaign_name, roster, _templates = load_sample()
-    campaign = store.create_campaign(campaign_name)
-    store.add_entries(campaign.id, roster)
+    campaign = store.campaigns.create(campaign_name)
+    store.roster.add_all(campaign.id, roster)
     adds = [c for c in commands_for_scenario(FIGHT)
             if c.events[0].kind is EventKind.COMBATANT_ADDED]
     for n in range(ended + opened):

@@ -38,8 +38,8 @@ FIGHT = {"system": "side-d6", "combatants": [
 
 def build(path: Path) -> None:
     store = Store.open(f"sqlite:///{path}")
-    campaign = store.create_campaign("Greyhawk")
-    store.import_entries(campaign.id, [
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.import_entries(campaign.id, [
         RosterEntry(name=f"Levy {i}", hp=5, max_hp=8, notes="carries a spear " * 4)
         for i in range(ENTRIES)])  # fmt: skip
     adds = [c for c in commands_for_scenario(FIGHT)

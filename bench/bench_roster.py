@@ -33,12 +33,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.sqlite'}"
         store = Store.open(url)
-        campaign = store.create_campaign("Bench")
+        campaign = store.campaigns.create("Bench")
         entries = [replace(roster[i % len(roster)], name=f"Entry {i}") for i in range(ENTRIES)]
         start = time.perf_counter()
-        store.import_entries(campaign.id, entries)
+        store.roster.import_entries(campaign.id, entries)
         insert_ms = (time.perf_counter() - start) * 1000
-        store.add_templates(campaign.id, templates)
+        store.templates.add_all(campaign.id, templates)
         store.close()
 
         loads, shows = [], []
@@ -47,8 +47,8 @@ def main() -> None:
         for _ in range(RUNS):
             store = Store.open(url)
             start = time.perf_counter()
-            values = store.roster(campaign.id)
-            tmpl = store.monster_templates(campaign.id)
+            values = store.roster.entries(campaign.id)
+            tmpl = store.templates.all(campaign.id)
             loads.append((time.perf_counter() - start) * 1000)
             start = time.perf_counter()
             panel.set_values(values, tmpl)
@@ -59,7 +59,7 @@ def main() -> None:
             store.close()
         assert len(values) == ENTRIES
     print(f"bulk insert of {ENTRIES} entries (one transaction): {insert_ms:.0f} ms")
-    print(f"load  Store.roster ({ENTRIES}):   median {statistics.median(loads):.0f} ms, "
+    print(f"load  store.roster.entries ({ENTRIES}):   median {statistics.median(loads):.0f} ms, "
           f"min {min(loads):.0f} ms over {RUNS} runs")  # fmt: skip
     print(f"display (model reset + tree shown): median {statistics.median(shows):.0f} ms, "
           f"min {min(shows):.0f} ms over {RUNS} runs")  # fmt: skip

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core.fight.log import Command, Event, EventKind
 from core.roster.sample import load_sample
 from core.store import LeaseHolder, Store
-from core.store.store import _character_values
+from core.store.mapping import character_values
 
 APPENDS = 2000
 ENTRIES = 5000
@@ -58,22 +58,22 @@ def raw_connection(path: Path, synchronous: str = "FULL") -> sqlite3.Connection:
 def append_store(folder: Path, leased: bool = False) -> Callable[[int], float]:
     """``leased``: as the desktop appends, after the last command seen and checking the lease."""
     store = Store.open(f"sqlite:///{folder / f'store-append-{leased}.sqlite'}")
-    campaign = store.create_campaign("Bench")
+    campaign = store.campaigns.create("Bench")
     holder = LeaseHolder.here()
 
     def run(n: int) -> float:
-        encounter = store.create_encounter(campaign.id, f"Fight {n}", "side-d6")
+        encounter = store.encounters.create(campaign.id, f"Fight {n}", "side-d6")
         commands = [Command(COMMAND.name, COMMAND.events) for _ in range(APPENDS)]  # new ids
         if leased:
-            store.take_lease(encounter.id, holder)
+            store.leases.take(encounter.id, holder)
         start = time.perf_counter()
         if leased:
             seen = 0
             for command in commands:
-                seen = store.append_command(encounter.id, command, seen, holder.instance)
+                seen = store.commands.append(encounter.id, command, seen, holder.instance)
         else:
             for command in commands:
-                store.append_command(encounter.id, command)
+                store.commands.append(encounter.id, command)
         return (time.perf_counter() - start) / APPENDS
 
     return run
@@ -123,9 +123,9 @@ def save_store(folder: Path) -> Callable[[int], float]:
     entries = roster()
 
     def run(n: int) -> float:
-        campaign = store.create_campaign(f"Bench {n}")
+        campaign = store.campaigns.create(f"Bench {n}")
         start = time.perf_counter()
-        store.import_entries(campaign.id, entries)
+        store.roster.import_entries(campaign.id, entries)
         return time.perf_counter() - start
 
     return run
@@ -135,7 +135,7 @@ def save_raw(folder: Path) -> Callable[[int], float]:
     path = folder / "raw-roster.sqlite"
     Store.open(f"sqlite:///{path}").close()
     conn = raw_connection(path)
-    values = [_character_values(e) for e in roster()]
+    values = [character_values(e) for e in roster()]
     columns = list(values[0])
     sql = (
         f"INSERT INTO characters (campaign_id, version, updated_at, {', '.join(columns)}) "

@@ -31,16 +31,16 @@ HEADLESS_PLATFORMS = ("offscreen", "minimal")
 
 def ensure_sample_campaign(store: Store) -> None:
     """Creates the sample campaign when the database has no campaign at all (first start)."""
-    if store.campaigns():
+    if store.campaigns.all():
         return
     from core.roster.sample import load_sample
     from core.store import NameTakenError
 
     name, roster, templates = load_sample()
     try:
-        store.create_campaign_with(name, roster, templates)
+        store.campaigns.create_with(name, roster, templates)
     except NameTakenError:  # a shared server: another DM's sample, out of this role's sight
-        store.create_campaign_with(f"{name} ({store.who()})", roster, templates)
+        store.campaigns.create_with(f"{name} ({store.access.who()})", roster, templates)
 
 
 def _saved_url(settings: object) -> str | None:
@@ -63,7 +63,7 @@ def _open_asking_for_password(url: str | None,
     """Opens the store; a server that wants a password the keyring and ~/.pgpass did not give
     is asked for one (never on the command line, where every user could read it)."""
     from core.store import Store, StoreError
-    from core.store.store import make_safe
+    from core.store.addresses import make_safe
 
     try:
         return Store.open(url)

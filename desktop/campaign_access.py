@@ -3,7 +3,7 @@
 On a shared PostgreSQL database a campaign's owner and co-DMs change it and its players only
 read it (``core.store.access``); the server refuses a player's every write. Told only when a
 save failed, a player typed into the form or set up a fight for nothing; so the window asks
-``Store.access`` once each time it shows a campaign (with the campaign's other reads, so a
+``store.access.level`` once each time it shows a campaign (with the campaign's other reads, so a
 busy database gets the same Retry / Cancel), and for a player it is read-only up front:
 
 - the roster's forms show values but take no typing, their buttons are off;
@@ -15,7 +15,7 @@ busy database gets the same Retry / Cancel), and for a player it is read-only up
 
 Owners and co-DMs get everything, as does everyone on an SQLite file (``access`` is "owner").
 A campaign the role may not see at all is not listed in the first place: row-level security
-leaves it out of ``Store.campaigns``.
+leaves it out of ``store.campaigns.all``.
 """
 
 from __future__ import annotations
@@ -210,7 +210,7 @@ class CampaignAccess:
         ]  # fmt: skip
 
     def campaign_shown(self, campaign: Campaign, level: str | None) -> None:
-        """Shows ``campaign`` as a role with ``level`` access may use it (``Store.access``,
+        """Shows ``campaign`` as a role with ``level`` access may use it (``store.access.level``,
         read once with the rest of the campaign as the window switches to it)."""
         self._campaign_id = campaign.id
         self.level = level

@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
         from core.store import StoreError
 
         try:
-            self._campaigns = self.store_call(self._store.campaigns)
+            self._campaigns = self.store_call(self._store.campaigns.all)
         except StoreError as exc:
             self.store_failed(exc, "The campaigns were not read again")
             return
@@ -271,9 +271,9 @@ class MainWindow(QMainWindow):
         try:
             # Everything the switch shows is read first: a refusal leaves no half-switched window.
             roster, templates, active, count, level = self.store_call(lambda: (
-                store.roster(campaign.id), store.monster_templates(campaign.id),
-                store.encounters(campaign.id, with_options=False, status="active"),
-                store.encounter_count(campaign.id), store.access(campaign.id)))
+                store.roster.entries(campaign.id), store.templates.all(campaign.id),
+                store.encounters.all(campaign.id, with_options=False, status="active"),
+                store.encounters.count(campaign.id), store.access.level(campaign.id)))
         except StoreError as exc:
             self.store_failed(exc, f"{campaign.name} is not shown")
             self._mark_shown_campaign()  # the box and the menu go back to the one shown
@@ -318,7 +318,7 @@ class MainWindow(QMainWindow):
         from core.store import StoreError
 
         try:
-            campaign = self.store_call(lambda: self._store.create_campaign(name),
+            campaign = self.store_call(lambda: self._store.campaigns.create(name),
                                        f"Creating the campaign '{name}'")
         except StoreError as exc:
             self.store_failed(exc, f"{name.strip()} was not created")
@@ -378,7 +378,7 @@ class MainWindow(QMainWindow):
         store, campaign_id = self._store, self.campaign.id
         try:
             roster, templates = self.store_call(
-                lambda: (store.roster(campaign_id), store.monster_templates(campaign_id)))
+                lambda: (store.roster.entries(campaign_id), store.templates.all(campaign_id)))
         except StoreError as exc:
             self.store_failed(exc, "The roster was not read again")
             return

@@ -39,12 +39,12 @@ def _expected_steps(system: str) -> list[dict[str, Any]]:
 def _check_store(folder: Path) -> str:
     store = Store.open(f"sqlite:///{folder / 'self-test.sqlite'}")
     try:
-        campaign = store.create_campaign("Self-test")
+        campaign = store.campaigns.create("Self-test")
         for system in SYSTEM_MODULES:
             document = json.loads(resource(f"selftest/{system}.json").read_text())
-            encounter = store.create_encounter(campaign.id, f"self-test {system}", system)
+            encounter = store.encounters.create(campaign.id, f"self-test {system}", system)
             for command in commands_for_scenario(document):
-                store.append_command(encounter.id, command)
+                store.commands.append(encounter.id, command)
         return f"campaign database created and migrated ({store.label})"
     finally:
         store.close()
@@ -53,10 +53,10 @@ def _check_store(folder: Path) -> str:
 def _check_encounters(folder: Path) -> str:
     store = Store.open(f"sqlite:///{folder / 'self-test.sqlite'}")
     try:
-        campaign = store.campaigns()[0]
+        campaign = store.campaigns.all()[0]
         del campaign
         for encounter_id, system in enumerate(SYSTEM_MODULES, start=1):
-            log = EncounterLog(store.load_commands(encounter_id))
+            log = EncounterLog(store.commands.load(encounter_id))
             resolution = resolve_state(log.state, Roller.seeded(log.state.config.get("seed")))
             got = [s.to_json() for s in resolution.steps]
             want = _expected_steps(system)

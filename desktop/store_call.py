@@ -9,7 +9,7 @@ typed in once the call is over, a busy cursor shows, and past
 a moment a progress message says what is being waited for and when Combat Desk gives up.
 
 There is no Cancel button: the store's timeouts (SQLite's busy timeout, PostgreSQL's connect,
-statement and lock timeouts, see ``core.store.store._server_timeouts``) end every wait, and a
+statement and lock timeouts, see ``core.store.addresses.server_timeouts``) end every wait, and a
 call abandoned half-way on its thread could still commit after the DM was told it did not.
 When the wait ends as busy or unreachable, :func:`desktop.store_retry.with_retry` offers Retry
 or Cancel as before.

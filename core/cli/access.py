@@ -60,7 +60,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     from core.store import Store, StoreError
-    from core.store import access as acl
 
     try:
         store = Store.open(args.database)
@@ -69,23 +68,23 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_REFUSED
     try:
         if args.verb == "setup":
-            for statement in acl.setup(store, args.group):
+            for statement in store.access.setup(args.group):
                 out.write(f"{statement};\n")
             out.write(f"-- {store.url}: tables ready; members of {args.group} may use them.\n")
         elif args.verb == "grant":
-            campaign = acl.campaign_named(store, args.campaign)
-            acl.grant(store, campaign, args.role, args.access)
+            campaign = store.access.campaign_named(args.campaign)
+            store.access.grant(campaign, args.role, args.access)
             out.write(f"{args.role} is now {args.access} of {campaign.name}.\n")
         elif args.verb == "revoke":
-            campaign = acl.campaign_named(store, args.campaign)
-            acl.revoke(store, campaign, args.role)
+            campaign = store.access.campaign_named(args.campaign)
+            store.access.revoke(campaign, args.role)
             out.write(f"{args.role} no longer has access to {campaign.name}.\n")
         elif args.campaign is None:
-            for campaign in store.campaigns():
-                out.write(f"{campaign.name}\t{store.access(campaign.id) or '-'}\n")
+            for campaign in store.campaigns.all():
+                out.write(f"{campaign.name}\t{store.access.level(campaign.id) or '-'}\n")
         else:
-            campaign = acl.campaign_named(store, args.campaign)
-            for member in acl.members(store, campaign):
+            campaign = store.access.campaign_named(args.campaign)
+            for member in store.access.members(campaign):
                 given = (
                     f"\tgiven by {member.changed_by} at {member.changed_at:%Y-%m-%d %H:%M}"
                     if member.changed_by and member.changed_at

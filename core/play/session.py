@@ -115,7 +115,7 @@ class EncounterSession:
         log = EncounterLog()
         for command in first:
             log.execute(command)  # raises LogError before anything is written
-        info = store.create_encounter(campaign_id, name, system, options, first)
+        info = store.encounters.create(campaign_id, name, system, options, first)
         return cls(store, info, log, len(first), holder, range(1, len(first) + 1))
 
     @classmethod
@@ -123,7 +123,7 @@ class EncounterSession:
                holder: LeaseHolder | None = None) -> EncounterSession:
         """Reopens an encounter at exactly its last saved command (the lease is not taken yet:
         see :meth:`claim`)."""
-        last, live = store.log_snapshot(info.id)
+        last, live = store.commands.snapshot(info.id)
         return cls(store, info, EncounterLog([c for _, c in live]), last, holder,
                    [seq for seq, _ in live])
 
@@ -157,7 +157,7 @@ class EncounterSession:
             raise AccessDeniedError(self.read_only)  # the server would refuse the lease too
         if self.holder is None:
             raise StoreError("This window plays without a lease, so it cannot take one over.")
-        self.lease = self._store.take_lease(self.info.id, self.holder, take_over)
+        self.lease = self._store.leases.take(self.info.id, self.holder, take_over)
         if self.holding:
             self.catch_up()
         return self.lease
@@ -171,7 +171,7 @@ class EncounterSession:
         if self.holder is None or not self.holding:
             return None
         try:
-            self.lease = self._store.renew_lease(self.info.id, self.holder)
+            self.lease = self._store.leases.renew(self.info.id, self.holder)
         except EncounterTakenOverError:
             self._lost_lease()
             raise
@@ -180,11 +180,11 @@ class EncounterSession:
     def release(self) -> None:
         """Lets the encounter go (the window closes), if this window holds it."""
         if self.holder is not None and self.holding:
-            self._store.release_lease(self.info.id, self.holder)
+            self._store.leases.release(self.info.id, self.holder)
             self.lease = None
 
     def _lost_lease(self) -> None:
-        self.lease = self._store.lease(self.info.id)
+        self.lease = self._store.leases.current(self.info.id)
         if self.lease is not None and self.lease.held_by(self.holder):
             self.lease = None  # it came back to us meanwhile: nothing to show as lost
 
@@ -196,16 +196,16 @@ class EncounterSession:
         the lease again, so its banner says who plays now.
         """
         if self.read_only is not None:
-            self.lease = self._store.lease(self.info.id)  # who plays it now, if anybody
+            self.lease = self._store.leases.current(self.info.id)  # who plays it now, if anybody
         elif self.watching and self.lease is not None:
             # A holder that let go leaves no row: this window still only watches (Take Over
             # plays here), it does not start playing unasked.
-            found = self._store.lease(self.info.id)
+            found = self._store.leases.current(self.info.id)
             self.lease = found if found is not None else replace(self.lease, live=False)
         elif self.lease is None and self.holder is not None:
-            self.lease = self._store.lease(self.info.id)
-        last = self._store.last_command_seq(self.info.id)
-        info = self._store.encounter(self.info.id)
+            self.lease = self._store.leases.current(self.info.id)
+        last = self._store.commands.last_seq(self.info.id)
+        info = self._store.encounters.get(self.info.id)
         if last == self._seen and info.status == self.info.status:
             return False
         if last != self._seen:
@@ -218,7 +218,7 @@ class EncounterSession:
     def _follow(self) -> None:
         """Applies what was stored after the last command this window saw (another window's
         commands and undos): a long fight is not read and replayed whole every time."""
-        for stored in self._store.stored_after(self.info.id, self._seen):
+        for stored in self._store.commands.stored_after(self.info.id, self._seen):
             if stored.command is not None:
                 self.log.execute(stored.command)
                 self._live_seqs.append(stored.seq)
@@ -231,7 +231,7 @@ class EncounterSession:
             self._seen = stored.seq
 
     def _reload(self) -> None:
-        last, live = self._store.log_snapshot(self.info.id)
+        last, live = self._store.commands.snapshot(self.info.id)
         self.log = EncounterLog([command for _, command in live])
         self._live_seqs = [seq for seq, _ in live]
         self._seen = last
@@ -308,7 +308,7 @@ class EncounterSession:
         """Marks the encounter ended; from then on it refuses commands until reopened."""
         self._refuse_if_watching()
         try:
-            self.info = self._store.end_encounter(self.info.id, self._holder_id)
+            self.info = self._store.encounters.end(self.info.id, self._holder_id)
         except EncounterTakenOverError:
             self._lost_lease()
             raise
@@ -323,7 +323,7 @@ class EncounterSession:
         :func:`core.roster.results.reopen_baseline`).
         """
         self._refuse_if_watching()  # an ended encounter has no lease; it is taken once reopened
-        self.info = self._store.reopen_encounter(self.info.id, baseline)
+        self.info = self._store.encounters.reopen(self.info.id, baseline)
         self._changed()
         return self.info
 
@@ -335,7 +335,7 @@ class EncounterSession:
         self._refuse_if_ended()
         self._refuse_if_watching()
         replay([command], self.log.state)  # raises LogError before anything is written
-        self._saved(lambda: self._store.append_command(self.info.id, command, self._seen,
+        self._saved(lambda: self._store.commands.append(self.info.id, command, self._seen,
                                                        self._holder_id))
         state = self.log.execute(command)
         self._live_seqs.append(self._seen)
@@ -358,7 +358,7 @@ class EncounterSession:
         self._refuse_if_watching()
         key = ("undo", self._seen)
         undo_id = self._retry_ids.setdefault(key, new_command_id())
-        self._saved(lambda: self._store.undo_command(self.info.id, self._seen, undo_id,
+        self._saved(lambda: self._store.commands.undo(self.info.id, self._seen, undo_id,
                                                      self._holder_id))
         self._retry_ids.clear()
         command = self.log.undo()
@@ -400,10 +400,10 @@ def encounters_holding(
     """
     wanted = set(entry_ids)
     found: dict[int, list[str]] = {}
-    for info in store.encounters(campaign_id):
+    for info in store.encounters.all(campaign_id):
         if info.ended or info.id == but:
             continue
-        state = EncounterLog(store.load_commands(info.id)).state
+        state = EncounterLog(store.commands.load(info.id)).state
         for combatant in state.combatants.values():
             linked = combatant.extra.get(ROSTER_ID_KEY)
             if isinstance(linked, int) and linked in wanted and info.name not in found.get(

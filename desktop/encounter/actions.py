@@ -196,7 +196,7 @@ class EncounterActions:
         self.campaign_list_changed(count)
         if active is None:
             try:
-                active = self.window.store_call(lambda: self.window.store.encounters(
+                active = self.window.store_call(lambda: self.window.store.encounters.all(
                     campaign.id, with_options=False, status="active"))
             except StoreError as exc:
                 self.window.store_failed(exc, "The open encounters were not read")
@@ -266,7 +266,7 @@ class EncounterActions:
         """Reads an encounter whole from the store, at its last command (reads only)."""
         from core.play.session import EncounterSession
 
-        fresh = self.window.store.encounter(info.id)  # the menu's copy may be old
+        fresh = self.window.store.encounters.get(info.id)  # the menu's copy may be old
         return EncounterSession.resume(self.window.store, fresh, self.holder)
 
     def _add_tab(self, session: EncounterSession, at: int | None = None) -> EncounterWorkspace:
@@ -453,7 +453,7 @@ class EncounterActions:
         if count is None:
             try:
                 count = 0 if campaign is None else self.window.store_call(
-                    lambda: self.window.store.encounter_count(campaign.id))
+                    lambda: self.window.store.encounters.count(campaign.id))
             except StoreError as exc:
                 self.window.store_failed(exc, "The Open Encounter menu was not updated")
                 count = self._count
@@ -468,9 +468,9 @@ class EncounterActions:
         campaign = self.window.campaign
         self.open_menu.clear()
         try:
-            # Headers only: opening one reads it whole (store.encounter in open_encounter).
+            # Headers only: opening one reads it whole (store.encounters.get in open_encounter).
             self._listed = [] if campaign is None else self.window.store_call(
-                lambda: self.window.store.encounters(campaign.id, with_options=False))
+                lambda: self.window.store.encounters.all(campaign.id, with_options=False))
         except StoreError as exc:  # the menu stays empty; it is read again when next opened
             self.window.store_failed(exc, "The Open Encounter menu was not read")
             return
@@ -506,7 +506,7 @@ class EncounterActions:
         try:
             # The roster the results are offered against, read first: once ended, the
             # results must be offered whatever the database does next.
-            roster = self.window.store_call(lambda: self.window.store.roster(campaign_id))
+            roster = self.window.store_call(lambda: self.window.store.roster.entries(campaign_id))
             self.window.store_call(workspace.session.end,  # ending twice is refused: safe
                                    f"Ending '{name}'")
         except StoreError as exc:
@@ -520,7 +520,7 @@ class EncounterActions:
 
     def _results_written(self, campaign_id: int, name: str) -> bool:
         """Tells whether the encounter's results are in the roster (applied, not undone)."""
-        log = self.window.store.session_log(campaign_id)  # a read: safe to repeat
+        log = self.window.store.roster.session_log(campaign_id)  # a read: safe to repeat
         applied = sum(e.summary == f"Results of {name}" for e in log)
         return applied > sum(e.summary == f"Undone: Results of {name}" for e in log)
 
@@ -565,7 +565,8 @@ class EncounterActions:
         name = workspace.session.info.name
         try:
             roster, applied = self.window.store_call(lambda: (
-                self.window.store.roster(campaign.id), self._results_written(campaign.id, name)))
+                self.window.store.roster.entries(campaign.id), self._results_written(
+                    campaign.id, name)))
         except StoreError as exc:
             self.window.store_failed(exc, f"{name} was not reopened")
             return False

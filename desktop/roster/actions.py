@@ -368,7 +368,8 @@ class RosterActions:
         campaign = self.window.campaign
         if roster is None:
             try:
-                roster = (self.window.store_call(lambda: self.window.store.roster(campaign.id))
+                roster = (self.window.store_call(
+                    lambda: self.window.store.roster.entries(campaign.id))
                           if campaign else self.window.entries)
             except StoreError as exc:
                 self.window.store_failed(exc, f"The results of {title} were not offered")
@@ -431,7 +432,7 @@ class RosterActions:
         if campaign is None:
             return None
         try:
-            log = self.window.store_call(lambda: self.window.store.session_log(campaign.id))
+            log = self.window.store_call(lambda: self.window.store.roster.session_log(campaign.id))
         except StoreError as exc:
             self.window.store_failed(exc, "The session log was not opened")
             return None

@@ -157,10 +157,10 @@ class AddEntryCommand(RosterCommand):
         def act() -> int | None:
             if self.saved is None:
                 self.attempt = Attempt("save", self.entry)
-                self.saved = self.ctx.store.add_entry(self.ctx.campaign_id, self.entry)
+                self.saved = self.ctx.store.roster.add(self.ctx.campaign_id, self.entry)
             else:
                 self.attempt = Attempt("restore", self.saved)
-                self.saved = self.ctx.store.restore_entry(
+                self.saved = self.ctx.store.roster.restore(
                     self.ctx.campaign_id, self.ctx.current(self.saved)
                 )
             self.ctx.wrote(self.saved)
@@ -173,7 +173,7 @@ class AddEntryCommand(RosterCommand):
             assert self.saved is not None and self.saved.id is not None
             current = self.ctx.current(self.saved)
             self.attempt = Attempt("remove", current)
-            self.ctx.store.remove_entry(self.saved.id, current.version)
+            self.ctx.store.roster.remove(self.saved.id, current.version)
             self.saved = current
             return None
 
@@ -200,7 +200,7 @@ class EditEntryCommand(RosterCommand):
         version = self.before.version if self._first else self.ctx.current(values).version
         versioned = replace(values, version=version)
         self.attempt = Attempt("save", versioned)
-        saved = self.ctx.store.update_entry(versioned)
+        saved = self.ctx.store.roster.update(versioned)
         self._first = False
         self.ctx.wrote(saved)
         return saved.id
@@ -224,7 +224,7 @@ class RemoveEntryCommand(RosterCommand):
             current = self.ctx.current(self.entry)
             assert current.id is not None
             self.attempt = Attempt("remove", current)
-            self.ctx.store.remove_entry(current.id, current.version)
+            self.ctx.store.roster.remove(current.id, current.version)
             self.entry = current
             return None
 
@@ -233,7 +233,7 @@ class RemoveEntryCommand(RosterCommand):
     def undo(self) -> None:
         def act() -> int | None:
             self.attempt = Attempt("restore", self.entry)
-            restored = self.ctx.store.restore_entry(self.ctx.campaign_id, self.entry)
+            restored = self.ctx.store.roster.restore(self.ctx.campaign_id, self.entry)
             self.ctx.wrote(restored)
             return restored.id
 
@@ -258,7 +258,8 @@ class ApplyResultsCommand(RosterCommand):
         self._first = True
 
     def _write(self, values: Sequence[RosterEntry], summary: str) -> list[RosterEntry]:
-        return self.ctx.store.apply_results(self.ctx.campaign_id, values, summary, self.details)
+        return self.ctx.store.roster.apply_results(
+            self.ctx.campaign_id, values, summary, self.details)
 
     def _apply(self, values: Sequence[RosterEntry], summary: str) -> int | None:
         # The first write checks the versions loaded when the results were proposed.
@@ -298,10 +299,10 @@ class AddTemplateCommand(TemplateCommand):
         def act() -> int | None:
             if self.saved is None:
                 self.attempt = Attempt("save", self.template)
-                self.saved = self.ctx.store.add_template(self.ctx.campaign_id, self.template)
+                self.saved = self.ctx.store.templates.add(self.ctx.campaign_id, self.template)
             else:
                 self.attempt = Attempt("restore", self.saved)
-                self.saved = self.ctx.store.restore_template(
+                self.saved = self.ctx.store.templates.restore(
                     self.ctx.campaign_id, self.ctx.current_template(self.saved)
                 )
             self.ctx.wrote_template(self.saved)
@@ -314,7 +315,7 @@ class AddTemplateCommand(TemplateCommand):
             assert self.saved is not None and self.saved.id is not None
             current = self.ctx.current_template(self.saved)
             self.attempt = Attempt("remove", current)
-            self.ctx.store.remove_template(self.saved.id, current.version)
+            self.ctx.store.templates.remove(self.saved.id, current.version)
             self.saved = current
             return None
 
@@ -341,7 +342,7 @@ class EditTemplateCommand(TemplateCommand):
         version = self.before.version if self._first else self.ctx.current_template(values).version
         versioned = replace(values, version=version)
         self.attempt = Attempt("save", versioned)
-        saved = self.ctx.store.update_template(versioned)
+        saved = self.ctx.store.templates.update(versioned)
         self._first = False
         self.ctx.wrote_template(saved)
         return saved.id
@@ -365,7 +366,7 @@ class RemoveTemplateCommand(TemplateCommand):
             current = self.ctx.current_template(self.template)
             assert current.id is not None
             self.attempt = Attempt("remove", current)
-            self.ctx.store.remove_template(current.id, current.version)
+            self.ctx.store.templates.remove(current.id, current.version)
             self.template = current
             return None
 
@@ -374,7 +375,7 @@ class RemoveTemplateCommand(TemplateCommand):
     def undo(self) -> None:
         def act() -> int | None:
             self.attempt = Attempt("restore", self.template)
-            restored = self.ctx.store.restore_template(self.ctx.campaign_id, self.template)
+            restored = self.ctx.store.templates.restore(self.ctx.campaign_id, self.template)
             self.ctx.wrote_template(restored)
             return restored.id
 
@@ -414,7 +415,7 @@ class ImportCommand(RosterCommand):
     def redo(self) -> None:
         def act() -> int | None:
             changes = self.changes if self.applied is None else self.applied.changes
-            self.applied = self.ctx.store.apply_import(
+            self.applied = self.ctx.store.batches.apply_import(
                 self.ctx.campaign_id, changes, self.text(), changes.details()
             )
             written = self.applied.changes
@@ -429,7 +430,7 @@ class ImportCommand(RosterCommand):
     def undo(self) -> None:
         def act() -> int | None:
             assert self.applied is not None
-            self.ctx.store.undo_import(self.ctx.campaign_id, self.applied)
+            self.ctx.store.batches.undo_import(self.ctx.campaign_id, self.applied)
             written = self.applied.changes
             self._remember(
                 [before for before, _ in written.updated_entries],
@@ -462,14 +463,14 @@ class RemoveRecordsCommand(RosterCommand):
         def act() -> int | None:
             self.entries = [self.ctx.current(e) for e in self.entries]
             self.templates = [self.ctx.current_template(t) for t in self.templates]
-            self.ctx.store.remove_records(self.entries, self.templates)
+            self.ctx.store.batches.remove(self.entries, self.templates)
             return None
 
         self._run(act)
 
     def undo(self) -> None:
         def act() -> int | None:
-            self.ctx.store.restore_records(self.ctx.campaign_id, self.entries, self.templates)
+            self.ctx.store.batches.restore(self.ctx.campaign_id, self.entries, self.templates)
             return None
 
         self._run(act)
@@ -483,4 +484,5 @@ class SaveEntriesCommand(ApplyResultsCommand):
     """Saves several entries at once with a session-log line (a rest); undo saves them back."""
 
     def _write(self, values: Sequence[RosterEntry], summary: str) -> list[RosterEntry]:
-        return self.ctx.store.save_entries(self.ctx.campaign_id, values, summary, self.details)
+        return self.ctx.store.batches.save_entries(
+            self.ctx.campaign_id, values, summary, self.details)

@@ -24,7 +24,7 @@ def _store(tmp_path: Path) -> Store:
 
 def test_a_session_resumes_at_exactly_its_last_command(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    campaign = store.create_campaign("Borderlands")
+    campaign = store.campaigns.create("Borderlands")
     document = json.loads(HALVAINE.read_text())
     session = EncounterSession.start(store, campaign.id, "Orc ambush", "side-d6")
     for command in commands_for_scenario(document)[1:]:  # the session made its own configure
@@ -44,7 +44,7 @@ def test_a_session_resumes_at_exactly_its_last_command(tmp_path: Path) -> None:
 
 def test_undo_and_redo_are_saved_too(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    campaign = store.create_campaign("Borderlands")
+    campaign = store.campaigns.create("Borderlands")
     session = EncounterSession.start(store, campaign.id, "Fight", "popcorn")
     add = commands_for_scenario({"system": "popcorn", "combatants": [{"id": "a", "side": "party"}]})
     session.execute(add[1])
@@ -60,12 +60,12 @@ def test_undo_and_redo_are_saved_too(tmp_path: Path) -> None:
 
 def test_a_command_the_state_refuses_is_not_saved(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    campaign = store.create_campaign("Borderlands")
+    campaign = store.campaigns.create("Borderlands")
     session = EncounterSession.start(store, campaign.id, "Fight", "popcorn")
     bad = Command("hurt nobody", (Event(EventKind.HP_CHANGED, {"id": "ghost", "delta": -3}),))
     with pytest.raises(LogError, match="no combatant 'ghost'"):
         session.execute(bad)
-    assert len(store.load_commands(session.info.id)) == 1  # only the configuration
+    assert len(store.commands.load(session.info.id)) == 1  # only the configuration
     store.close()
 
 
@@ -75,7 +75,7 @@ CHILD = textwrap.dedent("""
     from core.play.session import EncounterSession
     from core.store import Store
     store = Store.open(sys.argv[1])
-    campaign = store.create_campaign("Kill test")
+    campaign = store.campaigns.create("Kill test")
     session = EncounterSession.start(store, campaign.id, "Endless", "popcorn")
     print("encounter", session.info.id, flush=True)
     n = 0
@@ -105,7 +105,7 @@ def test_killing_the_app_mid_encounter_loses_no_completed_command(tmp_path: Path
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     store = Store.open(url)
-    commands = store.load_commands(encounter_id)
+    commands = store.commands.load(encounter_id)
     store.close()
     added = [c for c in commands if c.events[0].kind is EventKind.COMBATANT_ADDED]
     ids = [c.events[0].data["combatant"]["id"] for c in added]
@@ -117,7 +117,7 @@ def test_held_change_notices_arrive_once_when_the_block_ends(tmp_path: Path) -> 
     """The app saves on a worker thread: listeners (its views) hear of the change only after,
     on the thread that held them, once however many commands the block ran."""
     store = _store(tmp_path)
-    campaign = store.create_campaign("Borderlands")
+    campaign = store.campaigns.create("Borderlands")
     session = EncounterSession.start(store, campaign.id, "Orc ambush", "side-d6")
     heard: list[int] = []
     session.subscribe(lambda state: heard.append(len(session.log.commands)))
@@ -140,7 +140,7 @@ def test_a_store_knows_about_how_long_one_call_may_wait(tmp_path: Path) -> None:
     """The progress message's "gives up after about N seconds": the SQLite busy timeout; a
     session's save may be tried twice."""
     store = Store.open(f"sqlite:///{tmp_path / 'c.sqlite'}", lock_timeout=1.5)
-    campaign = store.create_campaign("Borderlands")
+    campaign = store.campaigns.create("Borderlands")
     session = EncounterSession.start(store, campaign.id, "Orc ambush", "side-d6")
     assert (store.wait_limit, session.wait_limit) == (1.5, 3.0)
     store.close()
@@ -151,7 +151,7 @@ def test_a_read_only_session_watches_and_refuses_before_the_store(tmp_path: Path
     from core.store import AccessDeniedError, LeaseHolder
 
     store = _store(tmp_path)
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     playing = EncounterSession.start(
         store, campaign.id, "Moathouse", "popcorn", holder=LeaseHolder("a" * 32, "ann", "table-pc")
     )
@@ -160,7 +160,7 @@ def test_a_read_only_session_watches_and_refuses_before_the_store(tmp_path: Path
     assert not reader.watching  # until it is told it may only read
     reader.read_only = "You are a player in 'Greyhawk': you can read it, not change it."
     assert reader.watching and not reader.holding
-    stored = store.last_command_seq(playing.info.id)
+    stored = store.commands.last_seq(playing.info.id)
     for attempt in (
         lambda: reader.claim(take_over=True),
         lambda: reader.execute(add[1]),
@@ -168,8 +168,8 @@ def test_a_read_only_session_watches_and_refuses_before_the_store(tmp_path: Path
     ):
         with pytest.raises(AccessDeniedError, match="you can read it, not change it"):
             attempt()
-    assert store.last_command_seq(playing.info.id) == stored
-    lease = store.lease(playing.info.id)
+    assert store.commands.last_seq(playing.info.id) == stored
+    lease = store.leases.current(playing.info.id)
     assert lease is not None and lease.holder.user == "ann"  # still ann's: not taken over
 
     playing.execute(add[1])  # ann plays on; the reader follows, and sees who plays it
@@ -182,7 +182,7 @@ def test_create_stores_the_encounter_whole_and_resumes_at_its_last_command(
     tmp_path: Path,
 ) -> None:
     store = _store(tmp_path)
-    campaign = store.create_campaign("Borderlands")
+    campaign = store.campaigns.create("Borderlands")
     document = json.loads(HALVAINE.read_text())
     adds = [c for c in commands_for_scenario(document)[1:]
             if c.events[0].kind is EventKind.COMBATANT_ADDED]
@@ -191,7 +191,7 @@ def test_create_stores_the_encounter_whole_and_resumes_at_its_last_command(
     resumed = EncounterSession.resume(store, session.info)
     assert resumed.state == session.state
     assert list(resumed.state.combatants) == [c.events[0].data["combatant"]["id"] for c in adds]
-    assert [c.id for c in store.load_commands(session.info.id)] == [
+    assert [c.id for c in store.commands.load(session.info.id)] == [
         c.id for c in session.log.commands]
     # The next command follows the created ones, and an undo takes back the last created one
     # (the session knows their numbers).
@@ -205,11 +205,11 @@ def test_create_stores_the_encounter_whole_and_resumes_at_its_last_command(
 
 def test_create_refuses_a_bad_command_before_writing_anything(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    campaign = store.create_campaign("Borderlands")
+    campaign = store.campaigns.create("Borderlands")
     bad = Command("Nothing", ())
     with pytest.raises(LogError):
         EncounterSession.create(store, campaign.id, "Fight", "popcorn", commands=[bad])
-    assert store.encounters(campaign.id) == []
+    assert store.encounters.all(campaign.id) == []
     store.close()
 
 
@@ -222,13 +222,13 @@ def test_an_undo_or_redo_retried_after_a_lost_answer_is_saved_once(
     from core.store import DatabaseUnavailableError
 
     store = _store(tmp_path)
-    campaign = store.create_campaign("Borderlands")
+    campaign = store.campaigns.create("Borderlands")
     session = EncounterSession.start(store, campaign.id, "Fight", "popcorn")
     add = commands_for_scenario({"system": "popcorn", "combatants": [{"id": "a", "side": "party"}]})
     session.execute(add[1])
     if step == "redo":
         session.undo()
-    real = store.undo_command if step == "undo" else store.append_command
+    real = store.commands.undo if step == "undo" else store.commands.append
     calls: list[int] = []
 
     def lost(*args: object, **kwargs: object) -> int:
@@ -237,7 +237,7 @@ def test_an_undo_or_redo_retried_after_a_lost_answer_is_saved_once(
             real(*args, **kwargs)  # type: ignore[arg-type]  # stored, then the answer is lost
         raise DatabaseUnavailableError("The campaign's server does not answer.")
 
-    monkeypatch.setattr(store, "undo_command" if step == "undo" else "append_command", lost)
+    monkeypatch.setattr(store.commands, "undo" if step == "undo" else "append", lost)
     with pytest.raises(DatabaseUnavailableError):
         getattr(session, step)()
     monkeypatch.undo()
@@ -245,5 +245,5 @@ def test_an_undo_or_redo_retried_after_a_lost_answer_is_saved_once(
     stored = EncounterSession.resume(store, session.info)
     assert stored.state == session.state
     assert bool(session.state.combatants) is (step == "redo")
-    assert store.last_command_seq(session.info.id) == (3 if step == "undo" else 4)
+    assert store.commands.last_seq(session.info.id) == (3 if step == "undo" else 4)
     store.close()

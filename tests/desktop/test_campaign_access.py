@@ -32,7 +32,6 @@ from core.model.values import Weapon
 from core.play.session import EncounterSession
 from core.roster.entries import RosterEntry
 from core.store import LeaseHolder, Store
-from core.store import access as acl
 from desktop.campaign_access import read_only_reason
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
@@ -82,8 +81,8 @@ def _writers(window: MainWindow) -> dict[str, QAction]:
 def _greyhawk(group: Group) -> tuple[Store, EncounterSession]:
     """Alice's campaign with Brannoc (a sword) and a fight she is playing."""
     alice = group.open("alice")
-    greyhawk = alice.create_campaign("Greyhawk")
-    alice.add_entry(
+    greyhawk = alice.campaigns.create("Greyhawk")
+    alice.roster.add(
         greyhawk.id,
         RosterEntry(name="Brannoc", hp=24, max_hp=24, weapons=(Weapon("Long sword", 5, 3.5),)),
     )
@@ -98,8 +97,8 @@ def _greyhawk(group: Group) -> tuple[Store, EncounterSession]:
         if command.events[0].kind is EventKind.COMBATANT_ADDED:
             fight.execute(command)
     fight.execute(start_round(1))
-    acl.grant(alice, greyhawk, group.roles["bob"], "player")
-    acl.grant(alice, greyhawk, group.roles["carol"], "co-dm")
+    alice.access.grant(greyhawk, group.roles["bob"], "player")
+    alice.access.grant(greyhawk, group.roles["carol"], "co-dm")
     return alice, fight
 
 
@@ -143,7 +142,7 @@ def test_a_player_gets_the_campaign_read_only_and_told_why(
     assert table.editTriggers() == QTableWidget.EditTrigger.NoEditTriggers
     assert not form.weapons.add_button.isEnabled()
     form.save_action.trigger()  # Ctrl+S: nothing to save, nothing tried
-    assert alice.roster(window.campaign.id) == [brannoc]
+    assert alice.roster.entries(window.campaign.id) == [brannoc]
 
     # Every action that would change the campaign is off, and says why when hovered.
     for what, action in _writers(window).items():
@@ -166,7 +165,7 @@ def test_a_player_gets_the_campaign_read_only_and_told_why(
     assert workspace.watch_timer.isActive() and not workspace.heartbeat_timer.isActive()
     assert not window.encounter_actions.end_action.isEnabled()
     assert window.encounter_actions.print_action.isEnabled()
-    lease = alice.lease(fight.info.id)
+    lease = alice.leases.current(fight.info.id)
     assert lease is not None and lease.held_by(fight.holder)  # still alice's
     fight.execute(add_entry("declarations", {"actor": "brannoc", "action": "G",
                                              "target": "orc-1"}))  # fmt: skip
@@ -220,7 +219,8 @@ def test_a_co_dm_gets_everything(qtbot: QtBot, group: Group, tmp_path: Path) -> 
     assert form.save_button.isEnabled()
     form.save_button.click()
     assert window.campaign is not None
-    assert [e.hp for e in alice.roster(window.campaign.id)] == [17]  # a co-DM's save is kept
+    # a co-DM's save is kept
+    assert [e.hp for e in alice.roster.entries(window.campaign.id)] == [17]
     # Alice plays the fight: carol watches it as any second DM does, and may take it over.
     workspace = window.encounter_actions.workspaces[0]
     window.tabs.setCurrentWidget(workspace)
@@ -234,9 +234,9 @@ def test_a_campaign_the_role_was_not_given_is_not_listed(
     qtbot: QtBot, group: Group, tmp_path: Path
 ) -> None:
     alice = group.open("alice")
-    alice.create_campaign("Alice's secret Greyhawk")
+    alice.campaigns.create("Alice's secret Greyhawk")
     bob = group.open("bob")
-    bob.create_campaign("Bob's Blackmoor")
+    bob.campaigns.create("Bob's Blackmoor")
     window = _window(qtbot, bob, tmp_path, "bob")
     box = window.campaign_box
     assert [box.itemText(i) for i in range(box.count())] == ["Bob's Blackmoor"]
@@ -251,23 +251,23 @@ def test_a_campaign_the_role_was_not_given_is_not_listed(
 @pytest.fixture
 def two_campaigns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
     store = Store.open(f"sqlite:///{tmp_path / 'campaigns.sqlite'}")
-    mine = store.create_campaign("Blackmoor")
-    theirs = store.create_campaign("Greyhawk")
+    mine = store.campaigns.create("Blackmoor")
+    theirs = store.campaigns.create("Greyhawk")
     for campaign in (mine, theirs):
-        store.add_entry(campaign.id, RosterEntry(name="Brannoc", hp=24, max_hp=24))
+        store.roster.add(campaign.id, RosterEntry(name="Brannoc", hp=24, max_hp=24))
     asked: list[int] = []
 
     def access(campaign_id: int) -> str:
         asked.append(campaign_id)
         return "player" if campaign_id == theirs.id else "owner"
 
-    monkeypatch.setattr(store, "access", access)
+    monkeypatch.setattr(store.access, "level", access)
     store.asked = asked
     return store
 
 
 def _show(window: MainWindow, name: str) -> None:
-    window.show_campaign(next(c for c in window.store.campaigns() if c.name == name))
+    window.show_campaign(next(c for c in window.store.campaigns.all() if c.name == name))
 
 
 def test_switching_to_a_players_campaign_locks_and_back_unlocks(
@@ -308,9 +308,9 @@ def test_a_player_cannot_tick_a_weapons_check_box(
     qtbot: QtBot, two_campaigns: Store, tmp_path: Path
 ) -> None:
     """A table's check box toggles even with editing off in Qt; the lock holds it too."""
-    theirs = next(c for c in two_campaigns.campaigns() if c.name == "Greyhawk")
-    entry = two_campaigns.roster(theirs.id)[0]
-    two_campaigns.update_entry(replace(entry, weapons=(Weapon("Bow", 7, missile=True),)))
+    theirs = next(c for c in two_campaigns.campaigns.all() if c.name == "Greyhawk")
+    entry = two_campaigns.roster.entries(theirs.id)[0]
+    two_campaigns.roster.update(replace(entry, weapons=(Weapon("Bow", 7, missile=True),)))
     window = _window(qtbot, two_campaigns, tmp_path, "dm")
     _show(window, "Greyhawk")
     window.roster_panel.select_entry(entry.id or 0)

@@ -141,7 +141,7 @@ def test_ensure_sample_campaign_only_on_first_start(tmp_path: Path) -> None:
     store = Store.open(f"sqlite:///{tmp_path / 'c.sqlite'}")
     ensure_sample_campaign(store)
     ensure_sample_campaign(store)
-    assert len(store.campaigns()) == 1
+    assert len(store.campaigns.all()) == 1
     store.close()
 
 
@@ -203,5 +203,5 @@ def test_the_window_is_on_screen_before_sqlalchemy_is_imported(tmp_path: Path) -
     assert [line.split()[0] for line in lines] == ["shown", "loaded", "ready"]
     assert lines[1] == "loaded"  # nothing of SQLAlchemy, the store or pyqtgraph yet
     store = Store.open(f"sqlite:///{tmp_path / 'c.sqlite'}")
-    assert len(store.campaigns()) == 1  # the sample campaign, made after the first frame
+    assert len(store.campaigns.all()) == 1  # the sample campaign, made after the first frame
     store.close()

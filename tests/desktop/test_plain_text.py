@@ -38,8 +38,8 @@ def test_any_text_reads_back_literally(text: str) -> None:
 def test_a_hostile_name_shows_literally_in_the_editor_and_the_unsaved_question(
     qtbot: QtBot, sample_store: Store, settings: QSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    campaign = sample_store.campaigns()[0]
-    entry = sample_store.add_entry(campaign.id, RosterEntry(name=HOSTILE, hp=3, max_hp=3))
+    campaign = sample_store.campaigns.all()[0]
+    entry = sample_store.roster.add(campaign.id, RosterEntry(name=HOSTILE, hp=3, max_hp=3))
     window = MainWindow(sample_store, settings)
     qtbot.addWidget(window)
     assert window.roster_panel.select_entry(entry.id or 0)

@@ -233,7 +233,7 @@ def test_a_call_started_during_the_wait_runs_after_the_one_in_flight(qtbot: QtBo
 def test_the_lease_timers_skip_their_tick_while_a_call_is_in_flight(
     qtbot: QtBot, sample_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    campaign = sample_store.campaigns()[0]
+    campaign = sample_store.campaigns.all()[0]
     session = EncounterSession.start(sample_store, campaign.id, "Guardroom", "side-d6")
     workspace = EncounterWorkspace(session)
     qtbot.addWidget(workspace)
@@ -263,9 +263,10 @@ def test_a_connection_used_on_the_worker_serves_the_window_thread_next(
 
     event.listen(store._engine, "checkout", checkout)  # which thread used which connection
     try:
-        made = run_store_call(None, "Saving", lambda: store.create_campaign("Greyhawk"))
-        assert [(c.id, c.name) for c in store.campaigns()] == [(made.id, "Greyhawk")]
-        assert [c.name for c in run_store_call(None, "Reading", store.campaigns)] == ["Greyhawk"]
+        made = run_store_call(None, "Saving", lambda: store.campaigns.create("Greyhawk"))
+        assert [(c.id, c.name) for c in store.campaigns.all()] == [(made.id, "Greyhawk")]
+        assert [c.name for c in run_store_call(None, "Reading", store.campaigns.all)] == [
+            "Greyhawk"]
     finally:
         store.close()
     assert any(len(threads) > 1 for threads in used.values()), used  # one crossed threads
@@ -288,9 +289,9 @@ def test_a_roster_edit_on_a_locked_file_keeps_the_window_alive_until_retry_or_ca
 ) -> None:
     win, path = window
     store = win.store
-    campaign = store.campaigns()[0]
+    campaign = store.campaigns.all()[0]
     win.tabs.setCurrentWidget(win.roster_panel)
-    before = store.roster(campaign.id)[0]
+    before = store.roster.entries(campaign.id)[0]
     renamed = replace(before, name=f"{before.name} the Bold")
     settle()
     lock = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -337,5 +338,5 @@ def test_a_roster_edit_on_a_locked_file_keeps_the_window_alive_until_retry_or_ca
     assert progress, "the progress message showed during the wait"
     assert f"Saving 'Edit {renamed.name}' to the campaign database…" in progress[0]
     assert "gives up after about 1.5 seconds" in progress[0]
-    assert next(e for e in store.roster(campaign.id) if e.id == before.id) == before
+    assert next(e for e in store.roster.entries(campaign.id) if e.id == before.id) == before
     assert not store_call.busy()

@@ -109,7 +109,7 @@ def campaign_file(tmp_path: Path) -> Path:
 def window(qtbot: QtBot, campaign_file: Path, tmp_path: Path) -> Iterator[MainWindow]:
     store = Store.open(f"sqlite:///{campaign_file}", lock_timeout=BUSY_TIMEOUT)
     ensure_sample_campaign(store)
-    campaign = store.campaigns()[0]
+    campaign = store.campaigns.all()[0]
     session = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6")
     for command in commands_for_scenario(FIGHT):
         if command.events[0].kind is EventKind.COMBATANT_ADDED:
@@ -123,7 +123,7 @@ def window(qtbot: QtBot, campaign_file: Path, tmp_path: Path) -> Iterator[MainWi
 
 
 def stored_ids(store: Store, encounter_id: int) -> list[str]:
-    return [c.id for c in store.load_commands(encounter_id)]
+    return [c.id for c in store.commands.load(encounter_id)]
 
 
 @pytest.mark.parametrize("choice", ["retry", "cancel"])
@@ -174,9 +174,9 @@ def test_a_locked_database_asks_retry_or_cancel_for_a_roster_edit(
     window: MainWindow, campaign_file: Path, choice: str
 ) -> None:
     store = window.store
-    campaign = store.campaigns()[0]
+    campaign = store.campaigns.all()[0]
     window.tabs.setCurrentWidget(window.roster_panel)
-    before = store.roster(campaign.id)[0]
+    before = store.roster.entries(campaign.id)[0]
     renamed = replace(before, name=f"{before.name} the Bold")
     lock, seen = Lock(campaign_file), []
     retry = choice == "retry"
@@ -190,7 +190,7 @@ def test_a_locked_database_asks_retry_or_cancel_for_a_roster_edit(
 
     assert len(seen) == 1
     assert_in_words(seen[0], campaign_file)
-    saved = next(e for e in store.roster(campaign.id) if e.id == before.id)
+    saved = next(e for e in store.roster.entries(campaign.id) if e.id == before.id)
     shown = window.entry(before.id)
     assert shown is not None
     if retry:

@@ -132,10 +132,10 @@ def window(
 ) -> Iterator[MainWindow]:
     store = Store.open(f"sqlite:///{campaign_file}", lock_timeout=BUSY_TIMEOUT)
     ensure_sample_campaign(store)
-    campaign = store.campaigns()[0]
-    store.create_campaign("Western Marches")
+    campaign = store.campaigns.all()[0]
+    store.campaigns.create("Western Marches")
     old = EncounterSession.create(store, campaign.id, "Old fight", "side-d6", commands=ADDS)
-    store.end_encounter(old.info.id)
+    store.encounters.end(old.info.id)
     session = EncounterSession.create(store, campaign.id, "Guardroom", "side-d6", commands=ADDS)
     session.execute(start_round(1))
     # Questions are answered Yes; any other message box is recorded (none should appear).
@@ -155,24 +155,25 @@ def read_back(path: Path) -> dict[str, Any]:
     store = Store.open(f"sqlite:///{path}")
     try:
         saved: dict[str, Any] = {}
-        for campaign in store.campaigns():
-            encounters = store.encounters(campaign.id)
+        for campaign in store.campaigns.all():
+            encounters = store.encounters.all(campaign.id)
             saved[campaign.name] = {
                 "roster": [
-                    (e.id, e.name, e.hp, e.status, e.version) for e in store.roster(campaign.id)
+                    (e.id, e.name, e.hp, e.status, e.version) for e in store.roster.entries(
+                        campaign.id)
                 ],
                 "templates": [
-                    (t.id, t.name, t.version) for t in store.monster_templates(campaign.id)
+                    (t.id, t.name, t.version) for t in store.templates.all(campaign.id)
                 ],
                 "encounters": [
-                    (i.name, i.status, [c.id for c in store.load_commands(i.id)])
+                    (i.name, i.status, [c.id for c in store.commands.load(i.id)])
                     for i in encounters
                 ],
                 "leases": [
-                    (lease.holder.instance if (lease := store.lease(i.id)) else None)
+                    (lease.holder.instance if (lease := store.leases.current(i.id)) else None)
                     for i in encounters
                 ],
-                "log": [e.summary for e in store.session_log(campaign.id)],
+                "log": [e.summary for e in store.roster.session_log(campaign.id)],
             }
         return saved
     finally:
@@ -234,7 +235,7 @@ class Action:
 
 
 def _first(window: MainWindow) -> str:
-    return window.store.campaigns()[0].name
+    return window.store.campaigns.all()[0].name
 
 
 def _ready_new_campaign(_w: MainWindow, _p: Path, mp: pytest.MonkeyPatch) -> None:
@@ -248,7 +249,7 @@ def _switch(window: MainWindow, _p: Path) -> None:
 
 def _ready_reload(window: MainWindow, _p: Path, _mp: pytest.MonkeyPatch) -> None:
     other = Store.open(f"sqlite:///{window.store.file}")  # another Combat Desk adds one
-    other.create_campaign("Made elsewhere")
+    other.campaigns.create("Made elsewhere")
     other.close()
 
 
@@ -300,7 +301,7 @@ def _ready_taken_over(window: MainWindow, _p: Path, _mp: pytest.MonkeyPatch) -> 
     workspace = window.encounter_actions.current()
     assert workspace is not None
     other = LeaseHolder("another-window", "bob", "table-2")
-    window.store.take_lease(workspace.session.info.id, other, take_over=True)
+    window.store.leases.take(workspace.session.info.id, other, take_over=True)
     workspace.beat()  # learns it was taken over: this window only watches now
     assert workspace.session.watching
 
@@ -662,7 +663,7 @@ def test_a_locked_server_table_asks_retry_or_cancel_too(
 ) -> None:
     store = Store.open(pg_url, lock_timeout=BUSY_TIMEOUT)
     ensure_sample_campaign(store)
-    store.create_campaign("Western Marches")
+    store.campaigns.create("Western Marches")
     window = MainWindow(store, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     window.show()
@@ -673,7 +674,7 @@ def test_a_locked_server_table_asks_retry_or_cancel_too(
         "warning",
         staticmethod(lambda _p, title, text, *_a: seen.other.append(f"{title}: {text}")),
     )
-    campaigns_before, shown_before = store.campaigns(), on_screen(window)
+    campaigns_before, shown_before = store.campaigns.all(), on_screen(window)
     lock = TableLock(pg_url, "campaigns" if name == "new campaign" else "characters")
     retry = choice == "retry"
     answer_retry_dialog(
@@ -694,7 +695,7 @@ def test_a_locked_server_table_asks_retry_or_cancel_too(
                 "Keep on the Border" if name == "new campaign" else "Western Marches"
             )
         else:
-            assert store.campaigns() == campaigns_before
+            assert store.campaigns.all() == campaigns_before
             assert on_screen(window) == shown_before
             assert "holding this record" in window.statusBar().currentMessage()
     finally:

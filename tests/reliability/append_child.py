@@ -35,7 +35,7 @@ def main(url: str, encounter_id: int, seed: int, count: int | None = None) -> No
     number = 0
     while count is None or number < count:
         number += 1
-        seq = store.append_command(encounter_id, command(rng, number))
+        seq = store.commands.append(encounter_id, command(rng, number))
         print(seq, flush=True)
 
 

@@ -26,8 +26,8 @@ def window(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: QMessageBox.StandardButton.Ok)
     monkeypatch.setattr(QMessageBox, "critical", lambda *a: QMessageBox.StandardButton.Ok)
     store = Store.open(f"sqlite:///{tmp_path / 'campaigns.sqlite'}")
-    campaign = store.create_campaign("Greyhawk")
-    store.add_entry(campaign.id, RosterEntry(name="Wat"))
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.add(campaign.id, RosterEntry(name="Wat"))
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     win = MainWindow(store, settings)
     qtbot.addWidget(win)
@@ -47,10 +47,10 @@ def test_back_up_then_restore_through_the_window(window: Any, tmp_path: Path) ->
     actions = window.store_actions
     backup = actions.backup(tmp_path / "monday.sqlite")
     assert backup is not None and backup.exists()
-    campaign = window.store.campaigns()[0]
-    window.store.add_entry(campaign.id, RosterEntry(name="Tuesday"))
+    campaign = window.store.campaigns.all()[0]
+    window.store.roster.add(campaign.id, RosterEntry(name="Tuesday"))
     assert actions.restore(backup)
-    assert [e.name for e in window.store.roster(campaign.id)] == ["Wat"]
+    assert [e.name for e in window.store.roster.entries(campaign.id)] == ["Wat"]
     assert list(tmp_path.glob("campaigns.sqlite.replaced-*"))
 
 
@@ -59,7 +59,7 @@ def test_restoring_a_file_that_is_not_a_campaign_is_refused(window: Any, tmp_pat
     bogus.write_text("Dear diary\n" * 100)
     before = window.store
     assert not window.store_actions.restore(bogus)
-    assert window.store is before and len(window.store.campaigns()) == 1
+    assert window.store is before and len(window.store.campaigns.all()) == 1
     figures.add("files refused: restore of a non-campaign")
 
 

@@ -43,16 +43,16 @@ def campaign_bytes() -> bytes:
     """A real campaign file's bytes (a plain function: hypothesis would print a fixture's)."""
     path = Path(tempfile.mkdtemp()) / "campaign.sqlite"
     store = Store.open(f"sqlite:///{path}")
-    campaign = store.create_campaign("Greyhawk")
-    store.import_entries(campaign.id, [replace(WAT, name=f"Levy {i}") for i in range(400)])
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.import_entries(campaign.id, [replace(WAT, name=f"Levy {i}") for i in range(400)])
     store.close()
     return path.read_bytes()
 
 
 def make_campaign(path: Path, entries: int = 3) -> Store:
     store = Store.open(f"sqlite:///{path}", lock_timeout=0.3)
-    campaign = store.create_campaign("Greyhawk")
-    store.add_entries(campaign.id, [replace(WAT, name=f"PC {i}") for i in range(entries)])
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.add_all(campaign.id, [replace(WAT, name=f"PC {i}") for i in range(entries)])
     return store
 
 
@@ -85,7 +85,7 @@ def test_a_damaged_campaign_file_is_refused_untouched_or_still_reads(data: st.Da
         if store.damage:
             figures.add("damaged campaign files opened with the damage named")
         elif damaged:  # named or the same: a sealed file never opens silently different
-            assert [store.roster(c.id) for c in store.campaigns()] == original_roster()
+            assert [store.roster.entries(c.id) for c in store.campaigns.all()] == original_roster()
             figures.add("damaged campaign files opened unchanged in what they hold")
     finally:
         store.close()
@@ -97,7 +97,7 @@ def original_roster() -> list[list[RosterEntry]]:
     path.write_bytes(campaign_bytes())
     store = Store.open(f"sqlite:///{path}")
     try:
-        return [store.roster(c.id) for c in store.campaigns()]
+        return [store.roster.entries(c.id) for c in store.campaigns.all()]
     finally:
         store.close()
 
@@ -113,9 +113,9 @@ def test_a_read_only_campaign_opens_and_refuses_writes_with_a_message(tmp_path: 
     try:
         before = digest(path)
         store = Store.open(f"sqlite:///{path}")
-        assert len(store.roster(store.campaigns()[0].id)) == 3  # reading still works
+        assert len(store.roster.entries(store.campaigns.all()[0].id)) == 3  # reading still works
         with pytest.raises(ReadOnlyDatabaseError, match="read-only; nothing was saved"):
-            store.create_campaign("Blackmoor")
+            store.campaigns.create("Blackmoor")
         store.close()
         assert digest(path) == before
     finally:
@@ -138,7 +138,7 @@ def test_a_campaign_locked_by_another_program_is_refused_untouched(tmp_path: Pat
         other.rollback()
         other.close()
     store = Store.open(f"sqlite:///{path}")  # once it lets go, the campaign is all there
-    assert len(store.roster(store.campaigns()[0].id)) == 3
+    assert len(store.roster.entries(store.campaigns.all()[0].id)) == 3
     store.close()
     figures.add("files refused: locked by another program")
 
@@ -146,18 +146,18 @@ def test_a_campaign_locked_by_another_program_is_refused_untouched(tmp_path: Pat
 def test_a_write_waits_for_a_short_lock_and_gives_up_on_a_long_one(tmp_path: Path) -> None:
     path = tmp_path / "campaign.sqlite"
     store = make_campaign(path)
-    campaign = store.campaigns()[0]
+    campaign = store.campaigns.all()[0]
     other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")  # another writer, as a second Combat Desk mid-command
     with pytest.raises(DatabaseLockedError, match="nothing was saved"):
-        store.add_entry(campaign.id, WAT)
+        store.roster.add(campaign.id, WAT)
     release = threading.Timer(0.1, lambda: other.execute("COMMIT"))
     release.start()
-    store.add_entry(campaign.id, replace(WAT, name="Patient"))  # waited, then wrote
+    store.roster.add(campaign.id, replace(WAT, name="Patient"))  # waited, then wrote
     release.join()
     other.close()
-    assert [e.name for e in store.roster(campaign.id)][-1] == "Patient"
-    assert len(store.roster(campaign.id)) == 4  # the refused write left nothing behind
+    assert [e.name for e in store.roster.entries(campaign.id)][-1] == "Patient"
+    assert len(store.roster.entries(campaign.id)) == 4  # the refused write left nothing behind
     store.close()
     figures.add("writes refused: locked")
 
@@ -165,7 +165,7 @@ def test_a_write_waits_for_a_short_lock_and_gives_up_on_a_long_one(tmp_path: Pat
 def test_a_full_disk_saves_nothing_and_leaves_the_campaign_consistent(tmp_path: Path) -> None:
     path = tmp_path / "campaign.sqlite"
     store = make_campaign(path)
-    campaign = store.campaigns()[0]
+    campaign = store.campaigns.all()[0]
     pages = sqlite3.connect(path).execute("PRAGMA page_count").fetchone()[0]
 
     def limit(dbapi_conn: sqlite3.Connection, _record: object) -> None:
@@ -175,11 +175,11 @@ def test_a_full_disk_saves_nothing_and_leaves_the_campaign_consistent(tmp_path: 
     store._engine.dispose()  # new connections get the limit
     big = [replace(WAT, name=f"Levy {i}", notes="x" * 500) for i in range(2000)]
     with pytest.raises(DiskFullError, match="disk is full; nothing was saved"):
-        store.import_entries(campaign.id, big)
+        store.roster.import_entries(campaign.id, big)
     with pytest.raises(DiskFullError, match="disk is full; nothing was saved"):
-        store.add_entries(campaign.id, big)
-    assert len(store.roster(campaign.id)) == 3
-    store.add_entry(campaign.id, replace(WAT, name="Small"))  # what fits still saves
+        store.roster.add_all(campaign.id, big)
+    assert len(store.roster.entries(campaign.id)) == 3
+    store.roster.add(campaign.id, replace(WAT, name="Small"))  # what fits still saves
     store.close()
     check = sqlite3.connect(path)
     assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -47,8 +47,8 @@ def campaign_bytes(sealed: bool) -> bytes:
     """A real campaign file, closed by Combat Desk (sealed) or left as after a crash."""
     path = Path(tempfile.mkdtemp()) / "campaign.sqlite"
     store = Store.open(f"sqlite:///{path}")
-    campaign = store.create_campaign("Greyhawk")
-    store.import_entries(
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.import_entries(
         campaign.id,
         [
             RosterEntry(
@@ -62,7 +62,7 @@ def campaign_bytes(sealed: bool) -> bytes:
             for i in range(60)
         ],
     )
-    store.add_templates(
+    store.templates.add_all(
         campaign.id,
         [
             MonsterTemplate(name=f"Orc {kind}", hit_dice="1d8", ac=6, notes="smells")
@@ -100,13 +100,13 @@ def campaign_bytes(sealed: bool) -> bytes:
 def snapshot(store: Store) -> list[Any]:
     """Everything the app shows of a campaign file."""
     out: list[Any] = []
-    for campaign in store.campaigns():
+    for campaign in store.campaigns.all():
         out.append(campaign)
-        out.append(store.roster(campaign.id))
-        out.append(store.monster_templates(campaign.id))
-        out.append([(e.summary, e.details) for e in store.session_log(campaign.id)])
-        for info in store.encounters(campaign.id):
-            out.append((info, store.load_commands(info.id), store.last_command_seq(info.id)))
+        out.append(store.roster.entries(campaign.id))
+        out.append(store.templates.all(campaign.id))
+        out.append([(e.summary, e.details) for e in store.roster.session_log(campaign.id)])
+        for info in store.encounters.all(campaign.id):
+            out.append((info, store.commands.load(info.id), store.commands.last_seq(info.id)))
     return out
 
 
@@ -330,7 +330,7 @@ def test_a_backup_carries_its_own_seal(tmp_path: Path) -> None:
     path = tmp_path / "campaign.sqlite"
     path.write_bytes(campaign_bytes(True))
     store = Store.open(f"sqlite:///{path}")
-    store.add_entry(store.campaigns()[0].id, replace(RosterEntry(name="Wat"), hp=2))
+    store.roster.add(store.campaigns.all()[0].id, replace(RosterEntry(name="Wat"), hp=2))
     copy = store.backup(tmp_path / "copy.sqlite")
     store.close()
     assert health.seal_of(copy) == health.file_digest(copy) != 0
@@ -345,7 +345,7 @@ def test_a_campaign_file_cut_to_nothing_is_named_not_taken_for_a_new_one(tmp_pat
     path.write_bytes(b"")
     store = Store.open(f"sqlite:///{path}")
     try:
-        assert store.campaigns() == []
+        assert store.campaigns.all() == []
         (line,) = store.damage
         assert "was an empty file (0 bytes)" in line and "Restore backup" in line
         assert_words(line)

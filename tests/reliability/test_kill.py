@@ -93,7 +93,7 @@ def stored_commands(url: str, encounter_id: int) -> dict[int, list[tuple[int, in
                     EncounterEventRow.payload,
                 ).where(EncounterEventRow.encounter_id == encounter_id)
             ).all()
-        store.load_commands(encounter_id)  # and the log reads back as commands
+        store.commands.load(encounter_id)  # and the log reads back as commands
     finally:
         store.close()
     commands: dict[int, list[tuple[int, int]]] = defaultdict(list)
@@ -106,8 +106,8 @@ def stored_commands(url: str, encounter_id: int) -> dict[int, list[tuple[int, in
 def test_killed_appends_lose_no_committed_command_and_leave_no_partial_one(db_url: str) -> None:
     backend = "sqlite" if db_url.startswith("sqlite") else "postgresql"
     store = Store.open(db_url)
-    campaign = store.create_campaign("Kill test")
-    encounter = store.create_encounter(campaign.id, "Under fire", "side-d6")
+    campaign = store.campaigns.create("Kill test")
+    encounter = store.encounters.create(campaign.id, "Under fire", "side-d6")
     store.close()
     rng = random.Random(f"{SEED}-{backend}")
     reported: list[int] = []

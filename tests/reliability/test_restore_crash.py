@@ -32,18 +32,18 @@ def two_campaigns(folder: Path) -> tuple[Path, Path]:
     """Gets (monday's backup, tuesday's campaign): the campaign grew after the backup."""
     campaign_file = folder / "campaign.sqlite"
     store = Store.open(f"sqlite:///{campaign_file}")
-    campaign = store.create_campaign("Greyhawk")
-    store.add_entries(campaign.id, [replace(WAT, name=f"Monday {i}") for i in range(30)])
-    encounter = store.create_encounter(campaign.id, "Guardroom", "side-d6")
-    store.append_command(encounter.id, configure("side-d6", {}, 1))
-    store.append_command(encounter.id, add_combatant(Combatant(id="orc-1", side="monsters",
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.add_all(campaign.id, [replace(WAT, name=f"Monday {i}") for i in range(30)])
+    encounter = store.encounters.create(campaign.id, "Guardroom", "side-d6")
+    store.commands.append(encounter.id, configure("side-d6", {}, 1))
+    store.commands.append(encounter.id, add_combatant(Combatant(id="orc-1", side="monsters",
                                                                hp=40)))
     for _ in range(18):
-        store.append_command(encounter.id, Command(HIT.name, HIT.events))
+        store.commands.append(encounter.id, Command(HIT.name, HIT.events))
     backup = store.backup(folder / "monday.sqlite")
-    store.add_entries(campaign.id, [replace(WAT, name=f"Tuesday {i}") for i in range(30)])
+    store.roster.add_all(campaign.id, [replace(WAT, name=f"Tuesday {i}") for i in range(30)])
     for _ in range(40):
-        store.append_command(encounter.id, Command(HIT.name, HIT.events))
+        store.commands.append(encounter.id, Command(HIT.name, HIT.events))
     store.close()
     return backup, campaign_file
 
@@ -51,10 +51,10 @@ def two_campaigns(folder: Path) -> tuple[Path, Path]:
 def contents(path: Path) -> tuple[list[str], int]:
     store = Store.open(f"sqlite:///{path}")
     try:
-        (campaign,) = store.campaigns()
-        names = sorted(e.name for e in store.roster(campaign.id))
-        (encounter,) = store.encounters(campaign.id)
-        return names, len(store.load_commands(encounter.id))
+        (campaign,) = store.campaigns.all()
+        names = sorted(e.name for e in store.roster.entries(campaign.id))
+        (encounter,) = store.encounters.all(campaign.id)
+        return names, len(store.commands.load(encounter.id))
     finally:
         store.close()
 
@@ -96,15 +96,15 @@ def test_a_restore_while_another_window_writes_loses_none_of_its_saved_commands(
         tmp_path: Path) -> None:
     backup, target = two_campaigns(tmp_path)
     writer = Store.open(f"sqlite:///{target}")
-    (campaign,) = writer.campaigns()
-    (encounter,) = writer.encounters(campaign.id)
+    (campaign,) = writer.campaigns.all()
+    (encounter,) = writer.encounters.all(campaign.id)
     window = EncounterSession.resume(writer, encounter)  # a DM's window, open all along
     acknowledged: list[int] = []
     started = threading.Event()
 
     def keep_writing() -> None:
         while len(acknowledged) < 3000:
-            acknowledged.append(writer.append_command(encounter.id, Command(HIT.name, HIT.events)))
+            acknowledged.append(writer.commands.append(encounter.id, Command(HIT.name, HIT.events)))
             started.set()
 
     thread = threading.Thread(target=keep_writing)

@@ -87,15 +87,15 @@ def own_server() -> Iterator[_OwnServer]:
 
 def _stored_last(store: Store, encounter_id: int) -> str | None:
     """Gets the id of the last command stored (asked anew after the server came back)."""
-    stored = store.load_commands(encounter_id)
+    stored = store.commands.load(encounter_id)
     return stored[-1].id if stored else None
 
 
 def test_server_crashes_lose_and_double_nothing(own_server: _OwnServer) -> None:
     rng = random.Random(SEED)
     store = Store.open(own_server.url)
-    campaign = store.create_campaign("Greyhawk")
-    encounter = store.create_encounter(campaign.id, "Guardroom", "side-d6")
+    campaign = store.campaigns.create("Greyhawk")
+    encounter = store.encounters.create(campaign.id, "Guardroom", "side-d6")
     done = threading.Event()
     kills: list[float] = []
 
@@ -124,7 +124,7 @@ def test_server_crashes_lose_and_double_nothing(own_server: _OwnServer) -> None:
             try:
                 if failed and _stored_last(store, encounter.id) == command.id:
                     phantoms += 1  # committed although the app was told it failed
-                store.append_command(encounter.id, command)
+                store.commands.append(encounter.id, command)
                 break
             except StoreError:
                 failures += 1
@@ -132,7 +132,7 @@ def test_server_crashes_lose_and_double_nothing(own_server: _OwnServer) -> None:
                 time.sleep(0.05)
         sent.append(command)
     thread.join(timeout=120)
-    stored = store.load_commands(encounter.id)
+    stored = store.commands.load(encounter.id)
     store.close()
     assert len(kills) == KILLS
     assert [c.id for c in stored] == [c.id for c in sent], f"seed {SEED}"

@@ -77,8 +77,8 @@ def test_an_upgrade_killed_at_every_statement_leaves_a_campaign_that_opens(
         # The app starts again after the crash: the campaign opens, upgraded, data whole.
         store = Store.open(f"sqlite:///{path}")
         try:
-            assert [c.name for c in store.campaigns()] == ["Greyhawk"]
-            assert [e.name for e in store.roster(1)] == ["Brannoc"]
+            assert [c.name for c in store.campaigns.all()] == ["Greyhawk"]
+            assert [e.name for e in store.roster.entries(1)] == ["Brannoc"]
         finally:
             store.close()
         assert revision(path) == HEAD_REVISION
@@ -142,8 +142,8 @@ def test_a_server_upgrade_killed_at_every_statement_leaves_a_campaign_that_opens
                 assert server_revision(url) in ("0001", HEAD_REVISION)
             store = Store.open(url)  # the app starts again after the crash
             try:
-                assert [c.name for c in store.campaigns()] == ["Greyhawk"]
-                assert [e.name for e in store.roster(1)] == ["Brannoc"]
+                assert [c.name for c in store.campaigns.all()] == ["Greyhawk"]
+                assert [e.name for e in store.roster.entries(1)] == ["Brannoc"]
             finally:
                 store.close()
             assert server_revision(url) == HEAD_REVISION

@@ -25,8 +25,8 @@ def window(qtbot: object, tmp_path: Path) -> Iterator[object]:
     from desktop.main_window import MainWindow
 
     store = Store.open(f"sqlite:///{tmp_path / 'campaigns.sqlite'}")
-    campaign = store.create_campaign(HOSTILE)
-    store.add_entry(campaign.id, RosterEntry(name=HOSTILE, notes=HOSTILE, char_class=HOSTILE))
+    campaign = store.campaigns.create(HOSTILE)
+    store.roster.add(campaign.id, RosterEntry(name=HOSTILE, notes=HOSTILE, char_class=HOSTILE))
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     win = MainWindow(store, settings)
     qtbot.addWidget(win)  # type: ignore[attr-defined]
@@ -70,9 +70,9 @@ def test_a_huge_note_is_cut_in_the_tooltip_and_whole_in_the_entry(qtbot: object,
     from desktop.main_window import MainWindow
 
     store = Store.open(f"sqlite:///{tmp_path / 'campaigns.sqlite'}")
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     notes = "The secret door is behind the tapestry. " * 2_400  # about 100,000 characters
-    store.add_entry(campaign.id, RosterEntry(name="Pip", notes=notes))
+    store.roster.add(campaign.id, RosterEntry(name="Pip", notes=notes))
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     win = MainWindow(store, settings)
     qtbot.addWidget(win)  # type: ignore[attr-defined]
@@ -83,5 +83,5 @@ def test_a_huge_note_is_cut_in_the_tooltip_and_whole_in_the_entry(qtbot: object,
     shown = document.toPlainText()
     assert shown.startswith("The secret door") and len(shown) < 1_000
     assert "more characters in the editor" in shown
-    assert store.roster(campaign.id)[0].notes == notes
+    assert store.roster.entries(campaign.id)[0].notes == notes
     store.close()

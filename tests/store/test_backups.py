@@ -29,30 +29,30 @@ def digest(path: Path) -> str:
 
 def test_a_backup_is_a_consistent_copy_taken_while_the_store_is_open(db_path: Path) -> None:
     store = Store.open(f"sqlite:///{db_path}")
-    campaign = store.create_campaign("Greyhawk")
-    store.add_entries(campaign.id, [replace(WAT, name=f"PC {i}") for i in range(50)])
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.add_all(campaign.id, [replace(WAT, name=f"PC {i}") for i in range(50)])
     backup = store.backup(db_path.with_name("copy.sqlite"))  # the WAL is not folded in yet
-    store.add_entry(campaign.id, replace(WAT, name="After the backup"))
+    store.roster.add(campaign.id, replace(WAT, name="After the backup"))
     store.close()
     copy = Store.open(f"sqlite:///{backup}")
-    assert len(copy.roster(campaign.id)) == 50
+    assert len(copy.roster.entries(campaign.id)) == 50
     copy.close()
 
 
 def test_restoring_replaces_the_campaign_and_keeps_the_replaced_file(db_path: Path) -> None:
     store = Store.open(f"sqlite:///{db_path}")
-    campaign = store.create_campaign("Greyhawk")
-    store.add_entry(campaign.id, WAT)
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.add(campaign.id, WAT)
     backup = store.backup(db_path.with_name("monday.sqlite"))
-    store.add_entry(campaign.id, replace(WAT, name="Tuesday's hireling"))
+    store.roster.add(campaign.id, replace(WAT, name="Tuesday's hireling"))
     store.close()
     kept = restore_backup(backup, db_path)
     assert kept is not None and kept.name.startswith("campaign.sqlite.replaced-")
     restored = Store.open(f"sqlite:///{db_path}")
-    assert [e.name for e in restored.roster(campaign.id)] == ["Wat"]
+    assert [e.name for e in restored.roster.entries(campaign.id)] == ["Wat"]
     restored.close()
     replaced = Store.open(f"sqlite:///{kept}")
-    assert [e.name for e in replaced.roster(campaign.id)] == ["Wat", "Tuesday's hireling"]
+    assert [e.name for e in replaced.roster.entries(campaign.id)] == ["Wat", "Tuesday's hireling"]
     replaced.close()
 
 
@@ -60,10 +60,10 @@ def test_restoring_twice_in_one_second_keeps_both_replaced_copies(db_path: Path)
     from datetime import datetime
 
     store = Store.open(f"sqlite:///{db_path}")
-    campaign = store.create_campaign("Greyhawk")
-    store.add_entry(campaign.id, WAT)
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.add(campaign.id, WAT)
     backup = store.backup(db_path.with_name("monday.sqlite"))
-    store.add_entry(campaign.id, replace(WAT, name="Tuesday's hireling"))
+    store.roster.add(campaign.id, replace(WAT, name="Tuesday's hireling"))
     store.close()
     same_second = datetime(2026, 11, 23, 20, 15, 7)
     first = restore_backup(backup, db_path, now=same_second)
@@ -72,7 +72,7 @@ def test_restoring_twice_in_one_second_keeps_both_replaced_copies(db_path: Path)
     names = []
     for kept in (first, second):
         opened = Store.open(f"sqlite:///{kept}")
-        names.append([e.name for e in opened.roster(campaign.id)])
+        names.append([e.name for e in opened.roster.entries(campaign.id)])
         opened.close()
     assert names == [["Wat", "Tuesday's hireling"], ["Wat"]]
 
@@ -129,7 +129,7 @@ def test_a_backup_of_a_locked_file_gives_up_in_words_instead_of_hanging(
     db_path: Path, tmp_path: Path
 ) -> None:
     store = Store.open(f"sqlite:///{db_path}", lock_timeout=0.3)
-    store.create_campaign("Borderlands")
+    store.campaigns.create("Borderlands")
     store.close()  # the store's own connections would keep the exclusive lock out
     other = _exclusive(db_path)
     target = tmp_path / "copy.sqlite"
@@ -147,9 +147,9 @@ def test_a_restore_over_a_locked_file_is_a_locked_error_and_changes_nothing(
     db_path: Path, tmp_path: Path
 ) -> None:
     store = Store.open(f"sqlite:///{db_path}", lock_timeout=0.3)
-    store.create_campaign("Borderlands")
+    store.campaigns.create("Borderlands")
     backup = store.backup(tmp_path / "before.sqlite")
-    store.create_campaign("Later")
+    store.campaigns.create("Later")
     store.close()
     lock = sqlite3.connect(db_path, isolation_level=None)
     lock.execute("BEGIN IMMEDIATE")  # a writer: the restore's swap waits for it
@@ -158,5 +158,5 @@ def test_a_restore_over_a_locked_file_is_a_locked_error_and_changes_nothing(
     lock.execute("COMMIT")
     lock.close()
     reopened = Store.open(f"sqlite:///{db_path}")
-    assert [c.name for c in reopened.campaigns()] == ["Borderlands", "Later"]
+    assert [c.name for c in reopened.campaigns.all()] == ["Borderlands", "Later"]
     reopened.close()

@@ -24,7 +24,6 @@ from core.cli.commands import main
 from core.fight.log import Command, Event, EventKind
 from core.roster.entries import MonsterTemplate, RosterEntry
 from core.store import AccessDeniedError, NotFoundError, Store, StoreError
-from core.store import access as acl
 from core.store.schema import os_user
 from tests.store import pg_server
 
@@ -70,7 +69,7 @@ def group() -> Iterator[Group]:
     team = f"dms_{tag}"
     admin = pg_server.new_database()
     store = Store.open(admin)
-    ran = acl.setup(store, team)
+    ran = store.access.setup(team)
     store.close()
     assert ran[0] == f"CREATE ROLE {team} NOLOGIN"
     for who in ("alice", "bob", "carol"):
@@ -100,30 +99,30 @@ def _audit(url: str, table: str) -> list[tuple[str | None, datetime | None]]:
 
 def test_a_player_cannot_read_another_dms_private_campaign(group: Group) -> None:
     alice, bob = group.open("alice"), group.open("bob")
-    secret = alice.create_campaign("Alice's Greyhawk")
-    villain = alice.add_entry(secret.id, RosterEntry(name="Secret villain: the Reeve"))
-    fight = alice.create_encounter(secret.id, "Moathouse", "side-d6")
-    alice.append_command(fight.id, HIT)
-    alice.import_entries(secret.id, [], "an earlier session")
-    mine = bob.create_campaign("Bob's Blackmoor")
+    secret = alice.campaigns.create("Alice's Greyhawk")
+    villain = alice.roster.add(secret.id, RosterEntry(name="Secret villain: the Reeve"))
+    fight = alice.encounters.create(secret.id, "Moathouse", "side-d6")
+    alice.commands.append(fight.id, HIT)
+    alice.roster.import_entries(secret.id, [], "an earlier session")
+    mine = bob.campaigns.create("Bob's Blackmoor")
 
-    assert [c.name for c in bob.campaigns()] == ["Bob's Blackmoor"]
-    assert bob.roster(secret.id) == [] and bob.session_log(secret.id) == []
-    assert bob.encounters(secret.id) == [] and bob.load_commands(fight.id) == []
-    assert bob.access(secret.id) is None and bob.access(mine.id) == "owner"
+    assert [c.name for c in bob.campaigns.all()] == ["Bob's Blackmoor"]
+    assert bob.roster.entries(secret.id) == [] and bob.roster.session_log(secret.id) == []
+    assert bob.encounters.all(secret.id) == [] and bob.commands.load(fight.id) == []
+    assert bob.access.level(secret.id) is None and bob.access.level(mine.id) == "owner"
     # Writing to it blind is refused too, and nothing changes.
     with pytest.raises(NotFoundError):
-        bob.update_entry(replace(villain, name="Nobody"))
+        bob.roster.update(replace(villain, name="Nobody"))
     with pytest.raises(NotFoundError):
-        bob.remove_entry(villain.id or 0)
+        bob.roster.remove(villain.id or 0)
     with pytest.raises(NotFoundError):  # to bob, there is no such campaign
-        bob.add_entry(secret.id, RosterEntry(name="Spy"))
+        bob.roster.add(secret.id, RosterEntry(name="Spy"))
     with pytest.raises(AccessDeniedError, match="not one of yours; nothing was saved"):
-        bob.create_encounter(secret.id, "Ambush", "side-d6")
+        bob.encounters.create(secret.id, "Ambush", "side-d6")
     with pytest.raises(StoreError):
-        bob.append_command(fight.id, HIT)
-    assert [e.name for e in alice.roster(secret.id)] == ["Secret villain: the Reeve"]
-    assert len(alice.load_commands(fight.id)) == 1
+        bob.commands.append(fight.id, HIT)
+    assert [e.name for e in alice.roster.entries(secret.id)] == ["Secret villain: the Reeve"]
+    assert len(alice.commands.load(fight.id)) == 1
     # Even plain SQL as bob sees none of it: the server filters, not the app.
     with psycopg.connect(_libpq(group.url("bob"))) as conn:
         assert conn.execute("SELECT count(*) FROM characters").fetchone() == (0,)
@@ -134,53 +133,53 @@ def test_a_player_cannot_read_another_dms_private_campaign(group: Group) -> None
 
 def test_a_player_reads_but_cannot_write_and_a_co_dm_writes(group: Group) -> None:
     alice, bob, carol = group.open("alice"), group.open("bob"), group.open("carol")
-    greyhawk = alice.create_campaign("Greyhawk")
-    brannoc = alice.add_entry(greyhawk.id, RosterEntry(name="Brannoc", hp=24))
-    fight = alice.create_encounter(greyhawk.id, "Moathouse", "side-d6")
-    acl.grant(alice, greyhawk, group.roles["bob"], "player")
-    acl.grant(alice, greyhawk, group.roles["carol"], "co-dm")
+    greyhawk = alice.campaigns.create("Greyhawk")
+    brannoc = alice.roster.add(greyhawk.id, RosterEntry(name="Brannoc", hp=24))
+    fight = alice.encounters.create(greyhawk.id, "Moathouse", "side-d6")
+    alice.access.grant(greyhawk, group.roles["bob"], "player")
+    alice.access.grant(greyhawk, group.roles["carol"], "co-dm")
 
-    assert bob.access(greyhawk.id) == "player" and carol.access(greyhawk.id) == "co-dm"
-    assert [e.name for e in bob.roster(greyhawk.id)] == ["Brannoc"]
+    assert bob.access.level(greyhawk.id) == "player" and carol.access.level(greyhawk.id) == "co-dm"
+    assert [e.name for e in bob.roster.entries(greyhawk.id)] == ["Brannoc"]
     denied = "may read this campaign but not change it"
     for attempt in (
-        lambda: bob.update_entry(replace(brannoc, hp=1)),
-        lambda: bob.add_entry(greyhawk.id, RosterEntry(name="Spy")),
-        lambda: bob.remove_entry(brannoc.id or 0, brannoc.version),
-        lambda: bob.remove_records([brannoc]),
-        lambda: bob.append_command(fight.id, HIT),
-        lambda: bob.create_encounter(greyhawk.id, "Ambush", "side-d6"),
-        lambda: bob.end_encounter(fight.id),
+        lambda: bob.roster.update(replace(brannoc, hp=1)),
+        lambda: bob.roster.add(greyhawk.id, RosterEntry(name="Spy")),
+        lambda: bob.roster.remove(brannoc.id or 0, brannoc.version),
+        lambda: bob.batches.remove([brannoc]),
+        lambda: bob.commands.append(fight.id, HIT),
+        lambda: bob.encounters.create(greyhawk.id, "Ambush", "side-d6"),
+        lambda: bob.encounters.end(fight.id),
     ):
         with pytest.raises(AccessDeniedError, match=denied):
             attempt()
-    assert alice.roster(greyhawk.id) == [brannoc]
-    assert alice.load_commands(fight.id) == [] and not alice.encounter(fight.id).ended
+    assert alice.roster.entries(greyhawk.id) == [brannoc]
+    assert alice.commands.load(fight.id) == [] and not alice.encounters.get(fight.id).ended
 
-    saved = carol.update_entry(replace(brannoc, hp=17))
-    carol.append_command(fight.id, HIT)
-    assert alice.roster(greyhawk.id) == [saved] and alice.load_commands(fight.id) == [HIT]
-    carol.remove_entry(saved.id or 0, saved.version)
-    assert alice.roster(greyhawk.id) == []
+    saved = carol.roster.update(replace(brannoc, hp=17))
+    carol.commands.append(fight.id, HIT)
+    assert alice.roster.entries(greyhawk.id) == [saved] and alice.commands.load(fight.id) == [HIT]
+    carol.roster.remove(saved.id or 0, saved.version)
+    assert alice.roster.entries(greyhawk.id) == []
     for store in (alice, bob, carol):
         store.close()
 
 
 def test_only_an_owner_grants_and_revokes(group: Group) -> None:
     alice, bob, carol = group.open("alice"), group.open("bob"), group.open("carol")
-    greyhawk = alice.create_campaign("Greyhawk")
-    acl.grant(alice, greyhawk, group.roles["carol"], "co-dm")
+    greyhawk = alice.campaigns.create("Greyhawk")
+    alice.access.grant(greyhawk, group.roles["carol"], "co-dm")
     with pytest.raises(AccessDeniedError, match=r"Only an owner of Greyhawk.*a co-dm there"):
-        acl.grant(carol, greyhawk, group.roles["bob"], "player")
+        carol.access.grant(greyhawk, group.roles["bob"], "player")
     with pytest.raises(NotFoundError, match="no database role named 'nobody_at_all'"):
-        acl.grant(alice, greyhawk, "nobody_at_all", "player")
+        alice.access.grant(greyhawk, "nobody_at_all", "player")
     with pytest.raises(StoreError, match="created Greyhawk and always owns it"):
-        acl.revoke(alice, greyhawk, group.roles["alice"])
-    assert bob.campaigns() == []
+        alice.access.revoke(greyhawk, group.roles["alice"])
+    assert bob.campaigns.all() == []
 
-    acl.grant(alice, greyhawk, group.roles["bob"], "player")
-    assert [c.name for c in bob.campaigns()] == ["Greyhawk"]
-    members = acl.members(alice, greyhawk)
+    alice.access.grant(greyhawk, group.roles["bob"], "player")
+    assert [c.name for c in bob.campaigns.all()] == ["Greyhawk"]
+    members = alice.access.members(greyhawk)
     assert [(m.role, m.access) for m in members] == [
         (group.roles["alice"], "owner"),
         (group.roles["carol"], "co-dm"),
@@ -189,13 +188,13 @@ def test_only_an_owner_grants_and_revokes(group: Group) -> None:
     assert members[2].changed_by == group.roles["alice"]  # who gave the access is recorded
 
     # A second owner may grant and revoke as well; a revoked role sees nothing again.
-    acl.grant(alice, greyhawk, group.roles["carol"], "owner")
-    acl.revoke(carol, greyhawk, group.roles["bob"])
-    assert bob.campaigns() == [] and bob.access(greyhawk.id) is None
+    alice.access.grant(greyhawk, group.roles["carol"], "owner")
+    carol.access.revoke(greyhawk, group.roles["bob"])
+    assert bob.campaigns.all() == [] and bob.access.level(greyhawk.id) is None
     with pytest.raises(NotFoundError, match="had no access to Greyhawk"):
-        acl.revoke(carol, greyhawk, group.roles["bob"])
+        carol.access.revoke(greyhawk, group.roles["bob"])
     # Going around the app does not help: the server refuses a player's own grant.
-    acl.grant(alice, greyhawk, group.roles["bob"], "player")
+    alice.access.grant(greyhawk, group.roles["bob"], "player")
     with (
         psycopg.connect(_libpq(group.url("bob"))) as conn,
         pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"),
@@ -210,10 +209,10 @@ def test_only_an_owner_grants_and_revokes(group: Group) -> None:
 
 def test_a_group_role_gives_every_member_its_access(group: Group) -> None:
     alice, bob = group.open("alice"), group.open("bob")
-    greyhawk = alice.create_campaign("Greyhawk")
-    acl.grant(alice, greyhawk, group.group, "player")  # everyone in the DMs' group
-    assert bob.access(greyhawk.id) == "player"
-    assert [c.name for c in bob.campaigns()] == ["Greyhawk"]
+    greyhawk = alice.campaigns.create("Greyhawk")
+    alice.access.grant(greyhawk, group.group, "player")  # everyone in the DMs' group
+    assert bob.access.level(greyhawk.id) == "player"
+    assert [c.name for c in bob.campaigns.all()] == ["Greyhawk"]
     alice.close()
     bob.close()
 
@@ -221,13 +220,13 @@ def test_a_group_role_gives_every_member_its_access(group: Group) -> None:
 def test_the_audit_columns_name_who_made_each_write(group: Group) -> None:
     alice, carol = group.open("alice"), group.open("carol")
     start = datetime.now(UTC) - timedelta(seconds=5)
-    greyhawk = alice.create_campaign("Greyhawk")
-    brannoc = alice.add_entry(greyhawk.id, RosterEntry(name="Brannoc"))
-    acl.grant(alice, greyhawk, group.roles["carol"], "co-dm")
-    fight = carol.create_encounter(greyhawk.id, "Moathouse", "side-d6")
-    carol.append_command(fight.id, HIT)
+    greyhawk = alice.campaigns.create("Greyhawk")
+    brannoc = alice.roster.add(greyhawk.id, RosterEntry(name="Brannoc"))
+    alice.access.grant(greyhawk, group.roles["carol"], "co-dm")
+    fight = carol.encounters.create(greyhawk.id, "Moathouse", "side-d6")
+    carol.commands.append(fight.id, HIT)
     assert _audit(group.admin, "characters")[0][0] == group.roles["alice"]
-    carol.update_entry(replace(brannoc, hp=5))  # names its writer, not the row's creator
+    carol.roster.update(replace(brannoc, hp=5))  # names its writer, not the row's creator
     for table, who in (
         ("campaigns", "alice"),
         ("characters", "carol"),
@@ -253,7 +252,7 @@ def test_a_role_without_grants_gets_a_sentence_not_a_traceback(group: Group) -> 
 
 def test_the_access_command_line(group: Group, capsys: pytest.CaptureFixture[str]) -> None:
     alice = group.open("alice")
-    alice.create_campaign("Greyhawk")
+    alice.campaigns.create("Greyhawk")
     alice.close()
     out = io.StringIO()
     bob, carol = group.roles["bob"], group.roles["carol"]
@@ -298,22 +297,22 @@ def test_sqlite_fills_the_audit_columns_and_has_no_roles(tmp_path: Path) -> None
     url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
     store = Store.open(url)
     start = datetime.now(UTC) - timedelta(seconds=5)
-    campaign = store.create_campaign("Greyhawk")
-    entry = store.add_entry(campaign.id, RosterEntry(name="Brannoc"))
-    store.update_entry(replace(entry, hp=3))
-    store.import_entries(campaign.id, [RosterEntry(name="Wat")], "import")
-    store.add_template(campaign.id, MonsterTemplate(name="Orc", hit_dice="1d8"))
-    fight = store.create_encounter(campaign.id, "Moathouse", "side-d6")
-    store.append_command(fight.id, HIT)  # the raw sqlite3 path
+    campaign = store.campaigns.create("Greyhawk")
+    entry = store.roster.add(campaign.id, RosterEntry(name="Brannoc"))
+    store.roster.update(replace(entry, hp=3))
+    store.roster.import_entries(campaign.id, [RosterEntry(name="Wat")], "import")
+    store.templates.add(campaign.id, MonsterTemplate(name="Orc", hit_dice="1d8"))
+    fight = store.encounters.create(campaign.id, "Moathouse", "side-d6")
+    store.commands.append(fight.id, HIT)  # the raw sqlite3 path
     for table in AUDITED:
         rows = _audit(url, table)
         assert rows, table
         for by, at in rows:
             assert by == os_user() and by, table
             assert at is not None and at >= start, table
-    assert store.access(campaign.id) == "owner" and store.who() == os_user()
+    assert store.access.level(campaign.id) == "owner" and store.access.who() == os_user()
     with pytest.raises(StoreError, match="SQLite file: whoever may open the file"):
-        acl.grant(store, campaign, "bob", "player")
+        store.access.grant(campaign, "bob", "player")
     store.close()
 
 
@@ -323,8 +322,8 @@ def test_each_dm_gets_a_sample_campaign_though_names_are_shared(group: Group) ->
     alice, bob = group.open("alice"), group.open("bob")
     ensure_sample_campaign(alice)
     ensure_sample_campaign(bob)  # alice's sample has the name, out of bob's sight
-    (sample,) = alice.campaigns()
-    assert [c.name for c in bob.campaigns()] == [f"{sample.name} ({group.roles['bob']})"]
+    (sample,) = alice.campaigns.all()
+    assert [c.name for c in bob.campaigns.all()] == [f"{sample.name} ({group.roles['bob']})"]
     alice.close()
     bob.close()
 
@@ -348,14 +347,15 @@ def test_campaigns_from_before_the_upgrade_belong_to_who_upgraded(group: Group) 
         with pytest.raises(AccessDeniedError, match="only the database's administrator"):
             Store.open(alice_url)  # a DM cannot upgrade tables she does not own
         admin = Store.open(old)  # the superuser upgrades: it owns what was there
-        acl.setup(admin, group.group)
-        (greyhawk,) = admin.campaigns()
-        assert [(m.role, m.access) for m in acl.members(admin, greyhawk)] == [("postgres", "owner")]
+        admin.access.setup(group.group)
+        (greyhawk,) = admin.campaigns.all()
+        assert [(m.role, m.access) for m in admin.access.members(greyhawk)] == [
+            ("postgres", "owner")]
         alice = Store.open(alice_url)
-        assert alice.campaigns() == []
-        acl.grant(admin, greyhawk, group.roles["alice"], "owner")  # handed on
-        assert alice.access(greyhawk.id) == "owner"
-        alice.add_entry(greyhawk.id, RosterEntry(name="Brannoc"))
+        assert alice.campaigns.all() == []
+        admin.access.grant(greyhawk, group.roles["alice"], "owner")  # handed on
+        assert alice.access.level(greyhawk.id) == "owner"
+        alice.roster.add(greyhawk.id, RosterEntry(name="Brannoc"))
         alice.close()
         admin.close()
     finally:
@@ -369,7 +369,7 @@ def test_the_standalone_program_runs_access_too(
 
     url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
     store = Store.open(url)
-    store.create_campaign("Greyhawk")
+    store.campaigns.create("Greyhawk")
     store.close()
     assert app_main(["access", "list", "--database", url]) == 0
     assert capsys.readouterr().out == "Greyhawk\towner\n"  # whoever opens the file owns it
@@ -382,11 +382,11 @@ def test_the_standalone_program_runs_access_too(
 def test_a_co_dm_saves_class_levels_with_the_group_rights_as_they_are(group: Group) -> None:
     """Schema 0005's column needs no grant of its own: the group's rights are table-wide."""
     alice, carol = group.open("alice"), group.open("carol")
-    greyhawk = alice.create_campaign("Greyhawk")
-    elwyn = alice.add_entry(greyhawk.id, RosterEntry(name="Elwyn", level=2, class_levels=(2, 2)))
-    acl.grant(alice, greyhawk, group.roles["carol"], "co-dm")
-    saved = carol.update_entry(replace(elwyn, level=3, class_levels=(3, 2)))
-    assert alice.roster(greyhawk.id) == [saved] and saved.class_levels == (3, 2)
+    greyhawk = alice.campaigns.create("Greyhawk")
+    elwyn = alice.roster.add(greyhawk.id, RosterEntry(name="Elwyn", level=2, class_levels=(2, 2)))
+    alice.access.grant(greyhawk, group.roles["carol"], "co-dm")
+    saved = carol.roster.update(replace(elwyn, level=3, class_levels=(3, 2)))
+    assert alice.roster.entries(greyhawk.id) == [saved] and saved.class_levels == (3, 2)
     assert _audit(group.admin, "characters")[0][0] == group.roles["carol"]
     for store in (alice, carol):
         store.close()
@@ -397,20 +397,20 @@ def test_leases_follow_the_campaigns_access(group: Group) -> None:
     from core.store import LeaseHolder
 
     alice = group.open("alice")
-    campaign = alice.create_campaign("Alice's Greyhawk")
-    fight = alice.create_encounter(campaign.id, "Moathouse", "side-d6")
-    acl.grant(alice, campaign, group.roles["bob"], "player")
-    acl.grant(alice, campaign, group.roles["carol"], "co-dm")
+    campaign = alice.campaigns.create("Alice's Greyhawk")
+    fight = alice.encounters.create(campaign.id, "Moathouse", "side-d6")
+    alice.access.grant(campaign, group.roles["bob"], "player")
+    alice.access.grant(campaign, group.roles["carol"], "co-dm")
     bob, carol = group.open("bob"), group.open("carol")
     at_alices = LeaseHolder("a" * 32, "alice", "table-pc")
-    assert alice.take_lease(fight.id, at_alices).held_by(at_alices)
-    seen = bob.lease(fight.id)
+    assert alice.leases.take(fight.id, at_alices).held_by(at_alices)
+    seen = bob.leases.current(fight.id)
     assert seen is not None and seen.held_by(at_alices)
     with pytest.raises(AccessDeniedError, match="may read this campaign but not change it"):
-        bob.take_lease(fight.id, LeaseHolder("b" * 32, "bob", "laptop"), take_over=True)
+        bob.leases.take(fight.id, LeaseHolder("b" * 32, "bob", "laptop"), take_over=True)
     at_carols = LeaseHolder("c" * 32, "carol", "den")
-    assert carol.take_lease(fight.id, at_carols, take_over=True).held_by(at_carols)
-    lease = alice.lease(fight.id)
+    assert carol.leases.take(fight.id, at_carols, take_over=True).held_by(at_carols)
+    lease = alice.leases.current(fight.id)
     assert lease is not None and lease.held_by(at_carols)
     for store in (alice, bob, carol):
         store.close()
@@ -431,8 +431,8 @@ def test_a_group_set_up_before_0007_still_creates_campaigns_after_the_upgrade(
     engine.dispose()
     Store.open(group.admin).close()  # the administrator upgrades, without a new setup
     alice = group.open("alice")
-    greyhawk = alice.create_campaign("Greyhawk")
-    assert [c.name for c in alice.campaigns()] == ["Greyhawk"] and greyhawk.id
+    greyhawk = alice.campaigns.create("Greyhawk")
+    assert [c.name for c in alice.campaigns.all()] == ["Greyhawk"] and greyhawk.id
     alice.close()
     with create_engine(group.admin).connect() as conn:
         check = conn.execute(text("SELECT row_check FROM campaigns")).scalar()

@@ -21,21 +21,21 @@ BOB = LeaseHolder("b" * 32, "bob", "laptop")
 
 
 def _encounter(store: Store) -> int:
-    campaign = store.create_campaign("Greyhawk")
-    return store.create_encounter(campaign.id, "Guardroom", "side-d6").id
+    campaign = store.campaigns.create("Greyhawk")
+    return store.encounters.create(campaign.id, "Guardroom", "side-d6").id
 
 
 def test_the_first_window_takes_the_lease_and_the_second_is_told_who_holds_it(db_url: str) -> None:
     store, other = Store.open(db_url), Store.open(db_url)
     encounter = _encounter(store)
-    assert store.lease(encounter) is None
-    mine = store.take_lease(encounter, ANN)
+    assert store.leases.current(encounter) is None
+    mine = store.leases.take(encounter, ANN)
     assert mine.held_by(ANN) and mine.live
-    theirs = other.take_lease(encounter, BOB)  # not taken: Ann's is live
+    theirs = other.leases.take(encounter, BOB)  # not taken: Ann's is live
     assert theirs.held_by(ANN) and not theirs.held_by(BOB)
     assert re.fullmatch(r"open in Combat Desk on table-pc by ann since \d\d:\d\d", theirs.words())
     # Taking it again (a reload in Ann's window) keeps it hers, and since when.
-    again = store.take_lease(encounter, ANN)
+    again = store.leases.take(encounter, ANN)
     assert again.held_by(ANN) and again.since == mine.since
     store.close()
     other.close()
@@ -44,14 +44,14 @@ def test_the_first_window_takes_the_lease_and_the_second_is_told_who_holds_it(db
 def test_the_heartbeat_renews_and_a_lease_without_one_expires(db_url: str) -> None:
     store, other = Store.open(db_url), Store.open(db_url)
     encounter = _encounter(store)
-    first = store.take_lease(encounter, ANN, seconds=30)
-    renewed = store.renew_lease(encounter, ANN, seconds=30)
+    first = store.leases.take(encounter, ANN, seconds=30)
+    renewed = store.leases.renew(encounter, ANN, seconds=30)
     assert renewed.expires_at >= first.expires_at and renewed.since == first.since
     # Ann's app dies: no heartbeat. A lease of no length has run out at once.
-    store.renew_lease(encounter, ANN, seconds=0)
-    lapsed = other.lease(encounter)
+    store.leases.renew(encounter, ANN, seconds=0)
+    lapsed = other.leases.current(encounter)
     assert lapsed is not None and lapsed.held_by(ANN) and not lapsed.live
-    taken = other.take_lease(encounter, BOB)  # no confirmation needed: nobody plays it
+    taken = other.leases.take(encounter, BOB)  # no confirmation needed: nobody plays it
     assert taken.held_by(BOB) and taken.live
     store.close()
     other.close()
@@ -60,16 +60,16 @@ def test_the_heartbeat_renews_and_a_lease_without_one_expires(db_url: str) -> No
 def test_take_over_moves_the_lease_and_refuses_the_old_holder_in_words(db_url: str) -> None:
     store, other = Store.open(db_url), Store.open(db_url)
     encounter = _encounter(store)
-    store.take_lease(encounter, ANN)
-    store.append_command(encounter, HIT, 0, ANN.instance)
-    taken = other.take_lease(encounter, BOB, take_over=True)
+    store.leases.take(encounter, ANN)
+    store.commands.append(encounter, HIT, 0, ANN.instance)
+    taken = other.leases.take(encounter, BOB, take_over=True)
     assert taken.held_by(BOB)
     # Ann's next command, undo, heartbeat and ending are refused, naming Bob; nothing changes.
     for refused in (
-        lambda: store.append_command(encounter, Command(HIT.name, HIT.events), 1, ANN.instance),
-        lambda: store.undo_command(encounter, 1, None, ANN.instance),
-        lambda: store.renew_lease(encounter, ANN),
-        lambda: store.end_encounter(encounter, ANN.instance),
+        lambda: store.commands.append(encounter, Command(HIT.name, HIT.events), 1, ANN.instance),
+        lambda: store.commands.undo(encounter, 1, None, ANN.instance),
+        lambda: store.leases.renew(encounter, ANN),
+        lambda: store.encounters.end(encounter, ANN.instance),
     ):
         with pytest.raises(EncounterTakenOverError) as caught:
             refused()
@@ -77,25 +77,25 @@ def test_take_over_moves_the_lease_and_refuses_the_old_holder_in_words(db_url: s
         assert "bob on laptop took this encounter over at" in message
         assert "Take Over" in message and "nothing was saved" in message
         assert ANN.instance not in message and BOB.instance not in message
-    assert store.last_command_seq(encounter) == 1 and not store.encounter(encounter).ended
+    assert store.commands.last_seq(encounter) == 1 and not store.encounters.get(encounter).ended
     # Bob plays on from Ann's last command.
-    assert other.append_command(encounter, Command(HIT.name, HIT.events), 1, BOB.instance) == 2
+    assert other.commands.append(encounter, Command(HIT.name, HIT.events), 1, BOB.instance) == 2
     # Ann leaving does not free Bob's lease; Bob leaving frees it.
-    store.release_lease(encounter, ANN)
-    lease = store.lease(encounter)
+    store.leases.release(encounter, ANN)
+    lease = store.leases.current(encounter)
     assert lease is not None and lease.held_by(BOB)
-    other.release_lease(encounter, BOB)
-    assert store.lease(encounter) is None
+    other.leases.release(encounter, BOB)
+    assert store.leases.current(encounter) is None
     store.close()
     other.close()
 
 
 def test_a_session_that_was_taken_over_watches_and_catches_up(db_url: str) -> None:
     store, other = Store.open(db_url), Store.open(db_url)
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     mine = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6", {}, 7, holder=ANN)
     assert mine.holding
-    theirs = EncounterSession.resume(other, other.encounter(mine.info.id), holder=BOB)
+    theirs = EncounterSession.resume(other, other.encounters.get(mine.info.id), holder=BOB)
     assert theirs.claim().held_by(ANN) and theirs.watching
     with pytest.raises(EncounterTakenOverError, match="open in Combat Desk on table-pc by ann"):
         theirs.execute(configure("side-d6", {}, 8))  # a watching window saves nothing
@@ -110,7 +110,7 @@ def test_a_session_that_was_taken_over_watches_and_catches_up(db_url: str) -> No
     assert mine.watching and mine.lease is not None and mine.lease.held_by(BOB)
     theirs.execute(configure("side-d6", {}, 11))
     assert mine.catch_up() and mine.state.config.get("seed") == 11
-    assert len(store.load_commands(mine.info.id)) == 3
+    assert len(store.commands.load(mine.info.id)) == 3
     # Bob closes: Ann's window still only watches (nobody plays it) until she takes over.
     theirs.release()
     assert not mine.catch_up()
@@ -119,19 +119,19 @@ def test_a_session_that_was_taken_over_watches_and_catches_up(db_url: str) -> No
         mine.execute(configure("side-d6", {}, 12))
     assert mine.claim(take_over=True).held_by(ANN)
     mine.execute(configure("side-d6", {}, 12))
-    assert len(store.load_commands(mine.info.id)) == 4
+    assert len(store.commands.load(mine.info.id)) == 4
     store.close()
     other.close()
 
 
 def test_a_lease_goes_with_its_encounter(db_url: str) -> None:
     store = Store.open(db_url)
-    campaign = store.create_campaign("Greyhawk")
-    encounter = store.create_encounter(campaign.id, "Guardroom", "side-d6").id
-    store.take_lease(encounter, ANN)
+    campaign = store.campaigns.create("Greyhawk")
+    encounter = store.encounters.create(campaign.id, "Guardroom", "side-d6").id
+    store.leases.take(encounter, ANN)
     with store.unit_of_work() as s:
         s.connection().exec_driver_sql(f"DELETE FROM encounters WHERE id = {encounter}")
-    assert store.lease(encounter) is None
+    assert store.leases.current(encounter) is None
     store.close()
 
 
@@ -141,15 +141,15 @@ def test_a_watcher_follows_commands_and_undos_reading_only_what_is_new(
     """The watching window applies the player's new commands and undos to what it has: a long
     fight is not read and replayed whole every 3 seconds. Its state matches the player's."""
     store, other = Store.open(db_url), Store.open(db_url)
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     mine = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6", {}, 7, holder=ANN)
     for seed in (8, 9, 10):
         mine.execute(configure("side-d6", {}, seed))
-    theirs = EncounterSession.resume(other, other.encounter(mine.info.id), holder=BOB)
+    theirs = EncounterSession.resume(other, other.encounters.get(mine.info.id), holder=BOB)
     theirs.claim()
     whole_reads: list[int] = []
-    read_whole = other.log_snapshot
-    monkeypatch.setattr(other, "log_snapshot",
+    read_whole = other.commands.snapshot
+    monkeypatch.setattr(other.commands, "snapshot",
                         lambda encounter: whole_reads.append(encounter) or read_whole(encounter))
 
     mine.undo()  # 10 goes

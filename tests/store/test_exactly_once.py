@@ -19,15 +19,15 @@ HIT = Command("Orc 1 hits Brannoc", (Event(EventKind.HP_CHANGED, {"id": "orc-1",
 
 def test_a_command_saved_twice_is_stored_once(db_url: str) -> None:
     store = Store.open(db_url)
-    campaign = store.create_campaign("Greyhawk")
-    encounter = store.create_encounter(campaign.id, "Guardroom", "side-d6")
-    first = store.append_command(encounter.id, HIT)
-    again = store.append_command(encounter.id, HIT)  # the retry after an unknown outcome
+    campaign = store.campaigns.create("Greyhawk")
+    encounter = store.encounters.create(campaign.id, "Guardroom", "side-d6")
+    first = store.commands.append(encounter.id, HIT)
+    again = store.commands.append(encounter.id, HIT)  # the retry after an unknown outcome
     assert again == first
-    assert store.load_commands(encounter.id) == [HIT]
+    assert store.commands.load(encounter.id) == [HIT]
     other = Command(HIT.name, HIT.events)  # the same words, a new command: stored
-    assert store.append_command(encounter.id, other) == first + 1
-    assert len(store.load_commands(encounter.id)) == 2
+    assert store.commands.append(encounter.id, other) == first + 1
+    assert len(store.commands.load(encounter.id)) == 2
     store.close()
 
 
@@ -35,9 +35,9 @@ def test_a_retried_save_after_a_lost_answer_is_not_doubled(
         db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The store commits, then the answer is lost: the session retries and stores nothing new."""
     store = Store.open(db_url)
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     session = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6")
-    real = store.append_command
+    real = store.commands.append
     calls = []
 
     def commit_then_fail(encounter_id: int, command: Command, after: int | None = None,
@@ -48,30 +48,30 @@ def test_a_retried_save_after_a_lost_answer_is_not_doubled(
             raise StoreError("the server closed the connection unexpectedly")
         return seq
 
-    monkeypatch.setattr(store, "append_command", commit_then_fail)
+    monkeypatch.setattr(store.commands, "append", commit_then_fail)
     session.execute(configure("side-d6", {}, 7))
     assert calls[0] == calls[1]  # the retry carried the same id
-    monkeypatch.setattr(store, "append_command", real)
-    assert len(store.load_commands(session.info.id)) == 2  # configure at start + this one
+    monkeypatch.setattr(store.commands, "append", real)
+    assert len(store.commands.load(session.info.id)) == 2  # configure at start + this one
     store.close()
 
 
 def test_a_stale_window_cannot_append_or_undo_over_another(db_url: str) -> None:
     store = Store.open(db_url)
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     mine = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6")
     theirs = EncounterSession.resume(Store.open(db_url), mine.info)
     theirs.execute(configure("side-d6", {"surprised_on": 3}, 1))  # the other DM moves on
-    stored = store.load_commands(mine.info.id)
+    stored = store.commands.load(mine.info.id)
     with pytest.raises(EncounterMovedOnError, match="Another Combat Desk window"):
         mine.execute(configure("side-d6", {}, 2))
     with pytest.raises(EncounterMovedOnError):
         mine.undo()  # would take back the other DM's command
-    assert store.load_commands(mine.info.id) == stored  # nothing changed
+    assert store.commands.load(mine.info.id) == stored  # nothing changed
     assert len(mine.log.commands) == 1  # and nothing in this window either
     # Their own undo is theirs to make; reopening brings the first window up to date.
     theirs.undo()
     fresh = EncounterSession.resume(store, mine.info)
     fresh.execute(configure("side-d6", {}, 2))
-    assert len(store.load_commands(mine.info.id)) == 2
+    assert len(store.commands.load(mine.info.id)) == 2
     store.close()

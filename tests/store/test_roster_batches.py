@@ -45,28 +45,28 @@ def sample_campaign(store: Store) -> int:
     ysolde = next(e for e in roster if e.spells)
     roster = [spend_spells(e, [e.spells[0].name]) if e is ysolde else e for e in roster]
     templates = [replace(templates[0], xp=10), *templates[1:]]
-    campaign = store.create_campaign_with(name, roster, templates)
-    store.import_entries(campaign.id, [], "an earlier session")  # the log is not empty
+    campaign = store.campaigns.create_with(name, roster, templates)
+    store.roster.import_entries(campaign.id, [], "an earlier session")  # the log is not empty
     return campaign.id
 
 
 def test_spent_spells_and_template_xp_are_kept(store: Store) -> None:
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     caster = RosterEntry(name="Halvaine", spells=(Spell("Sleep"), Spell("Web", 2, 2)))
-    saved = store.add_entry(campaign.id, spend_spells(caster, ["Web"]))
-    assert store.roster(campaign.id)[0].spent_spells == (1,) == saved.spent_spells
-    orc = store.add_template(campaign.id, MonsterTemplate(name="Orc", xp=10,
+    saved = store.roster.add(campaign.id, spend_spells(caster, ["Web"]))
+    assert store.roster.entries(campaign.id)[0].spent_spells == (1,) == saved.spent_spells
+    orc = store.templates.add(campaign.id, MonsterTemplate(name="Orc", xp=10,
                                                           weapons=(Weapon("Spear", 6),)))
-    assert store.monster_templates(campaign.id) == [orc]
+    assert store.templates.all(campaign.id) == [orc]
     assert (orc.xp, orc.weapons[0].name) == (10, "Spear")
-    plain = store.add_template(campaign.id, MonsterTemplate(name="Rat"))
-    assert store.template_by_id(plain.id or 0) == plain and plain.xp is None
+    plain = store.templates.add(campaign.id, MonsterTemplate(name="Rat"))
+    assert store.templates.get(plain.id or 0) == plain and plain.xp is None
 
 
 def test_an_undone_import_leaves_the_database_as_it_was(store: Store) -> None:
     campaign_id = sample_campaign(store)
     before = dump(store.full_url, skip=AUDIT)
-    entries, templates = store.roster(campaign_id), store.monster_templates(campaign_id)
+    entries, templates = store.roster.entries(campaign_id), store.templates.all(campaign_id)
     brannoc = next(e for e in entries if e.name == "Brannoc the Bold")
     incoming = [replace(brannoc, hp=3, id=None, version=0),  # a duplicate, updated
                 replace(brannoc, hp=5, id=None, version=0),  # the same name again: added
@@ -78,41 +78,42 @@ def test_an_undone_import_leaves_the_database_as_it_was(store: Store) -> None:
         "Brannoc the Bold (PC)", f"{templates[0].name} (monster template)"]
     assert "HP 24 → 3" in plan.duplicates[0].differences
     changes = resolve(plan, [Choice.UPDATE, Choice.UPDATE])
-    applied = store.apply_import(campaign_id, changes, changes.summary("party.json"),
+    applied = store.batches.apply_import(campaign_id, changes, changes.summary("party.json"),
                                  changes.details())
-    after = store.roster(campaign_id)
+    after = store.roster.entries(campaign_id)
     assert len(after) == len(entries) + 2
     assert next(e for e in after if e.id == brannoc.id).hp == 3
-    assert store.session_log(campaign_id)[0].summary == "Import party.json: 3 added, 2 updated"
+    assert store.roster.session_log(campaign_id)[
+        0].summary == "Import party.json: 3 added, 2 updated"
     assert dump(store.full_url, skip=AUDIT) != before
 
-    store.undo_import(campaign_id, applied)
+    store.batches.undo_import(campaign_id, applied)
     assert dump(store.full_url, skip=AUDIT) == before
 
-    again = store.apply_import(campaign_id, applied.changes, "redo", [])  # redo: same ids
-    assert {e.id for e in store.roster(campaign_id)} == {e.id for e in after}
-    store.undo_import(campaign_id, again)
+    again = store.batches.apply_import(campaign_id, applied.changes, "redo", [])  # redo: same ids
+    assert {e.id for e in store.roster.entries(campaign_id)} == {e.id for e in after}
+    store.batches.undo_import(campaign_id, again)
     assert dump(store.full_url, skip=AUDIT) == before
 
 
 def test_an_import_changed_since_is_not_undone_halfway(store: Store) -> None:
     campaign_id = sample_campaign(store)
-    entries = store.roster(campaign_id)
+    entries = store.roster.entries(campaign_id)
     changes = resolve(plan_import(entries, [], [RosterEntry(name="Wat"),
                                                 RosterEntry(name="Alda")]), [])
-    applied = store.apply_import(campaign_id, changes, "Import", [])
-    wat = next(e for e in store.roster(campaign_id) if e.name == "Wat")
-    store.update_entry(replace(wat, notes="edited in another window"))
+    applied = store.batches.apply_import(campaign_id, changes, "Import", [])
+    wat = next(e for e in store.roster.entries(campaign_id) if e.name == "Wat")
+    store.roster.update(replace(wat, notes="edited in another window"))
     held = dump(store.full_url)
     with pytest.raises(ConflictError, match="Wat changed or went away since; nothing was undone"):
-        store.undo_import(campaign_id, applied)
+        store.batches.undo_import(campaign_id, applied)
     assert dump(store.full_url) == held
 
 
 @pytest.mark.parametrize("writer", [write_roster_json, write_roster_csv])
 def test_export_then_import_changes_nothing(store: Store, writer: Any) -> None:
     campaign_id = sample_campaign(store)
-    entries, templates = store.roster(campaign_id), store.monster_templates(campaign_id)
+    entries, templates = store.roster.entries(campaign_id), store.templates.all(campaign_id)
     assert any(e.spent_spells for e in entries) and any(t.xp for t in templates)
     name = "roster.csv" if writer is write_roster_csv else "roster.json"
     document = read_roster_document(name, writer(entries, templates))
@@ -125,35 +126,35 @@ def test_export_then_import_changes_nothing(store: Store, writer: Any) -> None:
 def test_a_multi_delete_is_one_transaction_and_comes_back_whole(store: Store) -> None:
     campaign_id = sample_campaign(store)
     before = dump(store.full_url, skip=(*WHEN_SAVED, *AUDIT))
-    entries, templates = store.roster(campaign_id), store.monster_templates(campaign_id)
+    entries, templates = store.roster.entries(campaign_id), store.templates.all(campaign_id)
     gone, gone_t = entries[:3], templates[:1]
-    store.update_entry(replace(entries[2], notes="elsewhere"))
+    store.roster.update(replace(entries[2], notes="elsewhere"))
     with pytest.raises(ConflictError):
-        store.remove_records(gone, gone_t)  # one was changed since: none removed
-    assert len(store.roster(campaign_id)) == len(entries)
-    store.update_entry(replace(store.roster(campaign_id)[2], notes=entries[2].notes))
-    gone = store.roster(campaign_id)[:3]
+        store.batches.remove(gone, gone_t)  # one was changed since: none removed
+    assert len(store.roster.entries(campaign_id)) == len(entries)
+    store.roster.update(replace(store.roster.entries(campaign_id)[2], notes=entries[2].notes))
+    gone = store.roster.entries(campaign_id)[:3]
     mid = dump(store.full_url, skip=(*WHEN_SAVED, *AUDIT))
-    store.remove_records(gone, gone_t)
-    assert [e.id for e in store.roster(campaign_id)] == [e.id for e in entries[3:]]
-    store.restore_records(campaign_id, gone, gone_t)
-    assert store.roster(campaign_id)[:3] == gone
-    assert store.monster_templates(campaign_id) == templates
+    store.batches.remove(gone, gone_t)
+    assert [e.id for e in store.roster.entries(campaign_id)] == [e.id for e in entries[3:]]
+    store.batches.restore(campaign_id, gone, gone_t)
+    assert store.roster.entries(campaign_id)[:3] == gone
+    assert store.templates.all(campaign_id) == templates
     assert dump(store.full_url, skip=(*WHEN_SAVED, *AUDIT)) == mid  # ids and versions kept
     assert before["campaigns"] == mid["campaigns"]
 
 
 def test_a_rest_saves_the_party_in_one_logged_transaction(store: Store) -> None:
     campaign_id = sample_campaign(store)
-    entries = store.roster(campaign_id)
+    entries = store.roster.entries(campaign_id)
     caster = next(e for e in entries if e.spent_spells)
     hurt = replace(caster, hp=1)
-    (caster,) = store.save_entries(campaign_id, [hurt], "Hurt", [])
-    party = [e for e in store.roster(campaign_id)]
-    saved = store.save_entries(campaign_id, [rested(e, restore_hp=True) for e in party],
+    (caster,) = store.batches.save_entries(campaign_id, [hurt], "Hurt", [])
+    party = [e for e in store.roster.entries(campaign_id)]
+    saved = store.batches.save_entries(campaign_id, [rested(e, restore_hp=True) for e in party],
                                "Rest", ["Sister Ysolde: spells restored"])
     now = next(e for e in saved if e.id == caster.id)
     assert now.spent_spells == () and now.hp == now.max_hp
-    assert store.session_log(campaign_id)[0].summary == "Rest"
+    assert store.roster.session_log(campaign_id)[0].summary == "Rest"
     with pytest.raises(ConflictError):
-        store.save_entries(campaign_id, [caster], "stale", [])  # an old version: refused
+        store.batches.save_entries(campaign_id, [caster], "stale", [])  # an old version: refused

@@ -12,39 +12,40 @@ WAT = RosterEntry(name="Wat", hp=3, max_hp=3, spells=(Spell("Light"),), initiati
 
 
 def test_a_removed_entry_comes_back_with_its_id_and_version(store: Store) -> None:
-    campaign = store.create_campaign("Greyhawk")
-    saved = store.update_entry(replace(store.add_entry(campaign.id, WAT), hp=2))
-    store.remove_entry(saved.id or 0, saved.version)
-    restored = store.restore_entry(campaign.id, saved)
+    campaign = store.campaigns.create("Greyhawk")
+    saved = store.roster.update(replace(store.roster.add(campaign.id, WAT), hp=2))
+    store.roster.remove(saved.id or 0, saved.version)
+    restored = store.roster.restore(campaign.id, saved)
     assert restored == saved and restored.initiative_adj == 1
-    assert store.update_entry(replace(restored, hp=1)).version == saved.version + 1
+    assert store.roster.update(replace(restored, hp=1)).version == saved.version + 1
     with pytest.raises(ConflictError):
-        store.remove_entry(saved.id or 0, saved.version)  # stale version: refused
+        store.roster.remove(saved.id or 0, saved.version)  # stale version: refused
 
 
 def test_a_bulk_import_is_one_transaction_and_logged(store: Store) -> None:
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     entries = [replace(WAT, name=f"Levy {i}") for i in range(1000)]
-    assert store.import_entries(campaign.id, entries, "Levy") == 1000
-    roster = store.roster(campaign.id)
+    assert store.roster.import_entries(campaign.id, entries, "Levy") == 1000
+    roster = store.roster.entries(campaign.id)
     assert len(roster) == 1000 and roster[0].version == 1 and roster[0].spells == WAT.spells
-    store.update_entry(replace(roster[0], hp=1))  # bulk-inserted rows are version-checked too
-    assert store.session_log(campaign.id)[0].summary == "Levy"
+    store.roster.update(replace(roster[0], hp=1))  # bulk-inserted rows are version-checked too
+    assert store.roster.session_log(campaign.id)[0].summary == "Levy"
 
 
 def test_results_write_all_or_nothing(store: Store) -> None:
-    campaign = store.create_campaign("Greyhawk")
-    a, b = store.add_entries(campaign.id, [WAT, replace(WAT, name="Alda")])
-    store.update_entry(replace(b, notes="elsewhere"))
+    campaign = store.campaigns.create("Greyhawk")
+    a, b = store.roster.add_all(campaign.id, [WAT, replace(WAT, name="Alda")])
+    store.roster.update(replace(b, notes="elsewhere"))
     with pytest.raises(ConflictError):
-        store.apply_results(
+        store.roster.apply_results(
             campaign.id, [replace(a, hp=0), replace(b, status=RosterStatus.DEAD)], "Fight", []
         )
-    assert [e.hp for e in store.roster(campaign.id)] == [3, 3]
-    assert store.session_log(campaign.id) == []
-    (saved,) = store.apply_results(campaign.id, [replace(a, hp=0)], "Fight", ["Wat: HP 3 → 0"])
+    assert [e.hp for e in store.roster.entries(campaign.id)] == [3, 3]
+    assert store.roster.session_log(campaign.id) == []
+    (saved,) = store.roster.apply_results(
+        campaign.id, [replace(a, hp=0)], "Fight", ["Wat: HP 3 → 0"])
     assert saved.hp == 0
-    (line,) = store.session_log(campaign.id)
+    (line,) = store.roster.session_log(campaign.id)
     assert (line.summary, line.details) == ("Fight", ("Wat: HP 3 → 0",))
 
 
@@ -53,19 +54,19 @@ ELWYN = RosterEntry(name="Elwyn", char_class="Fighter/Magic-User", level=3, clas
 
 def test_class_levels_survive_every_way_an_entry_is_written(store: Store) -> None:
     """Saved, updated, bulk-imported, restored and changed by results: "3/2" stays "3/2"."""
-    campaign = store.create_campaign("Greyhawk")
-    saved = store.add_entry(campaign.id, ELWYN)
+    campaign = store.campaigns.create("Greyhawk")
+    saved = store.roster.add(campaign.id, ELWYN)
     assert (saved.level, saved.class_levels) == (3, (3, 2))
-    raised = store.update_entry(replace(saved, level=3, class_levels=(3, 3)))
-    assert store.roster(campaign.id)[0].class_levels == (3, 3)
-    single = store.update_entry(replace(raised, level=4, class_levels=()))
+    raised = store.roster.update(replace(saved, level=3, class_levels=(3, 3)))
+    assert store.roster.entries(campaign.id)[0].class_levels == (3, 3)
+    single = store.roster.update(replace(raised, level=4, class_levels=()))
     assert (single.level, single.class_levels) == (4, ())
-    store.import_entries(campaign.id, [replace(ELWYN, name="Brother")], "Import")
-    store.remove_entry(single.id or 0, single.version)
-    back = store.restore_entry(campaign.id, replace(single, class_levels=(4, 1)))
+    store.roster.import_entries(campaign.id, [replace(ELWYN, name="Brother")], "Import")
+    store.roster.remove(single.id or 0, single.version)
+    back = store.roster.restore(campaign.id, replace(single, class_levels=(4, 1)))
     assert back.class_levels == (4, 1)
-    (after_fight,) = store.apply_results(campaign.id, [replace(back, hp=2)], "Fight", [])
+    (after_fight,) = store.roster.apply_results(campaign.id, [replace(back, hp=2)], "Fight", [])
     assert (after_fight.hp, after_fight.class_levels) == (2, (4, 1))
-    by_name = {e.name: e for e in store.roster(campaign.id)}
+    by_name = {e.name: e for e in store.roster.entries(campaign.id)}
     assert by_name["Brother"].class_levels == (3, 2)
     assert by_name["Elwyn"].class_levels == (4, 1)

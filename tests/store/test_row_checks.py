@@ -15,34 +15,35 @@ from core.fight.log import Command, Event, EventKind
 from core.roster.entries import MonsterTemplate, RosterEntry
 from core.roster.merge import ImportChanges
 from core.store import Store, row_checks
+from core.store.commands import _SQLITE_INSERT_EVENT
 from core.store.migrate import alembic_config
 from core.store.schema import Base
-from core.store.store import _SQLITE_INSERT_EVENT
 
 HIT = Command("Hit", (Event(EventKind.HP_CHANGED, {"id": "orc-1", "delta": -3}),))
 
 
 def every_write(store: Store) -> None:
     """Writes through every path the store has that stores campaign content."""
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     cid = campaign.id
-    store.create_campaign_with(
+    store.campaigns.create_with(
         "Blackmoor", [RosterEntry(name="Ilsa", hp=7)], [MonsterTemplate(name="Kobold")]
     )
-    levy = store.add_entry(cid, RosterEntry(name="Levy 7", hp=5, notes="a spear"))
-    wat, ned = store.add_entries(cid, [RosterEntry(name="Wat"), RosterEntry(name="Ned", hp=2)])
-    levy = store.update_entry(replace(levy, hp=3, notes="a spear and a grudge"))
-    store.remove_entry(wat.id)
-    store.restore_entry(cid, wat)
-    store.import_entries(cid, [RosterEntry(name=f"Levy {i}", hp=i) for i in range(3)])
-    (levy,) = store.apply_results(cid, [replace(levy, hp=1)], "After the ford", ["Levy 7: 1 hp"])
-    (ned,) = store.save_entries(cid, [replace(ned, hp=4)], "A rest", ["Ned: 4 hp"])
-    orc = store.add_template(cid, MonsterTemplate(name="Orc", notes="smells"))
-    (gnoll,) = store.add_templates(cid, [MonsterTemplate(name="Gnoll")])
-    orc = store.update_template(replace(orc, notes="smells worse", xp=10))
-    store.remove_template(gnoll.id)
-    store.restore_template(cid, gnoll)
-    applied = store.apply_import(
+    levy = store.roster.add(cid, RosterEntry(name="Levy 7", hp=5, notes="a spear"))
+    wat, ned = store.roster.add_all(cid, [RosterEntry(name="Wat"), RosterEntry(name="Ned", hp=2)])
+    levy = store.roster.update(replace(levy, hp=3, notes="a spear and a grudge"))
+    store.roster.remove(wat.id)
+    store.roster.restore(cid, wat)
+    store.roster.import_entries(cid, [RosterEntry(name=f"Levy {i}", hp=i) for i in range(3)])
+    (levy,) = store.roster.apply_results(
+        cid, [replace(levy, hp=1)], "After the ford", ["Levy 7: 1 hp"])
+    (ned,) = store.batches.save_entries(cid, [replace(ned, hp=4)], "A rest", ["Ned: 4 hp"])
+    orc = store.templates.add(cid, MonsterTemplate(name="Orc", notes="smells"))
+    (gnoll,) = store.templates.add_all(cid, [MonsterTemplate(name="Gnoll")])
+    orc = store.templates.update(replace(orc, notes="smells worse", xp=10))
+    store.templates.remove(gnoll.id)
+    store.templates.restore(cid, gnoll)
+    applied = store.batches.apply_import(
         cid,
         ImportChanges(
             (RosterEntry(name="Hob"),), ((levy, replace(levy, notes="imported")),),
@@ -50,15 +51,15 @@ def every_write(store: Store) -> None:
         ),
         "Imported a file", ["Hob"],
     )  # fmt: skip
-    store.undo_import(cid, applied)
-    store.remove_records([wat], [orc])
-    store.restore_records(cid, [wat], [orc])
-    fight = store.create_encounter(cid, "Fight at the ford", "side-d6", {"note": "ambush"})
-    store.append_command(fight.id, HIT)
-    store.append_command(fight.id, replace(HIT, name="Fireball"))
-    store.undo_command(fight.id)
-    store.end_encounter(fight.id)
-    store.reopen_encounter(fight.id, {"orc-1": {"hp": 3}})
+    store.batches.undo_import(cid, applied)
+    store.batches.remove([wat], [orc])
+    store.batches.restore(cid, [wat], [orc])
+    fight = store.encounters.create(cid, "Fight at the ford", "side-d6", {"note": "ambush"})
+    store.commands.append(fight.id, HIT)
+    store.commands.append(fight.id, replace(HIT, name="Fireball"))
+    store.commands.undo(fight.id)
+    store.encounters.end(fight.id)
+    store.encounters.reopen(fight.id, {"orc-1": {"hp": 3}})
 
 
 def unchecked(url: str) -> list[str]:

@@ -34,29 +34,29 @@ def assert_whole_and_contiguous(url: str, encounter_id: int, total: int) -> None
 
 def test_two_stores_see_each_others_roster_changes_on_refresh(db_url: str) -> None:
     mine, theirs = Store.open(db_url), Store.open(db_url)
-    campaign = mine.create_campaign("Greyhawk")
-    added = theirs.add_entry(campaign.id, WAT)
-    assert [e.name for e in mine.roster(campaign.id)] == ["Wat"]
-    mine.update_entry(replace(mine.roster(campaign.id)[0], hp=1))
-    assert theirs.roster(campaign.id)[0].hp == 1
-    theirs.remove_entry(added.id or 0)
-    assert mine.roster(campaign.id) == []
+    campaign = mine.campaigns.create("Greyhawk")
+    added = theirs.roster.add(campaign.id, WAT)
+    assert [e.name for e in mine.roster.entries(campaign.id)] == ["Wat"]
+    mine.roster.update(replace(mine.roster.entries(campaign.id)[0], hp=1))
+    assert theirs.roster.entries(campaign.id)[0].hp == 1
+    theirs.roster.remove(added.id or 0)
+    assert mine.roster.entries(campaign.id) == []
     mine.close()
     theirs.close()
 
 
 def test_a_conflict_carries_the_saved_version_to_show_beside_mine(db_url: str) -> None:
     mine, theirs = Store.open(db_url), Store.open(db_url)
-    campaign = mine.create_campaign("Greyhawk")
-    loaded = mine.add_entry(campaign.id, WAT)
-    saved = theirs.update_entry(replace(loaded, hp=1, notes="theirs"))
+    campaign = mine.campaigns.create("Greyhawk")
+    loaded = mine.roster.add(campaign.id, WAT)
+    saved = theirs.roster.update(replace(loaded, hp=1, notes="theirs"))
     with pytest.raises(ConflictError) as caught:
-        mine.update_entry(replace(loaded, hp=2, notes="mine"))
+        mine.roster.update(replace(loaded, hp=2, notes="mine"))
     assert caught.value.saved == saved  # both versions: mine in hand, theirs in the error
     with pytest.raises(ConflictError) as caught:
-        mine.remove_entry(loaded.id or 0, loaded.version)
+        mine.roster.remove(loaded.id or 0, loaded.version)
     assert caught.value.saved == saved
-    chosen = mine.update_entry(replace(loaded, notes="mine", version=saved.version))
+    chosen = mine.roster.update(replace(loaded, notes="mine", version=saved.version))
     assert chosen.notes == "mine" and chosen.version == saved.version + 1
     mine.close()
     theirs.close()
@@ -72,7 +72,7 @@ def save(
 ) -> None:
     barrier.wait()
     try:  # a save that changes nothing is no conflict: every save changes the notes
-        outcomes.append(store.update_entry(replace(loaded, notes=f"DM {who}, {round_}")))
+        outcomes.append(store.roster.update(replace(loaded, notes=f"DM {who}, {round_}")))
     except ConflictError as exc:
         outcomes.append(exc)
 
@@ -80,8 +80,8 @@ def save(
 def test_simultaneous_saves_of_one_entry_let_exactly_one_win(db_url: str) -> None:
     """Threads race to save the same loaded version; the losers get the winner's version."""
     stores = [Store.open(db_url) for _ in range(4)]
-    campaign = stores[0].create_campaign("Greyhawk")
-    entry = stores[0].add_entry(campaign.id, WAT)
+    campaign = stores[0].campaigns.create("Greyhawk")
+    entry = stores[0].roster.add(campaign.id, WAT)
     for round_ in range(10):
         barrier = threading.Barrier(len(stores))
         outcomes: list[object] = []
@@ -105,8 +105,8 @@ def test_simultaneous_saves_of_one_entry_let_exactly_one_win(db_url: str) -> Non
 
 def test_threads_appending_to_one_encounter_are_serialized(db_url: str) -> None:
     stores = [Store.open(db_url) for _ in range(4)]
-    campaign = stores[0].create_campaign("Greyhawk")
-    encounter = stores[0].create_encounter(campaign.id, "Melee", "side-d6")
+    campaign = stores[0].campaigns.create("Greyhawk")
+    encounter = stores[0].encounters.create(campaign.id, "Melee", "side-d6")
     seqs: list[int] = []
     errors: list[BaseException] = []
     barrier = threading.Barrier(len(stores))
@@ -115,7 +115,7 @@ def test_threads_appending_to_one_encounter_are_serialized(db_url: str) -> None:
         barrier.wait()
         try:
             for n in range(25):
-                seqs.append(store.append_command(encounter.id, hit(n, 1 + (n + who) % 4)))
+                seqs.append(store.commands.append(encounter.id, hit(n, 1 + (n + who) % 4)))
         except BaseException as exc:
             errors.append(exc)
 
@@ -134,8 +134,8 @@ def test_threads_appending_to_one_encounter_are_serialized(db_url: str) -> None:
 @pytest.mark.slow
 def test_processes_appending_to_one_encounter_are_serialized(db_url: str) -> None:
     store = Store.open(db_url)
-    campaign = store.create_campaign("Greyhawk")
-    encounter = store.create_encounter(campaign.id, "Melee", "side-d6")
+    campaign = store.campaigns.create("Greyhawk")
+    encounter = store.encounters.create(campaign.id, "Melee", "side-d6")
     store.close()
     children = [spawn_child(db_url, encounter.id, seed, 40) for seed in range(3)]
     for child in children:

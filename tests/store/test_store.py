@@ -43,7 +43,7 @@ def digest(path: Path) -> str:
 
 def test_a_new_file_gets_the_schema_wal_and_foreign_keys(db_path: Path) -> None:
     store = Store.open(f"sqlite:///{db_path}")
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     store.close()
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -51,8 +51,8 @@ def test_a_new_file_gets_the_schema_wal_and_foreign_keys(db_path: Path) -> None:
     assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == HEAD_REVISION
     conn.close()
     reopened = Store.open(f"sqlite:///{db_path}")
-    assert [c.name for c in reopened.campaigns()] == ["Greyhawk"]
-    assert reopened.campaigns()[0].id == campaign.id
+    assert [c.name for c in reopened.campaigns.all()] == ["Greyhawk"]
+    assert reopened.campaigns.all()[0].id == campaign.id
     with reopened.unit_of_work() as s:  # foreign keys are enforced on every connection
         assert s.connection().exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     reopened.close()
@@ -60,12 +60,12 @@ def test_a_new_file_gets_the_schema_wal_and_foreign_keys(db_path: Path) -> None:
 
 def test_roster_edits_survive_reopening(db_url: str) -> None:
     store = Store.open(db_url)
-    campaign = store.create_campaign("Greyhawk")
-    saved = store.add_entry(campaign.id, HALVAINE)
-    store.update_entry(replace(saved, hp=4, status=RosterStatus.UNCONSCIOUS))
+    campaign = store.campaigns.create("Greyhawk")
+    saved = store.roster.add(campaign.id, HALVAINE)
+    store.roster.update(replace(saved, hp=4, status=RosterStatus.UNCONSCIOUS))
     store.close()
     store = Store.open(db_url)
-    (entry,) = store.roster(campaign.id)
+    (entry,) = store.roster.entries(campaign.id)
     assert (entry.name, entry.hp, entry.status) == ("Halvaine", 4, RosterStatus.UNCONSCIOUS)
     assert entry.weapons == HALVAINE.weapons and entry.spells == HALVAINE.spells
     store.close()
@@ -96,8 +96,8 @@ def test_an_older_schema_is_backed_up_before_it_is_migrated(db_path: Path) -> No
         )
     engine.dispose()
     store = Store.open(f"sqlite:///{db_path}")
-    assert [c.name for c in store.campaigns()] == ["Greyhawk"]
-    saved = store.add_entry(1, replace(HALVAINE, reaction_adj=2))
+    assert [c.name for c in store.campaigns.all()] == ["Greyhawk"]
+    saved = store.roster.add(1, replace(HALVAINE, reaction_adj=2))
     assert saved.reaction_adj == 2  # the 0002 columns exist now
     store.close()
     backup = db_path.with_name(f"{db_path.name}.before-{HEAD_REVISION}.bak")
@@ -144,8 +144,8 @@ def test_a_file_that_is_not_a_campaign_is_refused_and_never_overwritten(
 
 def test_a_truncated_campaign_is_refused_untouched(db_path: Path) -> None:
     store = Store.open(f"sqlite:///{db_path}")
-    campaign = store.create_campaign("Greyhawk")
-    store.add_entries(campaign.id, [replace(HALVAINE, name=f"PC {i}") for i in range(300)])
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.add_all(campaign.id, [replace(HALVAINE, name=f"PC {i}") for i in range(300)])
     store.close()
     data = db_path.read_bytes()
     db_path.write_bytes(data[: len(data) // 2 + 100])
@@ -157,8 +157,8 @@ def test_a_truncated_campaign_is_refused_untouched(db_path: Path) -> None:
 
 def test_a_campaign_with_damaged_pages_is_refused_untouched(db_path: Path) -> None:
     store = Store.open(f"sqlite:///{db_path}")
-    campaign = store.create_campaign("Greyhawk")
-    store.add_entries(campaign.id, [replace(HALVAINE, name=f"PC {i}") for i in range(300)])
+    campaign = store.campaigns.create("Greyhawk")
+    store.roster.add_all(campaign.id, [replace(HALVAINE, name=f"PC {i}") for i in range(300)])
     store.close()
     data = bytearray(db_path.read_bytes())
     page = int.from_bytes(data[16:18], "big")
@@ -186,38 +186,38 @@ def test_another_programs_sqlite_database_is_refused_untouched(db_path: Path) ->
 def test_an_empty_file_becomes_a_new_campaign_database(db_path: Path) -> None:
     db_path.write_bytes(b"")
     store = Store.open(f"sqlite:///{db_path}")
-    assert store.campaigns() == []
+    assert store.campaigns.all() == []
     store.close()
 
 
 def test_a_failing_command_changes_nothing(store: Store) -> None:
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     with pytest.raises(StoreError, match="already exists"):
-        store.create_campaign(" Greyhawk ")
+        store.campaigns.create(" Greyhawk ")
     entries = [HALVAINE, replace(HALVAINE, name="x" * 10), replace(HALVAINE, kind="bogus")]
     with pytest.raises(Exception):  # noqa: B017 - any failure must roll the whole command back
-        store.add_entries(campaign.id, entries)  # type: ignore[list-item]
-    assert store.roster(campaign.id) == []
+        store.roster.add_all(campaign.id, entries)  # type: ignore[list-item]
+    assert store.roster.entries(campaign.id) == []
 
 
 def test_two_stores_on_one_database_get_a_conflict_not_a_lost_update(db_url: str) -> None:
     first = Store.open(db_url)
-    campaign = first.create_campaign("Greyhawk")
-    mine = first.add_entry(campaign.id, HALVAINE)
+    campaign = first.campaigns.create("Greyhawk")
+    mine = first.roster.add(campaign.id, HALVAINE)
     second = Store.open(db_url)
-    (theirs,) = second.roster(campaign.id)
-    second.update_entry(replace(theirs, hp=1))
+    (theirs,) = second.roster.entries(campaign.id)
+    second.roster.update(replace(theirs, hp=1))
     with pytest.raises(ConflictError, match="changed elsewhere"):
-        first.update_entry(replace(mine, hp=9, notes="my edit"))
-    (final,) = first.roster(campaign.id)
+        first.roster.update(replace(mine, hp=9, notes="my edit"))
+    (final,) = first.roster.entries(campaign.id)
     assert final.hp == 1 and final.notes == ""
     first.close()
     second.close()
 
 
 def test_encounter_commands_persist_and_undo_is_appended_not_deleted(store: Store) -> None:
-    campaign = store.create_campaign("Greyhawk")
-    encounter = store.create_encounter(campaign.id, "Orc ambush", "side-d6")
+    campaign = store.campaigns.create("Greyhawk")
+    encounter = store.encounters.create(campaign.id, "Orc ambush", "side-d6")
     log = EncounterLog()
     commands = [
         add_combatant(Combatant(id="orc-1", side="monsters", hp=6)),
@@ -226,10 +226,10 @@ def test_encounter_commands_persist_and_undo_is_appended_not_deleted(store: Stor
     ]
     for command in commands:
         log.execute(command)
-        store.append_command(encounter.id, command)
-    store.undo_command(encounter.id)
+        store.commands.append(encounter.id, command)
+    store.commands.undo(encounter.id)
     log.undo()
-    loaded = store.load_commands(encounter.id)
+    loaded = store.commands.load(encounter.id)
     assert EncounterLog(loaded).state == log.state
     with store.unit_of_work() as s:
         rows = s.connection().exec_driver_sql("SELECT count(*) FROM encounter_events").scalar()
@@ -238,9 +238,9 @@ def test_encounter_commands_persist_and_undo_is_appended_not_deleted(store: Stor
 
 def test_sample_campaign_loads_whole(store: Store) -> None:
     name, roster, templates = load_sample()
-    campaign = store.create_campaign_with(name, roster, templates)
-    assert [e.name for e in store.roster(campaign.id)] == [e.name for e in roster]
-    assert {t.name for t in store.monster_templates(campaign.id)} >= {"Orc", "Goblin"}
+    campaign = store.campaigns.create_with(name, roster, templates)
+    assert [e.name for e in store.roster.entries(campaign.id)] == [e.name for e in roster]
+    assert {t.name for t in store.templates.all(campaign.id)} >= {"Orc", "Goblin"}
     assert sum(e.kind is Kind.PC for e in roster) == 4
 
 
@@ -266,9 +266,9 @@ def test_an_0004_file_upgrades_with_its_characters_single_classed(db_path: Path)
         )
     engine.dispose()
     store = Store.open(f"sqlite:///{db_path}")
-    (elwyn,) = store.roster(1)
+    (elwyn,) = store.roster.entries(1)
     assert (elwyn.level, elwyn.class_levels) == (3, ())
-    saved = store.update_entry(replace(elwyn, class_levels=(3, 2)))
+    saved = store.roster.update(replace(elwyn, class_levels=(3, 2)))
     store.close()
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT level, class_levels FROM characters").fetchall() == [(3, "3/2")]

@@ -15,47 +15,47 @@ GNOLL = MonsterTemplate(
 
 
 def test_a_template_is_added_edited_deleted_and_restored_with_its_version(store: Store) -> None:
-    campaign = store.create_campaign("Greyhawk")
-    added = store.add_template(campaign.id, GNOLL)
+    campaign = store.campaigns.create("Greyhawk")
+    added = store.templates.add(campaign.id, GNOLL)
     assert added.id is not None and added.version == 1
     assert replace(added, id=None, version=0) == GNOLL
-    edited = store.update_template(replace(added, hit_dice="2d8+2", surprises_on=None))
+    edited = store.templates.update(replace(added, hit_dice="2d8+2", surprises_on=None))
     assert (edited.hit_dice, edited.surprises_on, edited.version) == ("2d8+2", None, 2)
-    assert store.template_by_id(added.id) == edited
+    assert store.templates.get(added.id) == edited
 
-    store.remove_template(added.id, edited.version)
-    assert store.monster_templates(campaign.id) == []
-    restored = store.restore_template(campaign.id, edited)
-    assert restored == edited and store.monster_templates(campaign.id) == [edited]
-    assert store.update_template(replace(restored, ac=4)).version == edited.version + 1
+    store.templates.remove(added.id, edited.version)
+    assert store.templates.all(campaign.id) == []
+    restored = store.templates.restore(campaign.id, edited)
+    assert restored == edited and store.templates.all(campaign.id) == [edited]
+    assert store.templates.update(replace(restored, ac=4)).version == edited.version + 1
 
 
 def test_a_stale_template_is_never_overwritten_and_the_conflict_carries_the_saved_one(
     store: Store,
 ) -> None:
-    campaign = store.create_campaign("Greyhawk")
-    mine = store.add_template(campaign.id, GNOLL)
-    theirs = store.update_template(replace(mine, morale=11, notes="Their note"))
+    campaign = store.campaigns.create("Greyhawk")
+    mine = store.templates.add(campaign.id, GNOLL)
+    theirs = store.templates.update(replace(mine, morale=11, notes="Their note"))
     with pytest.raises(ConflictError) as caught:
-        store.update_template(replace(mine, morale=5))
+        store.templates.update(replace(mine, morale=5))
     assert caught.value.saved == theirs
     with pytest.raises(ConflictError) as removing:
-        store.remove_template(mine.id or 0, mine.version)
+        store.templates.remove(mine.id or 0, mine.version)
     assert removing.value.saved == theirs
-    assert store.monster_templates(campaign.id) == [theirs]
+    assert store.templates.all(campaign.id) == [theirs]
     # Saved on top of theirs, as a DM who saw both may choose to:
-    kept = store.update_template(replace(mine, morale=5, version=theirs.version))
+    kept = store.templates.update(replace(mine, morale=5, version=theirs.version))
     assert (kept.morale, kept.notes, kept.version) == (5, "Pack hunters", 3)
-    store.remove_template(kept.id or 0, kept.version)
+    store.templates.remove(kept.id or 0, kept.version)
     with pytest.raises(NotFoundError):
-        store.update_template(kept)
+        store.templates.update(kept)
 
 
 def test_a_template_with_bad_hit_dice_is_refused_with_the_parsers_reason(store: Store) -> None:
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     with pytest.raises(StoreError, match="expected \\+ or - at position 4"):
-        store.add_template(campaign.id, replace(GNOLL, hit_dice="2d8x"))
-    saved = store.add_template(campaign.id, GNOLL)
+        store.templates.add(campaign.id, replace(GNOLL, hit_dice="2d8x"))
+    saved = store.templates.add(campaign.id, GNOLL)
     with pytest.raises(StoreError, match="Surprises on X in 6"):
-        store.update_template(replace(saved, surprises_on=7))
-    assert store.monster_templates(campaign.id) == [saved]
+        store.templates.update(replace(saved, surprises_on=7))
+    assert store.templates.all(campaign.id) == [saved]

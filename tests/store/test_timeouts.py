@@ -15,8 +15,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from core.fight.log import Command, Event, EventKind
-from core.store import DatabaseLockedError, Store, StoreError
-from core.store import store as store_module
+from core.store import DatabaseLockedError, Store, StoreError, addresses
 
 HIT = Command("Hit", (Event(EventKind.HP_CHANGED, {"id": "orc-1", "delta": -3}),))
 
@@ -49,7 +48,7 @@ def silent_server() -> Iterator[int]:
 
 def test_a_server_that_never_answers_gives_a_message_within_the_timeout(
         silent_server: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_module, "SERVER_CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr(addresses, "SERVER_CONNECT_TIMEOUT", 2)
     start = time.monotonic()
     with pytest.raises(StoreError, match="cannot connect to") as caught:
         Store.open(f"postgresql+psycopg://dm:secret@127.0.0.1:{silent_server}/campaigns")
@@ -61,16 +60,16 @@ def test_a_row_lock_held_by_another_client_ends_in_a_message(db_url: str) -> Non
     if not db_url.startswith("postgresql"):
         pytest.skip("SQLite: test_a_write_waits_for_a_short_lock_and_gives_up_on_a_long_one")
     store = Store.open(db_url, lock_timeout=1)
-    campaign = store.create_campaign("Greyhawk")
-    encounter = store.create_encounter(campaign.id, "Guardroom", "side-d6")
+    campaign = store.campaigns.create("Greyhawk")
+    encounter = store.encounters.create(campaign.id, "Guardroom", "side-d6")
     holder = create_engine(db_url).connect()
     holder.execute(text("SELECT id FROM encounters WHERE id = :id FOR UPDATE"),
                    {"id": encounter.id})  # another DM's client, mid-transaction
     start = time.monotonic()
     with pytest.raises(DatabaseLockedError, match="nothing was saved"):
-        store.append_command(encounter.id, HIT)
+        store.commands.append(encounter.id, HIT)
     assert time.monotonic() - start < 10
     holder.rollback()
     holder.close()
-    assert store.append_command(encounter.id, HIT) == 1  # once the lock is gone, it saves
+    assert store.commands.append(encounter.id, HIT) == 1  # once the lock is gone, it saves
     store.close()

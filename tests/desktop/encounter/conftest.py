@@ -54,7 +54,7 @@ def start(qtbot: QtBot, store: Store):  # type: ignore[no-untyped-def]
     """Starts a workspace on a scenario's system, options, seed and combatants (no dice)."""
 
     def _start(document: dict[str, Any]) -> EncounterWorkspace:
-        campaign = store.create_campaign(f"Test {len(store.campaigns()) + 1}")
+        campaign = store.campaigns.create(f"Test {len(store.campaigns.all()) + 1}")
         session = EncounterSession.start(store, campaign.id, "Fight", document["system"],
                                          document.get("options"), document.get("seed"))
         for command in commands_for_scenario(document):

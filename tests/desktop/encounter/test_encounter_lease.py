@@ -46,7 +46,7 @@ def test_a_second_window_watches_live_and_takes_over(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
     setup = Store.open(url)
-    campaign = setup.create_campaign("Greyhawk")
+    campaign = setup.campaigns.create("Greyhawk")
     session = EncounterSession.start(setup, campaign.id, "Guardroom", "side-d6")
     for command in commands_for_scenario(FIGHT):
         if command.events[0].kind is EventKind.COMBATANT_ADDED:
@@ -77,14 +77,14 @@ def test_a_second_window_watches_live_and_takes_over(
     assert theirs.watch_timer.isActive() and not theirs.heartbeat_timer.isActive()
     assert not second.encounter_actions.end_action.isEnabled()
     # Nothing the watcher tries is saved.
-    stored = len(second_store.load_commands(theirs.session.info.id))
+    stored = len(second_store.commands.load(theirs.session.info.id))
     refusals: list[str] = []
     theirs.controller.refused.connect(refusals.append)
     assert not theirs.controller.run(
         add_entry("declarations", {"actor": "orc-1", "action": "G", "target": "brannoc"})
     )
     assert refusals and "only shows it" in refusals[-1] and "Take Over" in refusals[-1]
-    assert len(second_store.load_commands(theirs.session.info.id)) == stored
+    assert len(second_store.commands.load(theirs.session.info.id)) == stored
 
     # The first DM plays; the watcher sees it on its next refresh tick.
     assert mine.controller.run(
@@ -117,14 +117,14 @@ def test_a_second_window_watches_live_and_takes_over(
     # The first window's next command is refused in words and it turns read-only.
     first_refusals: list[str] = []
     mine.controller.refused.connect(first_refusals.append)
-    before = len(first_store.load_commands(mine.session.info.id))
+    before = len(first_store.commands.load(mine.session.info.id))
     assert not mine.controller.run(start_round(2))  # fine by the rules as this window sees it
     taker = second.encounter_actions.holder
     assert first_refusals, "the first window was not told"
     message = first_refusals[-1]
     assert f"{taker.user} on {taker.host} took this encounter over at" in message
     assert "nothing was saved" in message and not IDS.search(message), message
-    assert len(first_store.load_commands(mine.session.info.id)) == before
+    assert len(first_store.commands.load(mine.session.info.id)) == before
     assert mine.session.watching and mine.lease_banner.isVisible()
     assert not mine.board.isEnabled() and mine.watch_timer.isActive()
     mine.watch()  # and it follows the second window's play
@@ -133,7 +133,7 @@ def test_a_second_window_watches_live_and_takes_over(
     # Closing the second window lets the encounter go; the first still only watches until
     # its DM takes over, now without a question (nobody plays it).
     second.close()
-    assert first_store.lease(mine.session.info.id) is None
+    assert first_store.leases.current(mine.session.info.id) is None
     mine.watch()
     assert mine.session.watching and not mine.board.isEnabled()
     assert mine.lease_label.text().startswith("Nobody plays Guardroom now")
@@ -148,7 +148,7 @@ def test_a_second_window_watches_live_and_takes_over(
 def test_the_holders_heartbeat_notices_a_take_over(qtbot: QtBot, tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
     setup = Store.open(url)
-    campaign = setup.create_campaign("Greyhawk")
+    campaign = setup.campaigns.create("Greyhawk")
     EncounterSession.start(setup, campaign.id, "Guardroom", "side-d6")
     setup.close()
     first_store, second_store = Store.open(url), Store.open(url)

@@ -21,7 +21,7 @@ FIGHT = {"system": "side-d6", "combatants": [
 
 def test_open_encounters_are_read_when_their_tab_is_first_shown(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     store = Store.open(f"sqlite:///{tmp_path / 'campaign.sqlite'}")
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     for n in range(1, 5):
         session = EncounterSession.start(store, campaign.id, f"Fight {n}", "side-d6")
         for command in commands_for_scenario(FIGHT):

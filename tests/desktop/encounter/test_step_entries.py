@@ -66,7 +66,7 @@ def test_the_heals_button_records_a_cure_on_the_spell_and_the_target_gets_hp_bac
     from desktop.encounter.workspace import EncounterWorkspace
 
     store = Store.open("sqlite://")
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     session = EncounterSession.start(store, campaign.id, "Cure", "side-d6")
     document = {"system": "side-d6", "combatants": [
         {"id": "f", "name": "Brannoc", "side": "party", "hp": 4, "max_hp": 9},

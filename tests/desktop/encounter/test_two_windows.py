@@ -21,7 +21,7 @@ FIGHT = {"system": "side-d6", "combatants": [
 def test_a_window_behind_another_is_refused_and_reloads(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
     store = Store.open(url)
-    campaign = store.create_campaign("Greyhawk")
+    campaign = store.campaigns.create("Greyhawk")
     session = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6")
     for command in commands_for_scenario(FIGHT):
         if command.events[0].kind is EventKind.COMBATANT_ADDED:
@@ -36,25 +36,25 @@ def test_a_window_behind_another_is_refused_and_reloads(qtbot, tmp_path: Path) -
                                                           "target": "orc-1"}))
     # The other DM (another Combat Desk on the same file) declares for the orc.
     other_store = Store.open(url)
-    other = EncounterSession.resume(other_store, other_store.encounter(mine.session.info.id))
+    other = EncounterSession.resume(other_store, other_store.encounters.get(mine.session.info.id))
     other.execute(add_entry("declarations", {"actor": "orc-1", "action": "G",
                                              "target": "brannoc"}))
     refusals: list[str] = []
     mine.controller.refused.connect(refusals.append)
-    stored = len(store.load_commands(mine.session.info.id))
+    stored = len(store.commands.load(mine.session.info.id))
     # My Ctrl+Z would take back the orc's declaration, not mine: refused, in words.
     mine.controller.stack.undo()
     assert refusals and "Another Combat Desk window changed this encounter" in refusals[-1]
     assert "Reload Encounter" in refusals[-1]
-    assert len(store.load_commands(mine.session.info.id)) == stored
+    assert len(store.commands.load(mine.session.info.id)) == stored
     # Reload reads what the other DM did; play goes on from there.
     window.encounter_actions.reload_action.trigger()
     reloaded = window.encounter_actions.current()
     assert reloaded is not None and reloaded is not mine
     actors = [d["actor"] for d in reloaded.session.state.rounds[-1]["declarations"]]
     assert actors == ["brannoc", "orc-1"]
-    before = len(store.load_commands(mine.session.info.id))
+    before = len(store.commands.load(mine.session.info.id))
     assert reloaded.controller.run(start_round(2))  # the reloaded window saves again
-    assert len(store.load_commands(mine.session.info.id)) == before + 1
+    assert len(store.commands.load(mine.session.info.id)) == before + 1
     other_store.close()
     store.close()

@@ -29,13 +29,13 @@ def other(db_url: str) -> Iterator[Store]:
 
 
 def theirs(store: Store, name: str) -> RosterEntry:
-    campaign = store.campaigns()[0]
-    return next(e for e in store.roster(campaign.id) if e.name == name)
+    campaign = store.campaigns.all()[0]
+    return next(e for e in store.roster.entries(campaign.id) if e.name == name)
 
 
 def their_template(store: Store, name: str) -> MonsterTemplate:
-    campaign = store.campaigns()[0]
-    return next(t for t in store.monster_templates(campaign.id) if t.name == name)
+    campaign = store.campaigns.all()[0]
+    return next(t for t in store.templates.all(campaign.id) if t.name == name)
 
 
 def open_dialog(window: MainWindow) -> ConflictDialog:
@@ -49,7 +49,7 @@ def pip_conflict(qtbot: QtBot, window: MainWindow, other: Store) -> ConflictDial
     select(window, "Pip Underbough")
     type_into(qtbot, window, "hp", "5")  # unsaved in this window …
     pip = theirs(other, "Pip Underbough")
-    other.update_entry(replace(pip, hp=2, notes="bitten by a giant rat"))  # … saved there first
+    other.roster.update(replace(pip, hp=2, notes="bitten by a giant rat"))  # … saved there first
     window.refresh_roster()  # a refresh keeps the DM's unsaved typing (and its old version)
     assert window.editor.fields["hp"].text() == "5"
     window.editor.fields["hp"].setFocus()  # where the DM typed
@@ -116,7 +116,7 @@ def test_keep_mine_after_a_third_save_asks_again_instead_of_overwriting(
 ) -> None:
     first = pip_conflict(qtbot, window, other)
     # While the DM reads the dialog, the other DM saves Pip once more.
-    other.update_entry(replace(theirs(other, "Pip Underbough"), status=RosterStatus.UNCONSCIOUS))
+    other.roster.update(replace(theirs(other, "Pip Underbough"), status=RosterStatus.UNCONSCIOUS))
     first.keep_mine_button.click()
     second = open_dialog(window)
     assert second is not first
@@ -151,7 +151,7 @@ def test_an_undo_over_the_other_instances_edit_shows_both_versions(
     select(window, "Torchbearer Wat")
     type_into(qtbot, window, "hp", "1")
     window.editor.save()
-    other.update_entry(replace(theirs(other, "Torchbearer Wat"), status=RosterStatus.DEAD))
+    other.roster.update(replace(theirs(other, "Torchbearer Wat"), status=RosterStatus.DEAD))
     window.undo_action.trigger()
     dialog = open_dialog(window)
     assert ("Status", "Active", "Dead") in dialog.field_rows()
@@ -168,7 +168,7 @@ def test_a_remove_over_the_other_instances_edit_shows_what_changed_and_asks_agai
     qtbot: QtBot, window: MainWindow, other: Store, answers: Answers
 ) -> None:
     select(window, "Garrick")
-    other.update_entry(replace(theirs(other, "Garrick"), morale=12, notes="sworn to Brannoc"))
+    other.roster.update(replace(theirs(other, "Garrick"), morale=12, notes="sworn to Brannoc"))
     window.roster_panel.view.setFocus()
     answers.answer = QMessageBox.StandardButton.Yes
     qtbot.keyClick(window.roster_panel.view, Qt.Key.Key_Delete)
@@ -182,13 +182,13 @@ def test_a_remove_over_the_other_instances_edit_shows_what_changed_and_asks_agai
     assert theirs(other, "Garrick").morale == 12
     assert window.editor.fields["morale"].text() == "12"
 
-    other.update_entry(replace(theirs(other, "Garrick"), hp=1))
+    other.roster.update(replace(theirs(other, "Garrick"), hp=1))
     qtbot.keyClick(window.roster_panel.view, Qt.Key.Key_Delete)
     again = open_dialog(window)
     assert again.field_rows() == [("HP", "8", "1")]
     again.keep_mine_button.click()  # "Remove anyway"
-    campaign = other.campaigns()[0]
-    assert "Garrick" not in [e.name for e in other.roster(campaign.id)]
+    campaign = other.campaigns.all()[0]
+    assert "Garrick" not in [e.name for e in other.roster.entries(campaign.id)]
     window.undo_action.trigger()  # back, with the other DM's changes
     back = theirs(other, "Garrick")
     assert (back.morale, back.hp, back.notes) == (12, 1, "sworn to Brannoc")
@@ -202,7 +202,7 @@ def test_a_template_saved_elsewhere_shows_both_versions(
     select_template(window, "Orc")
     type_template(qtbot, window, "hit_dice", "1d8+1")
     orc = their_template(other, "Orc")
-    other.update_template(replace(orc, morale=11))
+    other.templates.update(replace(orc, morale=11))
     window.template_editor.save()
     dialog = open_dialog(window)
     assert dialog.field_rows() == [("Hit dice", "1d8+1", "1d8"), ("Morale", "8", "11")]

@@ -98,8 +98,8 @@ def test_the_dm_creates_a_pc_sees_validation_and_finds_it_after_reopening(
 
     # A new Store on the same file: the edits are there.
     reopened = Store.open(db_url)
-    campaign = reopened.campaigns()[0]
-    saved = next(e for e in reopened.roster(campaign.id) if e.name == "Mordo the Grey")
+    campaign = reopened.campaigns.all()[0]
+    saved = next(e for e in reopened.roster.entries(campaign.id) if e.name == "Mordo the Grey")
     assert (saved.hp, saved.status, saved.dex, saved.reaction_adj) == (
         3,
         RosterStatus.UNCONSCIOUS,
@@ -151,7 +151,7 @@ def test_ctrl_e_puts_the_cursor_in_the_form(qtbot: QtBot, window: MainWindow) ->
 def stored(store: Store, window: MainWindow, name: str) -> int | None:
     """Reads an entry's HP back from the database, not from the window."""
     assert window.campaign is not None
-    return next(e for e in store.roster(window.campaign.id) if e.name == name).hp
+    return next(e for e in store.roster.entries(window.campaign.id) if e.name == name).hp
 
 
 def test_moving_away_from_unsaved_edits_asks_and_nothing_is_lost(

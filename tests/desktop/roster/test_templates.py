@@ -29,7 +29,7 @@ def select_template(window: MainWindow, name: str) -> MonsterTemplate:
 def stored_templates(store: Store, window: MainWindow) -> dict[str, MonsterTemplate]:
     """Reads the templates back from the database, not from the window."""
     assert window.campaign is not None
-    return {t.name: t for t in store.monster_templates(window.campaign.id)}
+    return {t.name: t for t in store.templates.all(window.campaign.id)}
 
 
 def test_the_dm_creates_a_template_sees_validation_undoes_and_finds_it_after_reopening(
@@ -114,8 +114,8 @@ def test_the_dm_creates_a_template_sees_validation_undoes_and_finds_it_after_reo
 
     # Another Store on the same file: the template is there.
     reopened = Store.open(db_url)
-    campaign = reopened.campaigns()[0]
-    saved = next(t for t in reopened.monster_templates(campaign.id) if t.id == gnoll.id)
+    campaign = reopened.campaigns.all()[0]
+    saved = next(t for t in reopened.templates.all(campaign.id) if t.id == gnoll.id)
     assert (saved.name, saved.hit_dice, saved.surprises_on) == ("Gnoll chieftain", "2d8+2", 2)
     reopened.close()
 

@@ -25,7 +25,7 @@ def test_a_file_with_an_error_is_refused_whole(
     assert answers.warnings and "line 3, field dex: Dex is 3–18." in answers.warnings[0]
     assert "nothing was added" in answers.warnings[0]
     assert window.entries == before
-    assert window.store.roster(window.campaign.id) == before  # type: ignore[union-attr]
+    assert window.store.roster.entries(window.campaign.id) == before  # type: ignore[union-attr]
 
 
 def test_a_large_import_lands_whole_with_progress_and_exports_back(
@@ -36,7 +36,7 @@ def test_a_large_import_lands_whole_with_progress_and_exports_back(
     good.write_text(f"name,kind,side,hp,max_hp,ac\n{rows}\n", encoding="utf-8")
     assert window.roster_actions.import_path(good) == 400
     assert sum(e.name.startswith("Spearman") for e in window.entries) == 400
-    log = window.store.session_log(window.campaign.id)  # type: ignore[union-attr]
+    log = window.store.roster.session_log(window.campaign.id)  # type: ignore[union-attr]
     assert log[0].summary == "Import levy.csv: 400 added"
     out = tmp_path / "roster.json"
     window.roster_actions.export_path(out)

@@ -38,7 +38,7 @@ def questions(monkeypatch: pytest.MonkeyPatch) -> Questions:
 def hp(window: MainWindow, name: str) -> int | None:
     campaign = window.campaign
     assert campaign is not None
-    return next(e.hp for e in window.store.roster(campaign.id) if e.name == name)
+    return next(e.hp for e in window.store.roster.entries(campaign.id) if e.name == name)
 
 
 def brannoc_id(window: MainWindow) -> str:

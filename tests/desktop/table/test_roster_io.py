@@ -288,7 +288,7 @@ def test_rest_brings_spent_spells_and_hp_back_in_one_undoable_step(
     assert (ysolde.hp, ysolde.spent_spells) == (17, ())
     assert len(ysolde.spells) == 3  # the memorised list is kept
     assert table.undo_action.text() == "&Undo Rest the party"
-    log = table.store.session_log(table.campaign.id)  # type: ignore[union-attr]
+    log = table.store.roster.session_log(table.campaign.id)  # type: ignore[union-attr]
     assert (log[0].summary, log[0].details) == (
         "Rest the party", ("Sister Ysolde: 1 spell back, HP 8 → 17",))
 
@@ -333,7 +333,7 @@ def test_the_session_log_records_kills_with_template_or_typed_xp(
     box.spins[1].setValue(90)  # the DM types the ogre's XP
     ids.check()
     dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Apply).click()
-    entry = table.store.session_log(table.campaign.id)[0]  # type: ignore[union-attr]
+    entry = table.store.roster.session_log(table.campaign.id)[0]  # type: ignore[union-attr]
     assert entry.summary == "Results of Orc guardroom"
     assert entry.details == ("Killed Orc 1: 10 XP", "Killed Ogre 1: 90 XP", "XP for kills: 100")
 
