@@ -11,8 +11,10 @@ opens none) and its own standard streams, runs the program's ``__main__`` exactl
 comes back as a :class:`subprocess.CompletedProcess` like ``subprocess.run`` gives.
 
 ``python -m tests.reliability.forkserver MODULE…`` is the server: it imports the MODULEs, prints
-``ready``, then reads one JSON request a line (module, arguments, timeout) and answers each with
-one JSON line (returncode, stdout, stderr).
+``ready``, then reads one JSON request a line and answers each with one JSON line: ``run`` (a
+child to its end: returncode, stdout, stderr), ``spawn`` (a child left running, its streams on
+named pipes the test made: its pid, which the test may SIGKILL) and ``wait`` (a spawned child's
+returncode).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import importlib
 import json
 import os
 import runpy
+import shutil
 import signal
 import subprocess
 import sys
@@ -51,20 +54,42 @@ class ForkServer:
     def run(self, module: str, *args: str,
             timeout: float = 120) -> subprocess.CompletedProcess[str]:
         """Runs ``python -m module args…`` as a child forked from the server; waits for its end."""
-        process = self._process
-        assert process.stdin is not None and process.stdout is not None
-        request = {"module": module, "args": list(args), "timeout": timeout}
-        process.stdin.write(json.dumps(request) + "\n")
-        process.stdin.flush()
-        line = process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the fork server ended (exit status {process.wait()})")
-        answer = json.loads(line)
+        answer = self._ask({"op": "run", "module": module, "args": list(args),
+                            "timeout": timeout})  # fmt: skip
         if answer.get("timeout"):
             raise subprocess.TimeoutExpired([module, *args], timeout, answer["stdout"],
                                             answer["stderr"])  # fmt: skip
         return subprocess.CompletedProcess([module, *args], answer["returncode"],
                                            answer["stdout"], answer["stderr"])  # fmt: skip
+
+    def spawn(self, module: str, *args: str) -> Forked:
+        """Starts ``python -m module args…`` as a forked child and returns at once, with pipes
+        to its standard streams (as ``subprocess.Popen`` with PIPEs and text=True)."""
+        folder = Path(tempfile.mkdtemp(prefix="combatdesk-forked-"))
+        streams = {name: str(folder / name) for name in ("stdin", "stdout", "stderr")}
+        for path in streams.values():
+            os.mkfifo(path)
+        pid = int(self._ask({"op": "spawn", "module": module, "args": list(args), **streams})
+                  ["pid"])  # fmt: skip
+        return Forked(self, pid, folder)
+
+    def wait(self, pid: int, timeout: float) -> int:
+        """Waits for a spawned child (past ``timeout``: kills it, TimeoutExpired)."""
+        answer = self._ask({"op": "wait", "pid": pid, "timeout": timeout})
+        if answer.get("timeout"):
+            raise subprocess.TimeoutExpired(str(pid), timeout)
+        return int(answer["returncode"])
+
+    def _ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        process = self._process
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(json.dumps(request) + "\n")
+        process.stdin.flush()
+        line = process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the fork server ended (exit status {process.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -83,16 +108,46 @@ class ForkServer:
         self.close()
 
 
+class Forked:
+    """A child started by :meth:`ForkServer.spawn`: what the kill tests use of ``Popen``."""
+
+    def __init__(self, server: ForkServer, pid: int, folder: Path) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self._server = server
+        self._folder = folder
+        # Opened in the child's order (each open waits for the other end): no deadlock.
+        self.stdin: IO[str] | None = open(folder / "stdin", "w")  # noqa: SIM115
+        self.stdout: IO[str] | None = open(folder / "stdout")  # noqa: SIM115
+        self.stderr: IO[str] | None = open(folder / "stderr")  # noqa: SIM115
+
+    def send_signal(self, signum: int) -> None:
+        if self.returncode is None:  # not reaped yet: the pid is still this child's
+            os.kill(self.pid, signum)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def wait(self, timeout: float = 120) -> int:
+        if self.returncode is None:
+            self.returncode = self._server.wait(self.pid, timeout)
+            for stream in (self.stdin, self.stdout, self.stderr):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
+            shutil.rmtree(self._folder, ignore_errors=True)
+        return self.returncode
+
+
 # --- the server -----------------------------------------------------------------------------
 
 
-def _child(module: str, args: list[str], out: IO[str], err: IO[str]) -> None:
+def _child(module: str, args: list[str], stdin: int, stdout: int, stderr: int) -> None:
     """In the forked child: the standard streams become its own, then ``python -m`` runs."""
     try:
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        os.dup2(out.fileno(), 1)
-        os.dup2(err.fileno(), 2)
+        os.dup2(stdin, 0)
+        os.dup2(stdout, 1)
+        os.dup2(stderr, 2)
         sys.stdin = open(0, closefd=False)  # noqa: SIM115 - the child's for its whole life
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115
         sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
@@ -129,13 +184,29 @@ def _wait(pid: int, timeout: float) -> tuple[int | None, bool]:
         time.sleep(0.002)
 
 
+def _fork() -> int:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return os.fork()
+
+
 def _serve(request: dict[str, Any]) -> dict[str, Any]:
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
+    if request["op"] == "spawn":  # streams on the test's named pipes; answers at once
+        pid = _fork()
         if pid == 0:
-            _child(request["module"], request["args"], out, err)
+            stdin = os.open(request["stdin"], os.O_RDONLY)
+            stdout = os.open(request["stdout"], os.O_WRONLY)
+            stderr = os.open(request["stderr"], os.O_WRONLY)
+            _child(request["module"], request["args"], stdin, stdout, stderr)
+        return {"pid": pid}
+    if request["op"] == "wait":
+        returncode, timed_out = _wait(int(request["pid"]), float(request["timeout"]))
+        return {"returncode": returncode, "timeout": timed_out}
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        pid = _fork()
+        if pid == 0:
+            _child(request["module"], request["args"], os.open(os.devnull, os.O_RDONLY),
+                   out.fileno(), err.fileno())  # fmt: skip
         returncode, timed_out = _wait(pid, float(request["timeout"]))
         out.seek(0)
         err.seek(0)
