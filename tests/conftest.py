@@ -132,6 +132,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         workeroutput[REPORT_KEY] = json.dumps(_local_report())
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: absent with -p no:xdist
 def pytest_testnodedown(node: Any, error: Any) -> None:
     """xdist (controller): a worker finished; keeps what it counted."""
     output = getattr(node, "workeroutput", None) or {}
@@ -179,7 +180,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
                 path.write_text("".join(f"{nodeid}\n" for nodeid in report["ran"]))
                 terminalreporter.write_line(
                     f"{worker} ran {len(report['ran'])} tests; in the same order, alone: "
-                    f"python -m pytest -p no:xdist --replay-order {path}")
+                    f"python -m pytest -p no:xdist --replay-order {path} tests")
 
 
 # --- order: long tests first, spread over the workers ---------------------------------------------
