@@ -137,7 +137,8 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     """xdist (controller): a worker finished; keeps what it counted."""
     output = getattr(node, "workeroutput", None) or {}
     if REPORT_KEY in output:
-        _workers[str(output.get("workerid", len(_workers)))] = json.loads(output[REPORT_KEY])
+        worker = getattr(getattr(node, "gateway", None), "id", None) or f"gw{len(_workers)}"
+        _workers[str(worker)] = json.loads(output[REPORT_KEY])
 
 
 def _backend_line(servers: list[dict[str, Any]]) -> str:
