@@ -2,8 +2,8 @@
 
 - Qt runs offscreen unless a developer asks for a real display.
 - Each process keeps the app's data folder (XDG_DATA_HOME) in a temporary folder of its own.
-- After each test, the windows it left shown are hidden and the widgets it closed are deleted,
-  so no window, modal dialog or timer of one test reaches the next.
+- After each test, the widgets it closed are deleted (with the dialogs they own and their
+  timers), so no window or timer of one test lives on into the next.
 - The summary sections "campaign store backends" and "reliability figures" are printed once, by
   the process that prints the summary, from what every worker counted.
 - ``--replay-order FILE`` runs exactly the tests listed in FILE, in that order: a failing run
@@ -38,12 +38,14 @@ REPORT_KEY = "combatdesk"
 
 
 def _drop_qt_leftovers() -> None:
-    """Hides every window still shown and deletes what was closed with deleteLater.
+    """Deletes the widgets the test closed (pytest-qt calls deleteLater on them), now.
 
-    pytest-qt closes the widgets a test registered and calls deleteLater on them, but a
-    deferred delete posted outside any event loop waits for one; until then the closed main
-    windows kept their timers (lease heartbeats, watchers) running against old stores in
-    every later test. A dialog a test opened and never closed stayed shown (and modal).
+    A deferred delete posted outside any event loop waits for one: the closed main windows
+    lived on, with their timers (lease heartbeats, watchers) running against old stores, until
+    some later test's store call or qtbot wait happened to run an event loop, and they were
+    deleted in the middle of that test. The dialogs a test left open go with their window.
+    (The top-level widgets are not walked here: PySide can hand back a stale wrapper for one
+    of Qt's own that was deleted, and touching it crashes the process.)
     """
     widgets = sys.modules.get("PySide6.QtWidgets")
     if widgets is None:
@@ -53,9 +55,6 @@ def _drop_qt_leftovers() -> None:
         return
     from PySide6.QtCore import QCoreApplication, QEvent
 
-    for widget in widgets.QApplication.topLevelWidgets():
-        if widget.isVisible():
-            widget.hide()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     app.processEvents()
 
