@@ -39,8 +39,13 @@ contracts: $(VENV)/.test-installed
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy
 
+# One pytest-xdist worker per core (PYTEST_WORKERS=0: all in this process), long tests spread by
+# work stealing; the order is shuffled anew each run and its seed printed in the header
+# (PYTEST_ARGS=--random-order-seed=N replays it). The kill loops' size: COMBATDESK_RELIABILITY.
+PYTEST_WORKERS ?= auto
 pytest: $(VENV)/.test-installed
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal --random-order-bucket=global \
+		$(PYTEST_ARGS)
 
 # The standalone program (PyInstaller, one folder) and, on Linux, a tarball to hand to a DM.
 # ONEFILE=1 builds a single executable instead (slower to start: it unpacks every time).

@@ -226,7 +226,12 @@ class ProcedureStepper(QWidget):
         needed = self.controller.rolls_needed()
         if needed != self._shown:
             for row in self.rows:
-                row.setParent(None)
+                # Hidden on purpose, and kept in its parent until deleted: inserting it in the
+                # layout queued a "show if not hidden" for it, and a row orphaned before that
+                # ran (two refreshes with no event loop between) became a window of its own,
+                # took the activation from the DM's window and left the next Ctrl+Z nowhere.
+                row.hide()
+                self.needed_layout.removeWidget(row)
                 row.deleteLater()
             self.rows = []
             names = Names.from_state(self.controller.state)

@@ -175,6 +175,7 @@ def try_open(data: bytes, folder: Path) -> tuple[str, Store | None]:
     return "clean", store
 
 
+@pytest.mark.slow
 def test_damaged_copies_of_a_cleanly_closed_campaign_are_never_silently_different(
     tmp_path: Path,
 ) -> None:
@@ -196,6 +197,7 @@ def test_damaged_copies_of_a_cleanly_closed_campaign_are_never_silently_differen
         figures.add(f"damage corpus, sealed file: {outcome}", count)
 
 
+@pytest.mark.slow
 def test_damaged_copies_of_a_crashed_session_file_are_never_silently_different(
     tmp_path: Path,
 ) -> None:

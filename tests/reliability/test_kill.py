@@ -20,27 +20,37 @@ from sqlalchemy import select
 
 from core.store import Store
 from core.store.schema import EncounterEventRow
-from tests.reliability import figures
+from tests.reliability import figures, size
+from tests.reliability.forkserver import Forked, ForkServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SCALE = int(os.environ.get("COMBATDESK_KILL_SCALE", "1"))  # more kills for a soak by hand
-KILLS = {"sqlite": 28 * SCALE, "postgresql": 24 * SCALE}
+# 28 / 24 at full size (the default); COMBATDESK_RELIABILITY=quick or N: fewer.
+KILLS = {"sqlite": size.kills(28 * SCALE), "postgresql": size.kills(24 * SCALE)}
 SEED = int(os.environ.get("COMBATDESK_KILL_SEED", str(random.SystemRandom().randrange(10**6))))
 
 
+Child = subprocess.Popen[str] | Forked
+"""An append child: a fresh Python (the concurrency tests), or forked from a :class:`ForkServer`
+that imported the store once (the kill loop: a new child for every kill)."""
+
+
 def spawn_child(
-    url: str, encounter_id: int, seed: int, count: int | None = None
-) -> subprocess.Popen[str]:
+    url: str, encounter_id: int, seed: int, count: int | None = None,
+    children: ForkServer | None = None,
+) -> Child:
     """Starts a child that imports everything and then waits for :func:`go`."""
+    args = [url, str(encounter_id), str(seed), *([str(count)] if count is not None else [])]
+    if children is not None:
+        return children.spawn("tests.reliability.append_child", *args)
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.reliability.append_child", url, str(encounter_id),
-         str(seed), *([str(count)] if count is not None else [])],
+        [sys.executable, "-m", "tests.reliability.append_child", *args],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.PIPE,
         text=True,
     )  # fmt: skip
 
 
-def go(child: subprocess.Popen[str]) -> None:
+def go(child: Child) -> None:
     """Lets a spawned child open the campaign and start appending."""
     assert child.stdout is not None and child.stdin is not None
     for expected in ("ready", "go", "open"):
@@ -55,7 +65,7 @@ def go(child: subprocess.Popen[str]) -> None:
             raise AssertionError(f"the child did not start: {line!r} {err[-2000:]!r}")
 
 
-def finish(child: subprocess.Popen[str], timeout: float = 120) -> tuple[str, str]:
+def finish(child: Child, timeout: float = 120) -> tuple[str, str]:
     """Reads the child's output to the end and waits for it.
 
     Not ``communicate``: it reads the pipe's descriptor and so would lose what ``go``'s
@@ -68,7 +78,7 @@ def finish(child: subprocess.Popen[str], timeout: float = 120) -> tuple[str, str
     return out, err
 
 
-def kill_at_random(child: subprocess.Popen[str], rng: random.Random) -> list[int]:
+def kill_at_random(child: Child, rng: random.Random) -> list[int]:
     """Lets the child append for a random while, SIGKILLs it, returns the seqs it reported."""
     time.sleep(rng.uniform(0.005, 0.12))
     child.send_signal(signal.SIGKILL)
@@ -111,24 +121,31 @@ def test_killed_appends_lose_no_committed_command_and_leave_no_partial_one(db_ur
     store.close()
     rng = random.Random(f"{SEED}-{backend}")
     reported: list[int] = []
-    child = spawn_child(db_url, encounter.id, rng.randrange(10**6))
+    with ForkServer("tests.reliability.append_child") as children:
+        _kill_appends(children, db_url, encounter.id, backend, rng, reported)
+    figures.add(f"commands committed across kills ({backend})", len(reported))
+    assert len(reported) > KILLS[backend]  # the children really wrote between kills
+
+
+def _kill_appends(children: ForkServer, db_url: str, encounter_id: int, backend: str,
+                  rng: random.Random, reported: list[int]) -> None:
+    """Kills appending children at random moments; checks the campaign after each kill."""
+    child = spawn_child(db_url, encounter_id, rng.randrange(10**6), children=children)
     for kill in range(KILLS[backend]):
         go(child)
         reported += kill_at_random(child, rng)
-        # The next child imports while this kill is checked (startup is most of the time).
-        child = spawn_child(db_url, encounter.id, rng.randrange(10**6))
-        commands = stored_commands(db_url, encounter.id)
+        # The next child is forked (and opens nothing) while this kill is checked.
+        child = spawn_child(db_url, encounter_id, rng.randrange(10**6), children=children)
+        commands = stored_commands(db_url, encounter_id)
         where = f"seed {SEED}, kill {kill + 1}"
         missing = sorted(set(reported) - set(commands))
         assert not missing, f"{where}: reported committed but lost: {missing[:10]}"
         for seq, events in commands.items():
-            size = events[0][1]
-            assert sorted(events) == [(i, size) for i in range(size)], (
+            whole = events[0][1]
+            assert sorted(events) == [(i, whole) for i in range(whole)], (
                 f"{where}: command {seq} is partial: {sorted(events)}"
             )
         assert sorted(commands) == list(range(1, len(commands) + 1)), f"{where}: a gap"
         figures.add(f"kills survived ({backend})")
     child.kill()
     finish(child)
-    figures.add(f"commands committed across kills ({backend})", len(reported))
-    assert len(reported) > KILLS[backend]  # the children really wrote between kills

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -21,9 +20,9 @@ from core.play.session import EncounterSession
 from core.roster.entries import RosterEntry
 from core.store import EncounterMovedOnError, Store
 from core.store.backups import restore_backup
-from tests.reliability import figures
+from tests.reliability import figures, size
+from tests.reliability.forkserver import ForkServer
 
-ROOT = Path(__file__).resolve().parents[2]
 WAT = RosterEntry(name="Wat", hp=3, max_hp=3)
 HIT = Command("Hit", (Event(EventKind.HP_CHANGED, {"id": "orc-1", "delta": -1}),))
 
@@ -59,37 +58,50 @@ def contents(path: Path) -> tuple[list[str], int]:
         store.close()
 
 
-def run_child(backup: Path, target: Path, stop_at: int) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tests.reliability.restore_child", str(backup), str(target),
-         str(stop_at)],
-        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+def run_child(children: ForkServer, backup: Path, target: Path,
+              stop_at: int) -> subprocess.CompletedProcess[str]:
+    """Restores ``backup`` over ``target`` in a child process that dies before statement
+    ``stop_at`` (0: restores fully and prints how many statements that took)."""
+    return children.run("tests.reliability.restore_child", str(backup), str(target),
+                        str(stop_at))
 
 
+@pytest.mark.slow
 def test_a_restore_killed_at_every_statement_leaves_the_old_or_the_new_campaign(
         tmp_path: Path) -> None:
     backup, original = two_campaigns(tmp_path)
     old, new = contents(original), contents(backup)
     probe = tmp_path / "probe.sqlite"
     shutil.copy(original, probe)
-    done = run_child(backup, probe, 0)
-    assert done.returncode == 0, done.stderr
-    statements = int(done.stdout.split()[-1])
-    assert contents(probe) == new
+    # The children fork from a process that imported the store once (tests/reliability/
+    # forkserver.py): each is still a process of its own that dies mid-restore.
+    with ForkServer("tests.reliability.restore_child") as children:
+        done = run_child(children, backup, probe, 0)
+        assert done.returncode == 0, done.stderr
+        statements = int(done.stdout.split()[-1])
+        assert contents(probe) == new
+        kills = _kill_restores(children, tmp_path, backup, original, statements, old, new)
+    assert kills >= min(20, len(size.points(statements)) - 1)  # at full size: 20
+    figures.add("restores killed, each campaign old or new and whole (sqlite)", kills)
+
+
+def _kill_restores(children: ForkServer, tmp_path: Path, backup: Path, original: Path,
+                   statements: int, old: tuple[list[str], int], new: tuple[list[str], int],
+                   ) -> int:
+    """Kills a restore before each statement; every campaign is old or new, whole."""
     kills = 0
-    for stop_at in range(1, statements + 1):
+    for stop_at in size.points(statements):  # every statement unless COMBATDESK_RELIABILITY
         folder = tmp_path / f"kill-{stop_at}"
         folder.mkdir()
         target = folder / "campaign.sqlite"
         shutil.copy(original, target)
-        child = run_child(backup, target, stop_at)
+        child = run_child(children, backup, target, stop_at)
         assert child.returncode in (0, 9), child.stderr
         kills += child.returncode == 9
         assert contents(target) in (old, new), f"killed before statement {stop_at}"
         for kept in folder.glob("campaign.sqlite.replaced-*.bak"):
             assert contents(kept) == old  # a kept copy is whole, or absent
-    assert kills >= 20
-    figures.add("restores killed, each campaign old or new and whole (sqlite)", kills)
+    return kills
 
 
 def test_a_restore_while_another_window_writes_loses_none_of_its_saved_commands(

@@ -42,14 +42,3 @@ def store(db_url: str) -> Iterator[Store]:
     yield s
     s.close()
 
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    srv = pg_server._server
-    if srv is None:
-        line = "PostgreSQL store suite: not run (no PostgreSQL test was selected)"
-    elif srv.url is None:
-        line = f"PostgreSQL store suite: SKIPPED — {srv.why}"
-    else:
-        line = f"PostgreSQL store suite: RAN on {srv.why}; {srv.databases} test databases"
-    terminalreporter.write_sep("-", "campaign store backends")
-    terminalreporter.write_line(line)

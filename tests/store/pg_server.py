@@ -3,8 +3,10 @@
 The same store tests run on SQLite and PostgreSQL. When COMBATDESK_TEST_PG is not given, this
 starts a private server: Debian's postgresql package (installed with apt-get when missing and we
 are root), ``initdb`` into a temporary folder as the ``postgres`` user, ``pg_ctl`` on a free
-loopback port. It is stopped and deleted when the test process exits. Every test gets a
-database of its own. COMBATDESK_TEST_PG=skip turns PostgreSQL off on purpose.
+loopback port. It is stopped and deleted when the test process exits. Every test process (each
+pytest-xdist worker) starts a server of its own, and every test gets a database of its own.
+COMBATDESK_TEST_PG=skip turns PostgreSQL off on purpose; a server it names is shared by the
+workers (database names are random, role names carry a per-test suffix).
 """
 
 from __future__ import annotations
@@ -144,13 +146,15 @@ def _libpq(url: str) -> str:
     return url.replace("postgresql+psycopg://", "postgresql://", 1)
 
 
-def new_database() -> str:
-    """Creates an empty database on the test server and returns its SQLAlchemy URL."""
+def new_database(template: str | None = None) -> str:
+    """Creates a database on the test server and returns its SQLAlchemy URL: empty, or a copy
+    of ``template`` (the URL of another database of this server, with no one connected)."""
     srv = server()
     assert srv.url is not None
     name = f"cd_{uuid.uuid4().hex[:12]}"
+    copy = f' TEMPLATE "{template.rpartition("/")[2]}"' if template else ""
     with psycopg.connect(_libpq(srv.url), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"{copy}')
     srv.databases += 1
     base, _, _ = srv.url.rpartition("/")
     return f"{base}/{name}"

@@ -164,6 +164,9 @@ def make_active(window: QWidget) -> None:
         if QApplication.activeWindow() is window:
             return
         QTest.qWait(10)
+    # Pressing on regardless sent the key nowhere and failed later as "Ctrl+Z did nothing".
+    raise AssertionError(f"{window.windowTitle()!r} never became the active window; "
+                         f"the active one is {QApplication.activeWindow()!r}")
 
 
 def button(root: QWidget, text: str) -> QAbstractButton:
