@@ -79,12 +79,19 @@ def finish(child: Child, timeout: float = 120) -> tuple[str, str]:
 
 
 def kill_at_random(child: Child, rng: random.Random) -> list[int]:
-    """Lets the child append for a random while, SIGKILLs it, returns the seqs it reported."""
+    """Lets the child append for a random while, SIGKILLs it, returns the seqs it reported.
+
+    The random while starts at the child's first commit, not at its opening: on a loaded
+    machine a child may take longer than the whole while to commit anything, and a loop of
+    kills before any write would prove nothing.
+    """
+    assert child.stdout is not None
+    first = child.stdout.readline()
     time.sleep(rng.uniform(0.005, 0.12))
     child.send_signal(signal.SIGKILL)
     out, err = finish(child)
     assert child.returncode == -signal.SIGKILL, f"the child died by itself: {err[-2000:]}"
-    return [int(line) for line in out.split()]
+    return [int(line) for line in (first + out).split()]
 
 
 def stored_commands(url: str, encounter_id: int) -> dict[int, list[tuple[int, int]]]:
