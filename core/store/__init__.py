@@ -35,6 +35,7 @@ from core.store.batches import AppliedImport
 from core.store.encounters import EncounterInfo
 from core.store.errors import (
     AccessDeniedError,
+    CommandIdError,
     ConflictError,
     CorruptDatabaseError,
     DatabaseLockedError,
@@ -57,6 +58,7 @@ __all__ = [
     "LEASE_SECONDS",
     "AccessDeniedError",
     "AppliedImport",
+    "CommandIdError",
     "ConflictError",
     "CorruptDatabaseError",
     "DatabaseLockedError",

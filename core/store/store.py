@@ -14,13 +14,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
-from core.store import health, row_checks
+from core.store import health, row_checks, tallies
 from core.store.access import Access
 from core.store.addresses import (
     checked_address,
@@ -45,6 +45,7 @@ from core.store.opening import (
     sqlite_path,
 )
 from core.store.roster import Roster
+from core.store.schema import DamageNoteRow, utc_now
 from core.store.templates import Templates
 from core.store.unit_of_work import UnitOfWork, database_error
 
@@ -57,6 +58,27 @@ def _on_sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
     # (NORMAL may roll the last commands back). Its cost is in bench/bench_store.py.
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
+
+
+def _keep_tallies(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+    """Puts the tallies' temporary triggers on each of Combat Desk's connections once (schema
+    0008 and later; before an upgrade there is nothing to keep)."""
+    if not record.info.get("tallies") and tallies.install(dbapi_conn):
+        record.info["tallies"] = True
+
+
+def _tally_problems(path: Path) -> list[str]:
+    """Reads the tallies of a file read-only, before anything (an upgrade) writes to it."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2)
+    except sqlite3.Error:
+        return []
+    try:
+        return tallies.problems(conn)
+    except (sqlite3.Error, ValueError, TypeError):
+        return ["the records' counts cannot be read"]
+    finally:
+        conn.close()
 
 
 class Store:
@@ -151,6 +173,7 @@ class Store:
                 raise StoreError(f"cannot create the folder for {path}: {exc.strerror}") from None
             engine = create_engine(url, connect_args={"timeout": lock_timeout})
             event.listen(engine, "connect", _on_sqlite_connect)
+            event.listen(engine, "checkout", _keep_tallies)
             wait_limit = lock_timeout
         elif make_url(url).get_backend_name() == "sqlite":
             # An in-memory database (tests): one connection, handed from thread to thread, as
@@ -158,6 +181,7 @@ class Store:
             # time. The default pool would give each thread a database of its own, empty.
             engine = create_engine(url, poolclass=StaticPool,
                                    connect_args={"check_same_thread": False})
+            event.listen(engine, "checkout", _keep_tallies)
             with engine.connect() as conn:
                 inspection = inspect_connection(conn, label)
             wait_limit = lock_timeout
@@ -175,11 +199,14 @@ class Store:
                 raise StoreError(f"cannot connect to {label}: {reason}") from None
         store = cls(engine, label, wait_limit)
         store.lock_timeout = lock_timeout
+        counted: list[str] = []
         if path is not None and inspection.verdict is not Verdict.CREATE:
+            if not intact:  # before an upgrade counts the records again
+                counted = _tally_problems(path)
             store._unseal()
         store._prepare(inspection, path)
         if not intact:
-            problems = health.content_problems(store)
+            problems = counted + health.content_problems(store)
             if path is not None:  # a changed value that still reads well: the row checks
                 problems += row_checks.stored_problems(path)
             if problems or sealed:
@@ -192,7 +219,45 @@ class Store:
                 "it. If it held your campaign, restore it from a backup (File › Restore "
                 "backup…): Combat Desk keeps copies beside it (.bak files) before every "
                 "upgrade and restore.",)
+        store._keep_damage_notes()
         return store
+
+    def _keep_damage_notes(self) -> None:
+        """Writes newly found damage into the file and names every note not yet acknowledged.
+
+        Damage is named at every start until the DM acknowledges it
+        (:meth:`acknowledge_damage`), whether the file is sealed by then or not: the seal of a
+        file whose damage was found once no longer tells anything.
+        """
+        if self.file is None:
+            return
+        notes: list[str] = []
+        try:
+            with self._uow() as s:
+                notes = list(s.scalars(select(DamageNoteRow.words).order_by(DamageNoteRow.id)))
+                for words in self.damage:
+                    if words not in notes:
+                        s.add(DamageNoteRow(found_at=utc_now(), words=words))
+                        notes.append(words)
+        except StoreError:  # a read-only or broken file: named now, if not kept
+            notes = [*notes, *(words for words in self.damage if words not in notes)]
+        self.damage = tuple(notes)
+
+    def acknowledge_damage(self) -> None:
+        """The DM has read the damage named on opening: stop naming it at every start.
+
+        What is stored now is taken as it is: its records' checks and counts are stored again,
+        and the notes are removed, so the next start names only damage done after this.
+        """
+        if self.file is not None:
+            with self._uow() as s:
+                conn = s.connection()
+                raw = conn.connection.dbapi_connection
+                assert isinstance(raw, sqlite3.Connection)
+                row_checks.restamp(raw)
+                tallies.recount(conn.exec_driver_sql)
+                conn.exec_driver_sql("DELETE FROM damage_notes")
+        self.damage = ()
 
     def _unseal(self) -> None:
         """Clears the file's seal before anything is written: the bytes are about to change.
@@ -237,6 +302,8 @@ class Store:
                     conn.exec_driver_sql("BEGIN IMMEDIATE")
                 upgrade_to_head(conn)
                 if conn.dialect.name == "sqlite":
+                    # Whatever the migrations rewrote, the tallies count the rows as they are.
+                    tallies.recount(conn.exec_driver_sql)
                     conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
         except DBAPIError as exc:  # OperationalError, and a role without rights on a server
             raise database_error(exc, self.label) from None
