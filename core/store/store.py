@@ -23,6 +23,7 @@ from sqlalchemy.pool import StaticPool
 from core.store import health, row_checks, tallies
 from core.store.access import Access
 from core.store.addresses import (
+    SERVER_CALL_DEADLINE,
     checked_address,
     default_database_url,
     safe_label,
@@ -33,7 +34,7 @@ from core.store.batches import Batches
 from core.store.campaigns import Campaigns
 from core.store.commands import CommandLog
 from core.store.encounters import Encounters
-from core.store.errors import ReadOnlyDatabaseError, StoreError
+from core.store.errors import DiskFullError, ReadOnlyDatabaseError, StoreError
 from core.store.leases import Leases
 from core.store.opening import (
     APPLICATION_ID,
@@ -147,19 +148,24 @@ class Store:
     # --- the database itself: opening, closing, backing up -----------------------------------
 
     @classmethod
-    def open(cls, url: str | None = None, lock_timeout: float = 5.0) -> Store:
+    def open(cls, url: str | None = None, lock_timeout: float = 5.0,
+             call_deadline: float = SERVER_CALL_DEADLINE) -> Store:
         """Opens (creating or migrating as needed) the campaign database at ``url``.
 
         Raises a :class:`StoreError` subclass, with a message for the DM, for a file that is not
         a campaign, is damaged, is locked or was written by a newer version; such a file is left
         exactly as it was. ``lock_timeout`` is how long (seconds) a write waits for another
-        program's lock on an SQLite file before giving up.
+        program's lock on an SQLite file before giving up. ``call_deadline`` is how long
+        (seconds) any one answer of a server is waited for, even from a frozen server process.
         """
         url = url or default_database_url()
         path = checked_address(url)
         label = str(path) if path else safe_label(url)
         intact, sealed, emptied = True, 0, False
         if path is not None:
+            from core.store.copies import remove_leftovers
+
+            remove_leftovers(path)  # what a killed restore or copy left beside it
             emptied = path.is_file() and path.stat().st_size == 0
             sealed, intact = _check_seal(path)
             inspection = inspect_sqlite_file(path, quick_check=not intact)
@@ -186,10 +192,14 @@ class Store:
                 inspection = inspect_connection(conn, label)
             wait_limit = lock_timeout
         else:
-            wait_limit = server_wait_limit(url, lock_timeout)
+            wait_limit = server_wait_limit(url, lock_timeout, call_deadline)
             try:
                 engine = create_engine(url, pool_pre_ping=True,
                                        connect_args=server_timeouts(url, lock_timeout))
+                if engine.dialect.driver == "psycopg":
+                    from core.store.deadline import connector
+
+                    event.listen(engine, "do_connect", connector(call_deadline))
                 with engine.connect() as conn:
                     inspection = inspect_connection(conn, label)
             except StoreError:
@@ -285,12 +295,29 @@ class Store:
     def _prepare(self, inspection: Inspection, path: Path | None) -> None:
         if inspection.verdict is Verdict.CURRENT:
             return
+        copy: Path | None = None
         if inspection.verdict is Verdict.UPGRADE and path is not None:
             from core.store.copies import unused_name
 
             # The first pre-upgrade copy is the one worth keeping: a later attempt never
             # writes over it.
-            self.backup(unused_name(path.with_name(f"{path.name}.before-{HEAD_REVISION}.bak")))
+            copy = unused_name(path.with_name(f"{path.name}.before-{HEAD_REVISION}.bak"))
+            try:
+                self.backup(copy)
+            except DiskFullError:
+                raise DiskFullError(_no_room(path, "copy it before upgrading it")) from None
+        try:
+            self._upgrade()
+        except BaseException as exc:
+            # The upgrade is all or nothing: the file is the one copied, so the copy goes
+            # (each try on a full disk would leave another).
+            if copy is not None:
+                copy.unlink(missing_ok=True)
+            if isinstance(exc, DiskFullError) and path is not None:
+                raise DiskFullError(_no_room(path, "upgrade it")) from None
+            raise
+
+    def _upgrade(self) -> None:
         try:
             from core.store.migrate import upgrade_to_head  # Alembic only when needed
 
@@ -352,6 +379,30 @@ class Store:
     def unit_of_work(self) -> AbstractContextManager[Session]:
         """Runs one DM command in one transaction; database failures become StoreErrors."""
         return self._uow()
+
+
+def _no_room(path: Path, doing: str) -> str:
+    """Says that the disk is too full to upgrade a campaign, and which copies could go."""
+    from core.store.copies import TEMPORARY_SUFFIXES
+
+    try:
+        size = path.stat().st_size
+        copies = sorted(
+            p for p in path.parent.iterdir()
+            if p.name.startswith(path.name) and p.name.endswith(".bak")
+            and not any(suffix in p.name for suffix in TEMPORARY_SUFFIXES)
+        )
+    except OSError:
+        size, copies = 0, []
+    mb = max(size / 1e6, 0.1)
+    named = "; ".join(f"{p.name} ({p.stat().st_size / 1e6:.1f} MB)" for p in copies[:10])
+    hint = (f" Copies Combat Desk kept beside it before earlier upgrades and restores can be "
+            f"deleted if you no longer need them: {named}." if copies else "")
+    return (
+        f"The disk holding {path} is full: Combat Desk needs room to {doing} (about "
+        f"{mb:.1f} MB for a copy and as much again for the upgrade), and nothing was changed."
+        f"{hint} Free some space, then open the campaign again."
+    )
 
 
 def _check_seal(path: Path) -> tuple[int, bool]:
