@@ -231,7 +231,7 @@ class CommandLog(Repository):
         """
         check_command_id(command_id)
         if command_id is not None:  # a retry of an undo stored already: nothing left to take
-            done = self.seq_of(encounter_id, command_id, "Undo", [(UNDO_KIND, {})])
+            done = self.undone(encounter_id, command_id)
             if done is not None:
                 return done
         live = self._live_command_seqs(encounter_id)
@@ -263,6 +263,10 @@ class CommandLog(Repository):
         lost answer, what was saved is found out before anything is said."""
         return self.seq_of(encounter_id, command.id, command.name,
                            [(str(e.kind), e.to_json()["data"]) for e in command.events])
+
+    def undone(self, encounter_id: int, command_id: str) -> int | None:
+        """Gets the number the undo stored under ``command_id`` has (None: not stored)."""
+        return self.seq_of(encounter_id, command_id, "Undo", [(UNDO_KIND, {})])
 
     @reads
     def last_seq(self, encounter_id: int) -> int:
