@@ -69,7 +69,8 @@ def check_role_name(role: str, what: str) -> None:
     reads as something else (PUBLIC is everyone), one of the server's own, or too long (the
     server would cut it and act on another name than the one shown)."""
     if not role.strip():
-        raise StoreError(f"The {what} has no name; give the name of a database role.")
+        raise StoreError(f"The {what} has no name; give the name of a database role. Nothing "
+                         "was changed.")
     if role.lower() in _RESERVED_ROLES:
         raise StoreError(
             f"{role!r} is not a role's name to PostgreSQL but a word of its own (PUBLIC means "
@@ -79,7 +80,7 @@ def check_role_name(role: str, what: str) -> None:
     if role.lower().startswith("pg_") or role == "postgres":
         raise StoreError(
             f"{role} is one of the database server's own roles, not a {what} of Combat Desk "
-            "users; nothing was changed."
+            "users. Nothing was changed."
         )
     size = len(role.encode("utf-8", "surrogatepass"))
     if size > MAX_ROLE_BYTES:
