@@ -13,11 +13,11 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
-    CheckConstraint,
     BigInteger,
+    CheckConstraint,
     DateTime,
-    Float,
     FetchedValue,
+    Float,
     ForeignKey,
     Index,
     Integer,

@@ -96,7 +96,8 @@ def test_an_upgrade_on_a_full_disk_succeeds_once_space_is_freed_leaving_one_copy
     store = Store.open(f"sqlite:///{campaign}")  # opens, upgraded (or already was)
     assert len(store.roster.entries(1)) == 2000 and store.damage == ()
     store.close()
-    assert copies(small_disk) == sorted([earlier.name, f"campaign.sqlite.before-{HEAD_REVISION}.bak"])
+    kept = f"campaign.sqlite.before-{HEAD_REVISION}.bak"
+    assert copies(small_disk) == sorted([earlier.name, kept])
     figures.add("upgrades refused on a full disk while copying, no copy left", refused["copy"])
     figures.add("upgrades refused on a full disk after the copy, no copy left",
                 refused["upgrade"])

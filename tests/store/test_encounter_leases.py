@@ -201,7 +201,7 @@ def test_skewed_clocks_on_a_shared_file_never_decide_who_plays(tmp_path: Path, s
     watched = bob.leases.current(encounter)
     assert watched is not None and watched.live
     shown = re.search(r"since (\d\d:\d\d)", watched.words())
-    assert shown is not None and shown.group(1) <= datetime.now().strftime("%H:%M") \
+    assert (shown is not None and shown.group(1) <= datetime.now().strftime("%H:%M")) \
         or datetime.now().strftime("%H:%M") < "00:05"  # (a run across midnight)
     # Ann's app stops. 29 s on Bob's clock: still hers.
     ticks[0] += 29

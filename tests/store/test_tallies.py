@@ -18,7 +18,6 @@ from core.roster.entries import RosterEntry
 from core.store import Store
 from tests.reliability import figures
 
-
 DAMAGE = {
     "a deleted roster entry": (
         "DELETE FROM characters WHERE name = 'Wat'", "1 roster entry removed outside Combat Desk"),

@@ -125,13 +125,13 @@ def test_a_frozen_server_process_ends_a_save_within_the_client_deadline(
     frozen: list[int] = []
     start = time.monotonic()
     try:
-        with pytest.raises(DatabaseUnavailableError, match="did not answer in time") as caught:
-            with store.unit_of_work() as s:  # a transaction under way when the process froze
-                frozen.append(s.execute(text("SELECT pg_backend_pid()")).scalar_one())
-                os.kill(frozen[0], signal.SIGSTOP)
-                start = time.monotonic()
-                s.execute(text("UPDATE encounters SET name = 'Hijacked' WHERE id = :id"),
-                          {"id": fight.id})
+        with (pytest.raises(DatabaseUnavailableError, match="did not answer in time") as caught,
+              store.unit_of_work() as s):  # a transaction under way when the process froze
+            frozen.append(s.execute(text("SELECT pg_backend_pid()")).scalar_one())
+            os.kill(frozen[0], signal.SIGSTOP)
+            start = time.monotonic()
+            s.execute(text("UPDATE encounters SET name = 'Hijacked' WHERE id = :id"),
+                      {"id": fight.id})
     finally:
         for pid in frozen:
             os.kill(pid, signal.SIGCONT)
