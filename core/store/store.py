@@ -221,7 +221,8 @@ class Store:
                 problems += row_checks.stored_problems(path)
             if problems or sealed:
                 store.damage = (health.damage_report(label, bool(sealed), problems),)
-        if emptied:
+        store._keep_damage_notes()
+        if emptied:  # said once: the file is a new campaign file from now on
             # SQLite takes an empty file for a new database; but a campaign file cut to nothing
             # (a copy gone wrong) would then show a fresh campaign list without a word.
             store.damage = (
@@ -229,7 +230,6 @@ class Store:
                 "it. If it held your campaign, restore it from a backup (File › Restore "
                 "backup…): Combat Desk keeps copies beside it (.bak files) before every "
                 "upgrade and restore.",)
-        store._keep_damage_notes()
         return store
 
     def _keep_damage_notes(self) -> None:
