@@ -156,6 +156,7 @@ def test_a_frozen_idle_connection_is_replaced_within_the_deadline(server_url: st
     start = time.monotonic()
     with _frozen(pid):
         fight = store.encounters.create(greyhawk.id, "Moathouse", "side-d6")
-    assert time.monotonic() - start < 2 * DEADLINE + 2
+    took = time.monotonic() - start
+    assert took < 2 * DEADLINE + 2
     assert [e.id for e in store.encounters.all(greyhawk.id)] == [fight.id]
     store.close()
