@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -22,6 +21,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from core.fight.log import Command, Event
 from core.store import row_checks
+from core.store.command_ids import check_command_id
 from core.store.encounters import ENDED, GONE_ENCOUNTER
 from core.store.errors import (
     CommandIdError,
@@ -64,10 +64,6 @@ _SQLITE_BODY_OF_COMMAND = (
     "SELECT command_name, kind, payload FROM encounter_events WHERE encounter_id = ? AND "
     "command_seq = ? ORDER BY event_index"
 )
-COMMAND_ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
-"""What a command id is: 1 to 32 ASCII letters, digits, '-' or '_' (Combat Desk's own are 32
-hexadecimal digits, :func:`core.fight.log.new_command_id`). None is allowed for callers from
-before ids (rows written before schema 0003 have none)."""
 _SQLITE_LEASE_OF = (
     "SELECT instance, user_name, host, since FROM encounter_leases WHERE encounter_id = ?"
 )
@@ -93,23 +89,6 @@ _MOVED_ON = (
 
 def _same(value: Any) -> Any:
     return value
-
-
-def check_command_id(command_id: str | None) -> None:
-    """Refuses, in words, a command id that is not of the documented shape (nothing stored)."""
-    if command_id is None or (isinstance(command_id, str)
-                              and COMMAND_ID_SHAPE.fullmatch(command_id)):
-        return
-    if not isinstance(command_id, str) or not command_id:
-        what = "is empty"
-    elif len(command_id) > 32:
-        what = f"is {len(command_id):,} characters long"
-    else:
-        what = "holds a character other than a letter, a digit, '-' or '_'"
-    raise CommandIdError(
-        f"A command's id is 1 to 32 letters, digits, '-' or '_'; this one {what}, so nothing "
-        "was saved. Combat Desk makes a fresh one for every command; a script should too."
-    )
 
 
 def _json(value: Any) -> Any:
