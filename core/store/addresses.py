@@ -103,7 +103,8 @@ def server_timeouts(url: str, lock_timeout: float) -> dict[str, Any]:
 
 def server_wait_limit(url: str, lock_timeout: float,
                       deadline: float = SERVER_CALL_DEADLINE) -> float:
-    """Gets about how long one call can wait on a server: reaching it, then one answer."""
+    """Gets about how long one call can wait on a server: reaching it, then one answer
+    (``lock_timeout`` and the statement timeout end sooner on a server that answers)."""
     from sqlalchemy.engine import make_url
 
     query = make_url(url).query
@@ -111,4 +112,6 @@ def server_wait_limit(url: str, lock_timeout: float,
         connect = float(str(query.get("connect_timeout", SERVER_CONNECT_TIMEOUT)))
     except ValueError:
         connect = SERVER_CONNECT_TIMEOUT
-    return connect + max(min(SERVER_STATEMENT_TIMEOUT, deadline), min(lock_timeout, deadline))
+    # The deadline bounds every wait for an answer, the server's own timeouts included (they
+    # end sooner when the server is alive; a frozen one keeps none of them).
+    return connect + deadline
