@@ -277,11 +277,12 @@ def _show_campaigns(window: MainWindow, database: str | None, settings: QSetting
         QApplication.exit(2)
         return
     window.use_store(store)
-    if store.damage and not headless:
-        QMessageBox.warning(window, "The campaign file is damaged", plain("\n\n".join(
-            store.damage)))
     for line in store.damage:  # also on the terminal, where a headless run can see it
         print(f"combatdesk: {line}", file=sys.stderr)
+    if store.damage and not headless:
+        from desktop.damage_warning import warn_about_damage
+
+        warn_about_damage(window, store, "The campaign file is damaged")
     if first_frame.probing():  # bench/bench_startup.py: report and leave
         first_frame.report("ready")
         QApplication.quit()

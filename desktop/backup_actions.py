@@ -110,8 +110,9 @@ class StoreActions:
             QMessageBox.critical(self.window, "Restore backup", plain(str(exc)))
             return False
         if reopened.damage:
-            QMessageBox.warning(self.window, "Restore backup", plain("\n\n".join(
-                reopened.damage)))
+            from desktop.damage_warning import warn_about_damage
+
+            warn_about_damage(self.window, reopened, "Restore backup")
         self.window._store = reopened  # MainWindow has no setter; the store is its to show
         self.window.db_label.setText(reopened.label)
         if cancelled is None:  # after Cancel the campaign is as it was: its undo history holds

@@ -22,6 +22,7 @@ from core.store import (
     AccessDeniedError,
     ConflictError,
     DatabaseLockedError,
+    DatabaseUnavailableError,
     DiskFullError,
     EncounterEndedError,
     EncounterInfo,
@@ -70,6 +71,10 @@ class EncounterSession:
         self._seen = last_seq
         """The newest command number this window has seen: a save or undo that would not
         follow it (another window wrote since) is refused by the store."""
+        self._pending: tuple[str, Callable[[], int | None]] | None = None
+        """An action whose save failed twice and whose outcome is unknown (the answer was lost
+        and the database could not be asked): its id, and how to ask whether it was stored.
+        The next action first finds out, and shows it if it was."""
         self._live_seqs = list(live_seqs)
         """The stored number of each command in ``log``: an undo read from the store names the
         number it takes back."""
@@ -280,17 +285,60 @@ class EncounterSession:
         """Gets the encounter's current state."""
         return self.log.state
 
-    def _saved(self, save: Callable[[], int]) -> None:
-        """Runs a store write, retrying once when its outcome is unknown; notes its number."""
+    def _saved(self, save: Callable[[], int], action_id: str, what: str,
+               stored: Callable[[], int | None]) -> None:
+        """Runs a store write, retrying once when its outcome is unknown; notes its number.
+
+        When the retry fails too, what was stored is found out before anything is said: a
+        save whose commit reached the database although its answer was lost (a phantom
+        commit) counts as saved. If the database cannot even be asked, the DM is told that
+        it is not known, and the next action finds out first (:meth:`_settle`).
+        """
         try:
             self._seen = save()
+            return
         except EncounterTakenOverError:
             self._lost_lease()
             raise
         except _SURE_NOTHING_STORED:
             raise
         except StoreError:
-            self._seen = save()  # the same command id: stored at most once either way
+            pass
+        try:
+            self._seen = save()  # the same id: stored at most once either way
+            return
+        except _SURE_NOTHING_STORED:
+            raise
+        except StoreError as failed:
+            try:
+                found = stored()
+            except StoreError:
+                self._pending = (action_id, stored)
+                raise DatabaseUnavailableError(
+                    f"Combat Desk cannot tell whether {what} was saved: the campaign database "
+                    "did not answer, and its answer to the save was lost. Nothing is shown "
+                    "changed here yet; before your next command Combat Desk asks the database "
+                    "and shows it if it was saved. Check the network or the server, then try "
+                    "again."
+                ) from None
+            if found is None:
+                raise failed
+            self._seen = found  # stored, only its answer was lost
+
+    def _settle(self, action_id: str) -> bool:
+        """Finds out whether the action whose outcome was unknown was stored, and shows it.
+
+        Returns True when ``action_id`` (the action being tried now) is that action and it
+        was stored: it is shown, and nothing is saved again. Raises StoreError (and keeps
+        asking next time) while the database still cannot be asked.
+        """
+        if self._pending is None:
+            return False
+        pending, stored = self._pending
+        self.catch_up()  # applies whatever was stored since, that action with it
+        found = stored()
+        self._pending = None
+        return found is not None and pending == action_id
 
     @property
     def ended(self) -> bool:
@@ -334,9 +382,15 @@ class EncounterSession:
     def _apply(self, command: Command) -> EncounterState:
         self._refuse_if_ended()
         self._refuse_if_watching()
+        if self._settle(command.id):  # this very command was stored after all: shown now
+            return self.log.state
         replay([command], self.log.state)  # raises LogError before anything is written
-        self._saved(lambda: self._store.commands.append(self.info.id, command, self._seen,
-                                                       self._holder_id))
+        self._saved(
+            lambda: self._store.commands.append(self.info.id, command, self._seen,
+                                                self._holder_id),
+            command.id, f"'{command.name}'",
+            lambda: self._store.commands.stored(self.info.id, command),
+        )
         state = self.log.execute(command)
         self._live_seqs.append(self._seen)
         self._changed()
@@ -358,8 +412,17 @@ class EncounterSession:
         self._refuse_if_watching()
         key = ("undo", self._seen)
         undo_id = self._retry_ids.setdefault(key, new_command_id())
-        self._saved(lambda: self._store.commands.undo(self.info.id, self._seen, undo_id,
-                                                     self._holder_id))
+        commands = self.log.commands
+        if self._settle(undo_id) and commands:  # this very undo was stored after all
+            self._retry_ids.clear()
+            self._redo.append(commands[-1])  # shown undone now; it can be redone
+            return commands[-1]
+        self._saved(
+            lambda: self._store.commands.undo(self.info.id, self._seen, undo_id,
+                                              self._holder_id),
+            undo_id, "the undo",
+            lambda: self._store.commands.undone(self.info.id, undo_id),
+        )
         self._retry_ids.clear()
         command = self.log.undo()
         if self._live_seqs:
@@ -377,7 +440,8 @@ class EncounterSession:
         redo_id = self._retry_ids.setdefault(key, new_command_id())
         self._apply(replace(command, id=redo_id))  # a new command in the store
         self._retry_ids.clear()
-        self._redo.pop()  # only once it is saved: a failed redo can be tried again
+        if self._redo:  # only once it is saved: a failed redo can be tried again (a redo
+            self._redo.pop()  # found stored after a lost answer came with the log read anew)
         return command
 
     @property

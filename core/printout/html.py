@@ -10,6 +10,7 @@ file stands alone (the printing code swaps them for rendered images: Qt cannot s
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Sequence
 from html import escape
 from string import Template
@@ -33,8 +34,22 @@ PICTURE_WIDTH = 660
 about 680 px of text width, less the document's own margin."""
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def whole_text(text: str) -> str:
+    """Gets ``text`` with every lone surrogate (half of a character, which a JSON file can
+    spell as ``\\ud800``) shown as the replacement mark: it has no UTF-8 form, so a page
+    holding it could not be written, embedded or printed."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
 def _e(text: object) -> str:
-    return escape(str(text), quote=True)
+    return escape(whole_text(str(text)), quote=True)
 
 
 def _table(
@@ -111,7 +126,7 @@ def _states(rows: Sequence[StateRow]) -> str:
 
 def svg_img(svg: str, alt: str) -> str:
     """Embeds an SVG picture as a self-contained ``<img>``."""
-    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    data = base64.b64encode(whole_text(svg).encode("utf-8")).decode("ascii")
     return f'<img src="data:image/svg+xml;base64,{data}" width="{PICTURE_WIDTH}" alt="{_e(alt)}">'
 
 
@@ -280,7 +295,7 @@ def render_html(summary: Summary, appendix: bool = True) -> str:
     final = ""
     if ended:
         final = "<h2>End of the encounter</h2>" + _states(summary.final_states)
-    return template.substitute(
+    return whole_text(template.substitute(
         title=_e(summary.title),
         system_title=_e(summary.system_title),
         scope=_e(_covers(summary)),
@@ -295,4 +310,4 @@ def render_html(summary: Summary, appendix: bool = True) -> str:
         final_states=final,
         appendix=_appendix(summary) if appendix else "",
         version=_e(__version__),
-    )
+    ))

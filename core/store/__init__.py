@@ -9,7 +9,9 @@ each using only those below it (the import-linter contracts in ``pyproject.toml`
 ``store``         :class:`Store`: opens a database; one repository per concern, below
 ``copies``        a consistent copy of an SQLite file (a backup, the copy before an upgrade)
 ``health``        damage found when a file opens: its seal, SQLite's checks, every record read
+``tallies``       per-table counts kept by Combat Desk only: records removed or renumbered by others
 ``commands``      ``store.commands``: an encounter's log — append exactly once, undo, read back
+``command_ids``   what a command id is (its documented shape)
 ``encounters``    ``store.encounters``: encounter headers — create, list, end, reopen
 ``leases``        ``store.leases``: who plays an encounter now; the other windows watch
 ``batches``       ``store.batches``: many records in one transaction — imports, deletes, rests
@@ -21,6 +23,7 @@ each using only those below it (the import-linter contracts in ``pyproject.toml`
 ``mapping``       rows to roster values and back, column by column
 ``unit_of_work``  one DM command, one transaction; database failures in words
 ``addresses``     database URLs checked and shown without passwords; server timeouts
+``deadline``      a client-side deadline on every server answer (a frozen server process)
 ``probe``         what opening a URL would do, without changing it (the settings dialog)
 ``opening``       whether a database may be opened, read before anything is written
 ``migrate``       Alembic to head (the ``migrations`` scripts), loaded only when needed
@@ -35,6 +38,7 @@ from core.store.batches import AppliedImport
 from core.store.encounters import EncounterInfo
 from core.store.errors import (
     AccessDeniedError,
+    CommandIdError,
     ConflictError,
     CorruptDatabaseError,
     DatabaseLockedError,
@@ -57,6 +61,7 @@ __all__ = [
     "LEASE_SECONDS",
     "AccessDeniedError",
     "AppliedImport",
+    "CommandIdError",
     "ConflictError",
     "CorruptDatabaseError",
     "DatabaseLockedError",

@@ -49,11 +49,46 @@ _OWNS_TABLES = text(
     "SELECT pg_has_role(current_user, relowner, 'USAGE') FROM pg_class "
     "WHERE oid = 'campaigns'::regclass"
 )
+_SERVER_ROLE = text(
+    "SELECT rolsuper OR rolbypassrls OR oid < 16384 FROM pg_catalog.pg_roles WHERE rolname = :role"
+)
+"""Is the role one of the server's own: a superuser, exempt from row-level security, or
+predefined (pg_read_all_data…, whose ids sit below the first id of a role anyone made)?"""
+MAX_ROLE_BYTES = 63
+"""PostgreSQL cuts longer role names to their first 63 bytes (NAMEDATALEN - 1)."""
+_RESERVED_ROLES = frozenset({"public", "none", "current_user", "current_role", "session_user"})
 _SEQUENCE = text("SELECT pg_get_serial_sequence(:table, 'id')")
 _WRITTEN_TABLES = ("campaign_members", "characters", "monster_templates", "encounters",
                    "encounter_events", "session_log", "encounter_leases")  # fmt: skip
 _WITH_IDS = ("campaigns", "characters", "monster_templates", "encounters", "encounter_events",
              "session_log")  # fmt: skip
+
+
+def check_role_name(role: str, what: str) -> None:
+    """Refuses, in words, a name that cannot be the role meant: empty, a word the server
+    reads as something else (PUBLIC is everyone), one of the server's own, or too long (the
+    server would cut it and act on another name than the one shown)."""
+    if not role.strip():
+        raise StoreError(f"The {what} has no name; give the name of a database role. Nothing "
+                         "was changed.")
+    if role.lower() in _RESERVED_ROLES:
+        raise StoreError(
+            f"{role!r} is not a role's name to PostgreSQL but a word of its own (PUBLIC means "
+            f"every role on the server); give the {what} a name of its own, such as "
+            f"{DEFAULT_GROUP!r}. Nothing was changed."
+        )
+    if role.lower().startswith("pg_") or role == "postgres":
+        raise StoreError(
+            f"{role} is one of the database server's own roles, not a {what} of Combat Desk "
+            "users. Nothing was changed."
+        )
+    size = len(role.encode("utf-8", "surrogatepass"))
+    if size > MAX_ROLE_BYTES:
+        raise StoreError(
+            f"A role's name is at most {MAX_ROLE_BYTES} bytes on PostgreSQL, and this {what}'s "
+            f"name has {size:,} (the server would cut it short and use another name); choose "
+            "a shorter one. Nothing was changed."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +178,7 @@ class Access(Repository):
                 key=lambda m: (order.get(m.access, 9), m.role),
             )
 
-    def _check_change(self, campaign: Campaign, role: str) -> None:
+    def _check_change(self, campaign: Campaign, role: str, granting: bool = False) -> None:
         """Refuses, in words, a change of access the server would refuse (or that cannot be)."""
         mine = self.level(campaign.id)
         if mine != "owner":
@@ -152,11 +187,20 @@ class Access(Repository):
                 f"Only an owner of {campaign.name} may change who uses it, and your database role "
                 f"is {being} there; nothing was changed."
             )
+        if granting:
+            check_role_name(role, "member")
         with self._uow() as s:
             if s.execute(_ROLE_EXISTS, {"role": role}).first() is None:
                 raise NotFoundError(
                     f"There is no database role named {role!r}; whoever runs the database creates "
                     f"it first ({SHARED_CAMPAIGNS_DOC}). Nothing was changed."
+                )
+            if granting and s.execute(_SERVER_ROLE, {"role": role}).scalar():
+                raise AccessDeniedError(
+                    f"{role} is one of the database server's own roles (a superuser, a role "
+                    "that passes every access rule, or a predefined one) and cannot be a "
+                    f"member of {campaign.name}: it would see more than the campaign. Nothing "
+                    "was changed."
                 )
             creator = s.scalar(select(CampaignRow.owner).where(CampaignRow.id == campaign.id))
         if creator == role:
@@ -172,7 +216,7 @@ class Access(Repository):
         self._server_only()
         if access not in ACCESS_LEVELS:
             raise StoreError(f"Access is one of {', '.join(ACCESS_LEVELS)}, not {access!r}.")
-        self._check_change(campaign, role)
+        self._check_change(campaign, role, granting=True)
         # PostgreSQL's dialect only here: an SQLite campaign never loads it (start-up).
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
@@ -229,6 +273,7 @@ class Access(Repository):
         store has created or upgraded them.
         """
         self._server_only()
+        check_role_name(group, "group")
         ran: list[str] = []
         with self._uow() as s:
             # A GRANT by a role without the right only warns ("no privileges were granted").

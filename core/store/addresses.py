@@ -17,6 +17,9 @@ SERVER_CONNECT_TIMEOUT = 8
 """Seconds to reach a database server (and finish its greeting) before giving up."""
 SERVER_STATEMENT_TIMEOUT = 20
 """Seconds one statement may run on the server (the app's statements take milliseconds)."""
+SERVER_CALL_DEADLINE = SERVER_STATEMENT_TIMEOUT + 5
+"""Seconds the client waits for any one answer of a server before it closes the connection
+(:mod:`core.store.deadline`): the server's own timeouts do not fire when its process is frozen."""
 
 
 def default_database_url() -> str:
@@ -98,8 +101,10 @@ def server_timeouts(url: str, lock_timeout: float) -> dict[str, Any]:
     return {k: v for k, v in settings.items() if k not in parsed.query}
 
 
-def server_wait_limit(url: str, lock_timeout: float) -> float:
-    """Gets about how long one call can wait on a server: reaching it, then one statement."""
+def server_wait_limit(url: str, lock_timeout: float,
+                      deadline: float = SERVER_CALL_DEADLINE) -> float:
+    """Gets about how long one call can wait on a server: reaching it, then one answer
+    (``lock_timeout`` and the statement timeout end sooner on a server that answers)."""
     from sqlalchemy.engine import make_url
 
     query = make_url(url).query
@@ -107,4 +112,6 @@ def server_wait_limit(url: str, lock_timeout: float) -> float:
         connect = float(str(query.get("connect_timeout", SERVER_CONNECT_TIMEOUT)))
     except ValueError:
         connect = SERVER_CONNECT_TIMEOUT
-    return connect + max(SERVER_STATEMENT_TIMEOUT, lock_timeout)
+    # The deadline bounds every wait for an answer, the server's own timeouts included (they
+    # end sooner when the server is alive; a frozen one keeps none of them).
+    return connect + deadline

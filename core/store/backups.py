@@ -12,12 +12,20 @@ upgrading it); restoring sits above the store, which it opens to upgrade an olde
 
 from __future__ import annotations
 
+import glob
 import os
 import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from core.store.copies import SERVER_BACKUPS, copy_database, is_locked, unused_name
+from core.store.copies import (
+    SERVER_BACKUPS,
+    claimed,
+    copy_database,
+    is_locked,
+    remove_leftovers,
+    unused_name,
+)
 from core.store.errors import DatabaseLockedError, NotACampaignDatabaseError, StoreError
 from core.store.opening import Inspection, Verdict, inspect_sqlite_file
 
@@ -51,16 +59,23 @@ def restore_backup(backup: Path, target: Path, now: datetime | None = None,
     """
     inspection = check_backup(backup)
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    remove_leftovers(target)  # what a killed restore or copy left
     incoming = unused_name(target.with_name(f"{target.name}.restoring"))
-    copy_database(backup, incoming, lock_timeout)
+    with claimed(incoming):  # a killed restore's copy is removed at the next opening
+        return _restore(backup, incoming, target, inspection, stamp, lock_timeout)
+
+
+def _restore(backup: Path, incoming: Path, target: Path, inspection: Inspection, stamp: str,
+             lock_timeout: float) -> Path | None:
     try:
+        copy_database(backup, incoming, lock_timeout, in_place=True)
         if inspection.verdict is Verdict.UPGRADE:
             from core.store.store import Store
 
             Store.open(f"sqlite:///{incoming}").close()  # migrates the copy, not the backup
         _sync(incoming)
         if not target.exists():
-            os.replace(incoming, target)
+            os.replace(incoming, target)  # the claim goes with it, released at the end
             return None
         kept = unused_name(target.with_name(f"{target.name}.replaced-{stamp}.bak"))
         _swap_in(incoming, target, kept, lock_timeout)
@@ -76,9 +91,9 @@ def restore_backup(backup: Path, target: Path, now: datetime | None = None,
     except OSError as exc:
         raise StoreError(f"Could not put the backup in place: {exc.strerror}.") from None
     finally:
-        incoming.unlink(missing_ok=True)
-        for companion in ("-wal", "-shm", "-journal"):
-            incoming.with_name(incoming.name + companion).unlink(missing_ok=True)
+        # The copy aside, its SQLite companions, and the copy its upgrade kept of it.
+        for left in incoming.parent.glob(f"{glob.escape(incoming.name)}*"):
+            left.unlink(missing_ok=True)
 
 
 def _sync(path: Path) -> None:

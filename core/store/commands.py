@@ -8,6 +8,7 @@ with what was stored after it (:meth:`CommandLog.stored_after`) instead of readi
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import time
@@ -20,8 +21,10 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from core.fight.log import Command, Event
 from core.store import row_checks
+from core.store.command_ids import check_command_id
 from core.store.encounters import ENDED, GONE_ENCOUNTER
 from core.store.errors import (
+    CommandIdError,
     ConflictError,
     EncounterEndedError,
     EncounterMovedOnError,
@@ -51,6 +54,16 @@ _SEQ_OF_COMMAND = select(_EVENTS_TABLE.c.command_seq).where(
     _EVENTS_TABLE.c.encounter_id == bindparam("encounter_id"),
     _EVENTS_TABLE.c.command_id == bindparam("command_id"),
 ).limit(1)
+_BODY_OF_COMMAND = select(
+    _EVENTS_TABLE.c.command_name, _EVENTS_TABLE.c.kind, _EVENTS_TABLE.c.payload
+).where(
+    _EVENTS_TABLE.c.encounter_id == bindparam("encounter_id"),
+    _EVENTS_TABLE.c.command_seq == bindparam("command_seq"),
+).order_by(_EVENTS_TABLE.c.event_index)
+_SQLITE_BODY_OF_COMMAND = (
+    "SELECT command_name, kind, payload FROM encounter_events WHERE encounter_id = ? AND "
+    "command_seq = ? ORDER BY event_index"
+)
 _SQLITE_LEASE_OF = (
     "SELECT instance, user_name, host, since FROM encounter_leases WHERE encounter_id = ?"
 )
@@ -76,6 +89,37 @@ _MOVED_ON = (
 
 def _same(value: Any) -> Any:
     return value
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else json.loads(json.dumps(value))
+
+
+def refuse_unless_same(stored: Sequence[Any], name: str,
+                       events: Sequence[tuple[str, Any]]) -> None:
+    """Refuses a command whose id is already stored with another body (nothing stored).
+
+    ``stored`` is the stored command's (name, kind, payload) rows, oldest event first. An undo
+    is the same undo whatever command it took back (a retry after a lost answer names the one
+    before); a command must match event for event.
+    """
+    undo = bool(events) and events[0][0] == UNDO_KIND
+    if undo:
+        same = bool(stored) and all(row[1] == UNDO_KIND for row in stored)
+    else:
+        same = (len(stored) == len(events)
+                and all(row[0] == name for row in stored)
+                and all(row[1] == kind and _json(row[2]) == _json(payload)
+                        for row, (kind, payload) in zip(stored, events, strict=True)))
+    if same:
+        return
+    first = stored[0][0] if stored else "another command"
+    what = "an undo" if undo else f"'{name}'"
+    raise CommandIdError(
+        f"The id of {what} was already used for '{first}' in this encounter, so nothing was "
+        "saved: one id names one command. Combat Desk makes a fresh id for every command; a "
+        "script repeating an old id with other contents should make a new one."
+    )
 
 
 def _ended_error(name: str) -> EncounterEndedError:
@@ -164,11 +208,44 @@ class CommandLog(Repository):
         With ``after`` (the last command number the caller has seen) the undo is refused when
         another window has appended since: the last command would not be the caller's own.
         """
+        check_command_id(command_id)
+        if command_id is not None:  # a retry of an undo stored already: nothing left to take
+            done = self.undone(encounter_id, command_id)
+            if done is not None:
+                return done
         live = self._live_command_seqs(encounter_id)
         if not live:
             raise StoreError("There is nothing to undo in this encounter.")
         return self._append(encounter_id, "Undo", [(UNDO_KIND, {"undoes": live[-1]})],
                             command_id, after, holder)
+
+    def seq_of(self, encounter_id: int, command_id: str, name: str,
+               events: Sequence[tuple[str, Any]]) -> int | None:
+        """Gets the number the command stored under ``command_id`` has (None: not stored).
+
+        A stored command with another body under that id is refused (CommandIdError): the
+        caller would take it for its own.
+        """
+        check_command_id(command_id)
+        with self._uow() as s:
+            key = {"encounter_id": encounter_id, "command_id": command_id}
+            stored = s.execute(_SEQ_OF_COMMAND, key).scalar()
+            if stored is None:
+                return None
+            body = s.execute(_BODY_OF_COMMAND, {"encounter_id": encounter_id,
+                                                "command_seq": stored}).all()
+        refuse_unless_same(body, name, events)
+        return int(stored)
+
+    def stored(self, encounter_id: int, command: Command) -> int | None:
+        """Gets the number ``command`` was stored under (None: it is not stored): after a
+        lost answer, what was saved is found out before anything is said."""
+        return self.seq_of(encounter_id, command.id, command.name,
+                           [(str(e.kind), e.to_json()["data"]) for e in command.events])
+
+    def undone(self, encounter_id: int, command_id: str) -> int | None:
+        """Gets the number the undo stored under ``command_id`` has (None: not stored)."""
+        return self.seq_of(encounter_id, command_id, "Undo", [(UNDO_KIND, {})])
 
     @reads
     def last_seq(self, encounter_id: int) -> int:
@@ -202,6 +279,7 @@ class CommandLog(Repository):
     def _append(self, encounter_id: int, name: str, events: Sequence[tuple[str, Any]],
                 command_id: str | None = None, after: int | None = None,
                 holder: str | None = None) -> int:
+        check_command_id(command_id)
         for attempt in range(APPEND_ATTEMPTS):
             try:
                 return self._append_once(encounter_id, name, events, command_id, after, holder)
@@ -235,6 +313,8 @@ class CommandLog(Repository):
                     done = conn.execute(_SEQ_OF_COMMAND, {**key, "command_id": command_id})
                     stored = done.scalar()
                     if stored is not None:
+                        body = conn.execute(_BODY_OF_COMMAND, {**key, "command_seq": stored})
+                        refuse_unless_same(body.all(), name, events)
                         return int(stored)
                 if holder is not None:
                     refuse_unless_holder(conn.execute(LEASE_OF, key).first(), holder)
@@ -292,7 +372,10 @@ class CommandLog(Repository):
                     stored = raw.execute(_SQLITE_SEQ_OF_COMMAND,
                                          (encounter_id, command_id)).fetchone()
                     if stored is not None:
+                        body = raw.execute(_SQLITE_BODY_OF_COMMAND,
+                                           (encounter_id, stored[0])).fetchall()
                         raw.rollback()
+                        refuse_unless_same(body, name, events)
                         return int(stored[0])
                 if holder is not None:
                     lease = raw.execute(_SQLITE_LEASE_OF, (encounter_id,)).fetchone()

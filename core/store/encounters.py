@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.fight.log import Command
+from core.store.command_ids import check_command_id
 from core.store.errors import EncounterEndedError, NotFoundError, StoreError
 from core.store.leases import LEASE_OF, refuse_unless_holder
 from core.store.schema import EncounterEventRow, EncounterRow
@@ -65,6 +66,8 @@ class Encounters(Repository):
     ) -> EncounterInfo:
         """Starts a new encounter record, with ``commands`` as its first commands (numbered
         1, 2, …) in the same transaction: the encounter is stored whole, or not at all."""
+        for command in commands:
+            check_command_id(command.id)
         with self._uow() as s:
             row = EncounterRow(
                 campaign_id=campaign_id,

@@ -72,6 +72,11 @@ class EncounterTakenOverError(ConflictError):
     """
 
 
+class CommandIdError(ConflictError):
+    """A command's id is not of the documented shape, or already names a different stored
+    command (a replay with another body, an undo under a command's id): nothing was stored."""
+
+
 class EncounterEndedError(StoreError):
     """The encounter has ended: it can be read and printed, not played on, until reopened."""
 
@@ -100,6 +105,9 @@ def access_denied(text: str, label: str, sqlstate: str | None) -> AccessDeniedEr
             "player in it), or it is not one of yours; nothing was saved. Its owner can make "
             "you a co-DM."
         )
+    if "combatdesk:" in lowered:  # the schema's own guards (0008) refuse in words
+        sentence = text.partition("combatdesk:")[2].strip().splitlines()[0]
+        return AccessDeniedError(f"{label}: {sentence}")
     if "must be owner" in lowered:
         return AccessDeniedError(
             f"{label} needs its schema upgraded, and only the database's administrator may do "

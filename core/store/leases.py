@@ -7,12 +7,21 @@ who plays it, and may take it over; the store then refuses the first holder's ne
 (see ``store.commands.append``'s ``holder``) and says who took over. Leases live in a table
 (schema 0006), so the same rules hold on an SQLite file and on a PostgreSQL server, where the
 server's clock judges expiry for every client alike.
+
+An SQLite file shared by two computers has no such clock: theirs may disagree by seconds or
+hours. So there a lease's expiry is judged by its watcher alone (schema 0008): the holder
+counts its heartbeats in the row (``beat``), and a watcher times, on its own monotonic clock,
+how long the count has stood still; a lease whose count has not moved for the lease's length
+has run out. A watcher that has only just seen a lease takes it as live. No time written by
+one computer is compared with another's clock, and a time shown is never later than now.
 """
 
 from __future__ import annotations
 
 import socket
+import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -22,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from core.store.errors import EncounterTakenOverError, NotFoundError
 from core.store.schema import EncounterLeaseRow, EncounterRow, os_user, utc_now
-from core.store.unit_of_work import Repository, reads
+from core.store.unit_of_work import Repository, UnitOfWork, reads
 
 LEASE_SECONDS = 30.0
 """How long a lease lasts without a heartbeat (the desktop beats every 10 seconds)."""
@@ -57,8 +66,9 @@ def _aware(moment: datetime) -> datetime:
 
 
 def clock(moment: datetime) -> str:
-    """Gets a time as the DM's wall clock shows it (20:14)."""
-    return _aware(moment).astimezone().strftime("%H:%M")
+    """Gets a time as the DM's wall clock shows it (20:14); never later than now (another
+    computer, whose clock runs ahead, wrote it)."""
+    return min(_aware(moment), utc_now()).astimezone().strftime("%H:%M")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,24 +115,14 @@ def refuse_unless_holder(lease: Any, holder: str | None) -> None:
     raise EncounterTakenOverError(taken_over_message(lease[1], lease[2], since))
 
 
-def _lease(row: EncounterLeaseRow, now: datetime) -> Lease:
-    expires = _aware(row.expires_at)
+def _lease(row: EncounterLeaseRow, live: bool) -> Lease:
     return Lease(
         row.encounter_id,
         LeaseHolder(row.instance, row.user_name, row.host),
         _aware(row.since),
-        expires,
-        expires > now,
+        _aware(row.expires_at),
+        live,
     )
-
-
-def _now(s: Session) -> datetime:
-    """Gets the time the database judges leases by: the server's clock, or this computer's."""
-    if s.get_bind().dialect.name == "sqlite":
-        return utc_now()
-    moment = s.execute(text("SELECT clock_timestamp()")).scalar_one()
-    assert isinstance(moment, datetime)
-    return _aware(moment)
 
 
 def _locked(s: Session, encounter_id: int) -> EncounterLeaseRow | None:
@@ -158,18 +158,60 @@ def _hold(
             host=me.host,
             since=now,
             expires_at=expires,
+            beat=1,
+            seconds=seconds,
         )
         s.add(row)
     else:
         if row.instance != me.instance:
             row.instance, row.user_name, row.host, row.since = me.instance, me.user, me.host, now
         row.expires_at = expires
+        row.beat = (row.beat or 0) % 1_000_000_000 + 1  # a heartbeat another computer counts
+        row.seconds = seconds
     s.flush()
-    return _lease(row, now)
+    return _lease(row, True)
 
 
 class Leases(Repository):
     """Encounters' leases (``store.leases``): who plays each one now."""
+
+    def __init__(self, uow: UnitOfWork) -> None:
+        super().__init__(uow)
+        self.clock: Callable[[], datetime] = utc_now
+        """This computer's wall clock (UTC): the times a lease records on an SQLite file."""
+        self.monotonic: Callable[[], float] = time.monotonic
+        """The clock this app times other holders' heartbeats by (never set back)."""
+        self._heard: dict[int, tuple[str, int, float]] = {}
+        """Per encounter: the holder and heartbeat count last read, and when (monotonic) that
+        count was first read here."""
+
+    def _now(self, s: Session) -> datetime:
+        """Gets the time the database judges leases by: the server's clock, or this
+        computer's (an SQLite file, where only the times it shows come from it)."""
+        if s.get_bind().dialect.name == "sqlite":
+            return self.clock()
+        moment = s.execute(text("SELECT clock_timestamp()")).scalar_one()
+        assert isinstance(moment, datetime)
+        return _aware(moment)
+
+    def _judged(self, s: Session, row: EncounterLeaseRow) -> Lease:
+        """Reads another holder's lease: live, or run out because its heartbeat stopped.
+
+        A server judges by its own clock. On an SQLite file this app times how long the
+        holder's heartbeat count has stood still, on its own monotonic clock.
+        """
+        if s.get_bind().dialect.name != "sqlite":
+            return _lease(row, _aware(row.expires_at) > self._now(s))
+        now = self.monotonic()
+        heard = (row.instance, int(row.beat or 0))
+        before = self._heard.get(row.encounter_id)
+        if before is None or before[:2] != heard:
+            self._heard[row.encounter_id] = (*heard, now)
+            still = 0.0
+        else:
+            still = now - before[2]
+        length = LEASE_SECONDS if row.seconds is None else float(row.seconds)
+        return _lease(row, still < length)
 
     def take(self, encounter_id: int, holder: LeaseHolder, take_over: bool = False,
              seconds: float = LEASE_SECONDS) -> Lease:
@@ -180,12 +222,11 @@ class Leases(Repository):
         """
         with self._uow() as s:
             row = _locked(s, encounter_id)
-            now = _now(s)
             if row is not None and row.instance != holder.instance and not take_over:
-                other = _lease(row, now)
+                other = self._judged(s, row)
                 if other.live:
                     return other
-            return _hold(s, row, encounter_id, holder, now, seconds)
+            return _hold(s, row, encounter_id, holder, self._now(s), seconds)
 
     def renew(self, encounter_id: int, holder: LeaseHolder,
               seconds: float = LEASE_SECONDS) -> Lease:
@@ -198,7 +239,7 @@ class Leases(Repository):
             if row is not None and row.instance != holder.instance:
                 raise EncounterTakenOverError(
                     taken_over_message(row.user_name, row.host, row.since))
-            return _hold(s, row, encounter_id, holder, _now(s), seconds)
+            return _hold(s, row, encounter_id, holder, self._now(s), seconds)
 
     def release(self, encounter_id: int, holder: LeaseHolder) -> None:
         """Lets the encounter go (its window closed); someone else's lease is left alone."""
@@ -215,4 +256,4 @@ class Leases(Repository):
         """Gets who holds the encounter's lease now (None: nobody took it)."""
         with self._uow() as s:
             row = s.get(EncounterLeaseRow, encounter_id)
-            return None if row is None else _lease(row, _now(s))
+            return None if row is None else self._judged(s, row)

@@ -6,6 +6,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from core.store.addresses import checked_address
 from core.store.errors import StoreError
 from core.store.opening import Verdict, inspect_connection, inspect_sqlite_file, sqlite_path
 
@@ -18,6 +19,7 @@ _VERDICTS = {
 
 def probe(url: str, timeout: int = 5) -> str:
     """Connects to ``url`` read-only and says what opening it would do; raises StoreError."""
+    checked_address(url)  # a port that is not a number, a folder…: a sentence, not a traceback
     try:
         parsed = make_url(url)
     except ArgumentError as exc:

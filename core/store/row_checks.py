@@ -275,3 +275,33 @@ def _what(table: str, row: dict[str, Any], encounters: Mapping[Any, str]) -> str
         return f"command {_shown(row['command_seq'])} of the encounter '{where}'"
     column, words = _LABELS[table]
     return words.format(_short(_shown(row[column])))
+
+
+def restamp(conn: sqlite3.Connection) -> int:
+    """Stores, for every record whose check fails, the check of its values as they are now.
+
+    The DM's acknowledgement of damage named on opening: what is stored is taken as it is, so
+    that the next start does not name it again. Returns how many records were restamped.
+    Runs inside the caller's transaction, on one of Combat Desk's connections (so the
+    tallies follow).
+    """
+    from core.store.schema import Base
+
+    factory = conn.text_factory
+    conn.text_factory = _text
+    changed = 0
+    try:
+        for name in CHECKED:
+            checks = checks_for(Base.metadata.tables[name])
+            columns = ", ".join(f'"{c}"' for c in checks.columns)
+            width = len(checks.columns)
+            stale = [
+                (checks.of_stored(row[2 : width + 2]), row[0])
+                for row in conn.execute(f'SELECT id, {COLUMN}, {columns} FROM "{name}"')
+                if row[1] != checks.of_stored(row[2 : width + 2])
+            ]
+            conn.executemany(f'UPDATE "{name}" SET {COLUMN} = ? WHERE id = ?', stale)
+            changed += len(stale)
+    finally:
+        conn.text_factory = factory
+    return changed

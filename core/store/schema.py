@@ -13,9 +13,11 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     CheckConstraint,
     DateTime,
     FetchedValue,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -234,6 +236,11 @@ class EncounterLeaseRow(Base):
     host: Mapped[str] = mapped_column(String(200))
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    beat: Mapped[int] = mapped_column(Integer, server_default="0")
+    """The heartbeat's count (schema 0008): a watcher times how long it stays the same on its
+    own clock, so two computers' clocks are never compared (an SQLite file shared by them)."""
+    seconds: Mapped[float | None] = mapped_column(Float)
+    """How long the lease lasts without a heartbeat (None: ``LEASE_SECONDS``)."""
 
 
 class SessionLogRow(RowChecked, Audited, Base):
@@ -248,3 +255,25 @@ class SessionLogRow(RowChecked, Audited, Base):
     details: Mapped[list[Any]] = mapped_column(default=list)
 
     __table_args__ = (Index("ix_session_log_campaign", "campaign_id"),)
+
+
+class RowTallyRow(Base):
+    """A checked table's count of rows and a sum mixing their ids and checks (schema 0008),
+    kept by Combat Desk's own connections on SQLite (:mod:`core.store.tallies`)."""
+
+    __tablename__ = "row_tallies"
+
+    table_name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    row_count: Mapped[int] = mapped_column(Integer)
+    mixed_sum: Mapped[int] = mapped_column(BigInteger)
+
+
+class DamageNoteRow(Base):
+    """Damage found when the file opened, named at every start until the DM acknowledges it
+    (schema 0008)."""
+
+    __tablename__ = "damage_notes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    found_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    words: Mapped[str] = mapped_column(Text)

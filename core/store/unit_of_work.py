@@ -114,7 +114,12 @@ def reads(
 
 _CONNECTION_LOST = ("server closed the connection", "connection refused", "could not connect",
                     "terminating connection", "connection is closed", "ssl syscall error",
-                    "consuming input failed", "no route to host", "network is unreachable")
+                    "consuming input failed", "no route to host", "network is unreachable",
+                    "connection is lost", "connection already closed", "connection was closed",
+                    "the database system is", "could not receive data", "could not send data",
+                    "eof detected", "connection reset", "broken pipe", "bad connection")
+"""How a lost connection reads (psycopg and libpq's words, a server shutting down or starting);
+a save that fails so may have been stored, so it is never worded as a refusal."""
 
 
 def database_error(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
@@ -125,6 +130,12 @@ def database_error(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
     denied = access_denied(text, label, getattr(orig, "sqlstate", None))
     if denied is not None:
         return denied
+    if "combatdesk deadline" in lowered:  # core.store.deadline: the server process froze
+        return DatabaseUnavailableError(
+            f"{label} did not answer in time (its server may be stopped, or the network cut); "
+            "your last change may not have been saved. Check the network or ask whoever runs "
+            "the server, then try again."
+        )
     if "lock timeout" in lowered:
         return DatabaseLockedError(
             f"{label}: another Combat Desk window or program is holding this record; nothing "
@@ -141,7 +152,8 @@ def database_error(exc: DBAPIError | sqlite3.Error, label: str) -> StoreError:
             f"{label} is locked by another program or Combat Desk window; nothing was saved. "
             "Try again in a moment."
         )
-    if any(lost in lowered for lost in _CONNECTION_LOST):
+    invalidated = isinstance(exc, DBAPIError) and exc.connection_invalidated
+    if invalidated or any(lost in lowered for lost in _CONNECTION_LOST):
         return DatabaseUnavailableError(
             f"{label} cannot be reached (the connection was lost); your last change may not "
             "have been saved. Check the network or the server, then try again."

@@ -213,37 +213,100 @@ def test_create_refuses_a_bad_command_before_writing_anything(tmp_path: Path) ->
     store.close()
 
 
-@pytest.mark.parametrize("step", ["undo", "redo"])
-def test_an_undo_or_redo_retried_after_a_lost_answer_is_saved_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+@pytest.mark.parametrize("asked", ["answers", "silent"])
+@pytest.mark.parametrize("step", ["execute", "undo", "redo"])
+def test_a_save_whose_answer_was_lost_twice_is_found_stored_before_anything_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str, asked: str
 ) -> None:
-    """The server stored the undo (or redo) but died before saying so, and stayed away for the
-    session's own second try: the DM's Retry finds it done, instead of "moved on" or twice."""
+    """A phantom commit: the server stored the command (undo, redo) but died before saying so,
+    and the session's own second try failed too. The session asks what was stored before it
+    says anything: stored, it is shown as saved ("answers"). When the database cannot even be
+    asked ("silent"), the DM is told it is not known (not "refused"), nothing is shown
+    changed, and the next action (Retry, or another command) finds it out first: the action
+    is shown once, saved once, and the next command is accepted (not "another window")."""
     from core.store import DatabaseUnavailableError
 
     store = _store(tmp_path)
     campaign = store.campaigns.create("Borderlands")
     session = EncounterSession.start(store, campaign.id, "Fight", "popcorn")
-    add = commands_for_scenario({"system": "popcorn", "combatants": [{"id": "a", "side": "party"}]})
+    add = commands_for_scenario({"system": "popcorn", "combatants": [
+        {"id": "a", "side": "party"}, {"id": "b", "side": "monsters"}]})
     session.execute(add[1])
     if step == "redo":
         session.undo()
-    real = store.commands.undo if step == "undo" else store.commands.append
+    writer = "undo" if step == "undo" else "append"
+    real = getattr(store.commands, writer)
     calls: list[int] = []
 
     def lost(*args: object, **kwargs: object) -> int:
         calls.append(1)
         if len(calls) == 1:
-            real(*args, **kwargs)  # type: ignore[arg-type]  # stored, then the answer is lost
+            real(*args, **kwargs)  # stored, then the answer is lost
         raise DatabaseUnavailableError("The campaign's server does not answer.")
 
-    monkeypatch.setattr(store.commands, "undo" if step == "undo" else "append", lost)
-    with pytest.raises(DatabaseUnavailableError):
-        getattr(session, step)()
-    monkeypatch.undo()
-    getattr(session, step)()  # the DM's Retry
+    def unreachable(*_args: object, **_kwargs: object) -> int:
+        raise DatabaseUnavailableError("The campaign's server does not answer.")
+
+    monkeypatch.setattr(store.commands, writer, lost)
+    if asked == "silent":
+        monkeypatch.setattr(store.commands, "stored", unreachable)
+        monkeypatch.setattr(store.commands, "undone", unreachable)
+    before = session.state
+    act = (lambda: session.execute(add[2])) if step == "execute" else getattr(session, step)
+    if asked == "answers":
+        act()
+        monkeypatch.undo()
+    else:
+        with pytest.raises(DatabaseUnavailableError, match="cannot tell whether") as caught:
+            act()
+        assert "refused" not in str(caught.value)
+        assert session.state == before  # nothing shown changed while it is not known
+        monkeypatch.undo()
+        act()  # the DM's Retry: found stored, shown, not saved again
+    assert len(calls) == 2
     stored = EncounterSession.resume(store, session.info)
     assert stored.state == session.state
-    assert bool(session.state.combatants) is (step == "redo")
-    assert store.commands.last_seq(session.info.id) == (3 if step == "undo" else 4)
+    assert store.commands.last_seq(session.info.id) == {"execute": 3, "undo": 3, "redo": 4}[step]
+    # The next command is accepted: the window knows what was stored.
+    if step != "execute":
+        session.execute(add[2])
+    session.execute(commands_for_scenario({"system": "popcorn", "combatants": [
+        {"id": "c", "side": "party"}]})[1])
+    assert EncounterSession.resume(store, session.info).state == session.state
+    store.close()
+
+
+def test_after_an_unknown_outcome_another_command_finds_out_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The save's outcome could not be found out; the DM does something else next. The session
+    first shows the stored command, then saves the new one after it."""
+    from core.store import DatabaseUnavailableError
+
+    store = _store(tmp_path)
+    campaign = store.campaigns.create("Borderlands")
+    session = EncounterSession.start(store, campaign.id, "Fight", "popcorn")
+    add = commands_for_scenario({"system": "popcorn", "combatants": [
+        {"id": "a", "side": "party"}, {"id": "b", "side": "monsters"}]})
+    real = store.commands.append
+    calls: list[int] = []
+
+    def lost(*args: object, **kwargs: object) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            real(*args, **kwargs)
+        raise DatabaseUnavailableError("The campaign's server does not answer.")
+
+    def unreachable(*_args: object, **_kwargs: object) -> int:
+        raise DatabaseUnavailableError("The campaign's server does not answer.")
+
+    monkeypatch.setattr(store.commands, "append", lost)
+    monkeypatch.setattr(store.commands, "stored", unreachable)
+    with pytest.raises(DatabaseUnavailableError, match="cannot tell whether"):
+        session.execute(add[1])
+    monkeypatch.undo()
+    session.execute(add[2])  # not refused as "another window": a was stored, b follows it
+    assert set(session.state.combatants) == {"a", "b"}
+    assert EncounterSession.resume(store, session.info).state == session.state
+    assert store.commands.last_seq(session.info.id) == 3  # the start, a, b: each once
     store.close()

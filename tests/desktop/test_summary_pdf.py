@@ -261,3 +261,16 @@ def test_a_printout_too_big_to_lay_out_is_refused_with_how_to_print_it(tmp_path:
     assert "at most 5,000 are printed at once" in done.stderr and "--round" in done.stderr
     assert "Traceback" not in done.stderr and not out.exists()
 
+
+
+def test_app_pdf_with_a_lone_surrogate_in_a_name(tmp_path: Path) -> None:
+    from tests.reliability.test_cli_limits import LONE_SURROGATE_SCENARIO
+
+    scenario = tmp_path / "surrogate.json"
+    scenario.write_text(LONE_SURROGATE_SCENARIO, encoding="utf-8")
+    out = tmp_path / "out.pdf"
+    done = _app("--pdf", str(out), str(scenario))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and out.stat().st_size > 0
+    if shutil.which("pdftotext"):
+        assert "Gob\ufffdlin" in _pdf_text(out)

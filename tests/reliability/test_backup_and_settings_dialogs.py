@@ -134,3 +134,13 @@ def test_a_server_that_wants_a_password_asks_for_it_at_start(
     assert len(asked) == 2 and all("hunter2" not in w for w in asked)
     with pytest.raises(StoreError, match="password authentication failed"):
         app._open_asking_for_password(url, lambda where, why: None)  # the DM cancelled
+
+
+def test_a_port_that_is_not_a_number_gets_a_sentence_in_test_connection(qtbot: Any) -> None:
+    from desktop.database_settings import test_connection
+
+    for url in ("postgresql+psycopg://dm@db.example.org:abc/campaigns",
+                "postgresql+psycopg://dm@db.example.org:99999/campaigns"):
+        said = test_connection(url)
+        assert said.startswith("Cannot use it: "), said
+        assert "port" in said and "Traceback" not in said and "ValueError" not in said

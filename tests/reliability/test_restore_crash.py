@@ -98,10 +98,54 @@ def _kill_restores(children: ForkServer, tmp_path: Path, backup: Path, original:
         child = run_child(children, backup, target, stop_at)
         assert child.returncode in (0, 9), child.stderr
         kills += child.returncode == 9
+        left = temporary_files(folder)
         assert contents(target) in (old, new), f"killed before statement {stop_at}"
+        # The next opening removed what the killed restore was writing.
+        assert temporary_files(folder) == [], f"killed before statement {stop_at}"
+        figures.add("killed restores' temporary files removed at the next opening", len(left))
         for kept in folder.glob("campaign.sqlite.replaced-*.bak"):
             assert contents(kept) == old  # a kept copy is whole, or absent
     return kills
+
+
+def temporary_files(folder: Path) -> list[str]:
+    """Files a copy or restore writes and removes when done: ``.restoring``, ``.part``…"""
+    return sorted(p.name for p in folder.iterdir()
+                  if ".restoring" in p.name or ".part" in p.name)
+
+
+@pytest.mark.slow
+def test_a_backup_killed_at_every_statement_leaves_no_temporary_file_after_the_next_opening(
+        tmp_path: Path) -> None:
+    _, original = two_campaigns(tmp_path)
+    with ForkServer("tests.reliability.backup_child") as children:
+        probe = tmp_path / "probe"
+        probe.mkdir()
+        shutil.copy(original, probe / "campaign.sqlite")
+        done = children.run("tests.reliability.backup_child", str(probe / "campaign.sqlite"),
+                            str(probe / "campaign.sqlite.mine.bak"), "0")
+        assert done.returncode == 0, done.stderr
+        statements = int(done.stdout.split()[-1])
+        kills = left_behind = 0
+        for stop_at in size.points(statements):
+            folder = tmp_path / f"kill-{stop_at}"
+            folder.mkdir()
+            target = folder / "campaign.sqlite"
+            shutil.copy(original, target)
+            child = children.run("tests.reliability.backup_child", str(target),
+                                 str(folder / "campaign.sqlite.mine.bak"), str(stop_at))
+            assert child.returncode in (0, 9), child.stderr
+            kills += child.returncode == 9
+            left_behind += bool(temporary_files(folder))
+            assert contents(target)[1] == 60  # the campaign itself is untouched
+            assert temporary_files(folder) == [], f"killed before statement {stop_at}"
+            backup = folder / "campaign.sqlite.mine.bak"
+            if backup.exists():  # renamed into place only when whole
+                assert contents(backup) == contents(target)
+    assert kills >= len(size.points(statements)) - 1
+    figures.add("backups killed, the next opening left no temporary file", kills)
+    figures.add("killed backups that had left a temporary file (removed at the next opening)",
+                left_behind)
 
 
 def test_a_restore_while_another_window_writes_loses_none_of_its_saved_commands(

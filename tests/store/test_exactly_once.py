@@ -75,3 +75,61 @@ def test_a_stale_window_cannot_append_or_undo_over_another(db_url: str) -> None:
     fresh.execute(configure("side-d6", {}, 2))
     assert len(store.commands.load(mine.info.id)) == 2
     store.close()
+
+
+def test_a_used_id_with_another_body_is_refused_in_words(db_url: str) -> None:
+    """A command id names one command: a replay carrying a used id with other contents (other
+    damage, another name, other events) is refused in words and nothing is stored; an undo
+    carrying a command's id (or a command carrying an undo's) too. The same command again is
+    still found stored (the retry after a lost answer)."""
+    from dataclasses import replace
+
+    from core.store import CommandIdError
+
+    store = Store.open(db_url)
+    campaign = store.campaigns.create("Greyhawk")
+    encounter = store.encounters.create(campaign.id, "Guardroom", "side-d6").id
+    assert store.commands.append(encounter, HIT) == 1
+    more_damage = replace(HIT, events=(Event(EventKind.HP_CHANGED,
+                                             {"id": "orc-1", "delta": -9}),))
+    renamed = replace(HIT, name="Orc 1 misses")
+    longer = replace(HIT, events=(*HIT.events, *HIT.events))
+    refused = 0
+    for replay in (more_damage, renamed, longer):
+        with pytest.raises(CommandIdError, match="was already used for 'Orc 1 hits Brannoc'") \
+                as caught:
+            store.commands.append(encounter, replay)
+        assert HIT.id not in str(caught.value)  # no ids in words for the DM
+        refused += 1
+    with pytest.raises(CommandIdError, match="id of an undo was already used"):
+        store.commands.undo(encounter, command_id=HIT.id)
+    undo = store.commands.undo(encounter, command_id="u" * 32)
+    with pytest.raises(CommandIdError, match="already used for 'Undo'"):
+        store.commands.append(encounter, replace(HIT, id="u" * 32))
+    assert store.commands.append(encounter, HIT) == 1  # the very same command: found, once
+    assert store.commands.undo(encounter, command_id="u" * 32) == undo  # a retried undo too
+    assert store.commands.last_seq(encounter) == 2
+    assert store.commands.load(encounter) == []
+    from tests.reliability import figures
+
+    figures.add("replayed command ids with another body refused", refused + 2)
+    store.close()
+
+
+@pytest.mark.parametrize("bad", ["", "x" * 10_000, "a\x00b", "é" * 4, "a b", "x" * 33])
+def test_a_command_id_of_another_shape_is_refused_in_words(db_url: str, bad: str) -> None:
+    """A command id is 1 to 32 ASCII letters, digits, '-' or '_' (docs/reliability.md)."""
+    from dataclasses import replace
+
+    from core.store import CommandIdError
+
+    store = Store.open(db_url)
+    campaign = store.campaigns.create("Greyhawk")
+    encounter = store.encounters.create(campaign.id, "Guardroom", "side-d6").id
+    with pytest.raises(CommandIdError, match="1 to 32 letters, digits") as caught:
+        store.commands.append(encounter, replace(HIT, id=bad))
+    assert bad not in str(caught.value) or not bad
+    with pytest.raises(CommandIdError, match="1 to 32 letters, digits"):
+        store.commands.undo(encounter, command_id=bad)
+    assert store.commands.last_seq(encounter) == 0
+    store.close()

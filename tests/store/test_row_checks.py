@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, select
 
-from core.fight.log import Command, Event, EventKind
+from core.fight.log import Command, Event, EventKind, new_command_id
 from core.roster.entries import MonsterTemplate, RosterEntry
 from core.roster.merge import ImportChanges
 from core.store import Store, row_checks
@@ -56,8 +56,9 @@ def every_write(store: Store) -> None:
     store.batches.restore(cid, [wat], [orc])
     fight = store.encounters.create(cid, "Fight at the ford", "side-d6", {"note": "ambush"})
     store.commands.append(fight.id, HIT)
-    store.commands.append(fight.id, replace(HIT, name="Fireball"))
+    store.commands.append(fight.id, replace(HIT, name="Fireball", id=new_command_id()))
     store.commands.undo(fight.id)
+    store.commands.undo(fight.id)  # the fight has no orc: nothing left to replay
     store.encounters.end(fight.id)
     store.encounters.reopen(fight.id, {"orc-1": {"hp": 3}})
 
