@@ -288,25 +288,41 @@ def _effects(scenario: Scenario, played: Sequence[Step], now_round: int, clock_t
 
 
 def _popcorn_turn(state: EncounterState, visible: set[str], names: Names,
-                  resolution: Resolution) -> tuple[str, tuple[str, ...]]:
-    """Gets popcorn's ``turn n`` and its lines: who acts next, who has acted this round."""
+                  resolution: Resolution, at: Step | None) -> tuple[str, tuple[str, ...]]:
+    """Gets popcorn's ``turn n`` and its lines: who acts now or next, who has acted."""
     if not state.rounds:
         return "", ("Waiting for the first turn",)
-    turns = [t for t in state.rounds[-1].get("turns") or () if isinstance(t, Mapping)]
-    played = [t for t in turns if not t.get("triggered") and str(t.get("actor")) in visible]
-    acted = list(dict.fromkeys(
-        names(t.get("actor")) for t in played if not t.get("waits")))
-    last = next((t for t in reversed(turns) if not t.get("triggered")), None)
+    turns = list(state.rounds[-1].get("turns") or ())
+    pending = at.detail.get("turn") if at is not None else None
+    number = len(state.rounds) - 1
+    done = [t for i, t in enumerate(turns) if isinstance(t, Mapping)
+            and not t.get("triggered") and str(t.get("actor")) in visible
+            and f"rounds[{number}].turns[{i}]" != pending]
+    acted = list(dict.fromkeys(names(t.get("actor")) for t in done if not t.get("waits")))
     lines: list[str] = []
-    nominee = last.get("nominates") if last is not None else None
-    fallen = (isinstance(nominee, str) and nominee in resolution.combatants
-              and resolution.combatants[nominee].status is not Status.ACTIVE)
-    if isinstance(nominee, str) and nominee in visible and not fallen:
-        lines.append(f"Acts next: {names(nominee)}")
-    elif last is not None:
-        lines.append("Acts next: to be named")
+    if at is not None:
+        if at.actor in visible:
+            lines.append(f"Acting now: {names(at.actor)}")
+    else:
+        last = next((t for t in reversed(turns)
+                     if isinstance(t, Mapping) and not t.get("triggered")), None)
+        nominee = last.get("nominates") if last is not None else None
+        fallen = (isinstance(nominee, str) and nominee in resolution.combatants
+                  and resolution.combatants[nominee].status is not Status.ACTIVE)
+        if isinstance(nominee, str) and nominee in visible and not fallen:
+            lines.append(f"Acts next: {names(nominee)}")
+        elif last is not None:
+            lines.append("Acts next: to be named")
     lines.append(f"Has acted: {', '.join(acted)}" if acted else "Nobody has acted yet")
-    return f"turn {len(played) + 1}", tuple(lines)
+    return f"turn {len(done) + 1}", tuple(lines)
+
+
+_ACTION_EVENTS = frozenset({
+    StepEvent.ACTS, StepEvent.ATTACKS, StepEvent.HITS, StepEvent.MISSES,
+    StepEvent.BEGINS_CASTING, StepEvent.MOVES, StepEvent.CHARGES, StepEvent.FLEES,
+    StepEvent.PARLEYS, StepEvent.WAITS, StepEvent.READIES})
+"""Steps that are someone's own action on the TU clock (not a spell going off, an effect
+running out or a fall that follows from another's blow)."""
 
 
 def _time_units_turn(rest: Sequence[Step], visible: set[str], names: Names,
@@ -314,8 +330,8 @@ def _time_units_turn(rest: Sequence[Step], visible: set[str], names: Names,
     """Gets who acts at which TU next, from the steps still to come."""
     upcoming: dict[str, int] = {}
     for step in rest:
-        if (step.tu is not None and step.actor in visible and step.actor not in upcoming
-                and standing[step.actor].status is Status.ACTIVE):
+        if (step.tu is not None and step.event in _ACTION_EVENTS and step.actor in visible
+                and step.actor not in upcoming and standing[step.actor].status is Status.ACTIVE):
             upcoming[step.actor] = step.tu
     if not upcoming:
         return ("Waiting for the next actions",)
@@ -347,8 +363,13 @@ def players_view(state: EncounterState, resolution: Resolution | None, *, headin
     seen = [s for s in played if _cleared(s, visible, hp_shown) is not None]
     # Turns are numbered among the turns the players saw: a hidden creature's leaves no gap.
     turns = _popcorn_turns(seen) if system_id == "popcorn" else {}
-    cleared = [c for c in (_cleared(s, visible, hp_shown) for s in seen) if c is not None]
-    play = tuple(PlayLine(s.seq, _when(s, turns), _sentence(s, names, party)) for s in cleared)
+    whens = [_when(s, turns) for s in seen]
+    # Numbered anew, 1, 2, 3…: popcorn's timeline is drawn by number, where a gap would show
+    # that a hidden creature acted there.
+    cleared = [replace(c, seq=n) for n, c in enumerate(
+        (c for c in (_cleared(s, visible, hp_shown) for s in seen) if c is not None), start=1)]
+    play = tuple(PlayLine(s.seq, when, _sentence(s, names, party))
+                 for s, when in zip(cleared, whens, strict=True))
 
     try:
         scenario: Scenario | None = parse_scenario(scenario_document(state))
@@ -364,7 +385,7 @@ def players_view(state: EncounterState, resolution: Resolution | None, *, headin
         clock = f"TU {clock_tu}"
         turn_lines = _time_units_turn(rest, visible, names, standing)
     elif system_id == "popcorn":
-        count, turn_lines = _popcorn_turn(state, visible, names, resolution or empty)
+        count, turn_lines = _popcorn_turn(state, visible, names, resolution or empty, at)
         clock = f"Round {now_round}" + (f" · {count}" if count else "")
     else:
         clock, turn_lines = _segment_clock(state, played, at), ()
