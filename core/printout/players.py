@@ -35,6 +35,7 @@ from core.model.values import (
 )
 from core.printout.summary import _popcorn_turns
 from core.printout.words import Names, plural, step_sentence, value_words
+from core.roster.stamping import MONSTER_SIDE
 from core.rules import UnknownSystemError, find_system
 from core.rules.base import parse_options
 
@@ -126,7 +127,8 @@ def party_of(combatants: Iterable[Combatant]) -> set[str]:
     a PC fights on. A monster never is, nor a roster NPC on a side without a PC (a rival
     party): the table sees those as it sees monsters."""
     every = list(combatants)
-    sides = {c.side for c in every if c.kind is Kind.PC}
+    # The monsters' side is never the party's, whatever a scenario left its creatures' kind.
+    sides = {c.side for c in every if c.kind is Kind.PC} - {MONSTER_SIDE}
     return {c.id for c in every if c.kind is not Kind.MONSTER and c.side in sides}
 
 

@@ -4,6 +4,8 @@ hide / reveal command in the encounter log."""
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,8 @@ from core.fight.log import (
 from core.model.dice import Roller
 from core.printout.players import PlayersView, campaign_view, players_view
 from core.printout.words import Names, command_words
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
 def _fight(document: dict[str, Any], *hidden: str) -> EncounterLog:
@@ -243,3 +247,14 @@ def test_with_no_fight_the_screen_names_the_campaign() -> None:
     view = campaign_view("The Keep on the Borderlands")
     assert view.heading == "The Keep on the Borderlands"
     assert view.play == () and view.clock == ""
+
+
+def test_a_morale_check_is_the_dm_s_alone_the_flight_shows() -> None:
+    document = json.loads((SCENARIOS / "popcorn" / "death-and-morale.json").read_text())
+    view = _view(_fight(document), show_hp=True)
+    text = _texts(view)
+    assert "morale" not in text.lower()
+    states = {m.name: m.state for m in view.monsters}
+    assert states["goblin-2"] == "fled" and states["goblin-1"] == "down"
+    assert "goblin-2 flees" in text
+    assert "dies" not in text  # a monster goes down: dead or knocked out is not the players'
