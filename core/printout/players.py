@@ -362,16 +362,15 @@ def players_view(state: EncounterState, resolution: Resolution | None, *, headin
     played, at = _played(steps)
     rest = steps[len(played):]
     hp_shown = party if show_party_hp else set()
-    seen = [s for s in played if _cleared(s, visible, hp_shown) is not None]
+    pairs = [(s, readable) for s in played
+             if (readable := _cleared(s, visible, hp_shown)) is not None]
     # Turns are numbered among the turns the players saw: a hidden creature's leaves no gap.
-    turns = _popcorn_turns(seen) if system_id == "popcorn" else {}
-    whens = [_when(s, turns) for s in seen]
+    turns = _popcorn_turns([s for s, _ in pairs]) if system_id == "popcorn" else {}
     # Numbered anew, 1, 2, 3…: popcorn's timeline is drawn by number, where a gap would show
     # that a hidden creature acted there.
-    cleared = [replace(c, seq=n) for n, c in enumerate(
-        (c for c in (_cleared(s, visible, hp_shown) for s in seen) if c is not None), start=1)]
-    play = tuple(PlayLine(s.seq, when, _sentence(s, names, party))
-                 for s, when in zip(cleared, whens, strict=True))
+    cleared = [replace(c, seq=n) for n, (_, c) in enumerate(pairs, start=1)]
+    play = tuple(PlayLine(c.seq, _when(s, turns), _sentence(c, names, party))
+                 for (s, _), c in zip(pairs, cleared, strict=True))
 
     try:
         scenario: Scenario | None = parse_scenario(scenario_document(state))

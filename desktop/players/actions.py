@@ -122,18 +122,20 @@ class PlayersActions(QObject):
         if chosen is not self.workspace:
             if self.workspace is not None:
                 with contextlib.suppress(RuntimeError, TypeError):  # it may be gone already
-                    self.workspace.controller.changed.disconnect(self._on_changed)
+                    self.workspace.controller.resolved.disconnect(self._on_changed)
                     self.workspace.destroyed.disconnect(self._on_workspace_gone)
             self.workspace = chosen
             if chosen is not None:
-                chosen.controller.changed.connect(self._on_changed)
+                # Before the DM's window redraws (``resolved`` comes before ``changed``), and
+                # painted at once: the table sees the command first, the DM a moment later.
+                chosen.controller.resolved.connect(self._on_changed)
                 chosen.destroyed.connect(self._on_workspace_gone)
         self.update_enabled()
         self.refresh()
 
     def _on_changed(self) -> None:
         self.update_enabled()  # the fight may have ended, or another window taken it over
-        self.refresh()
+        self.refresh(paint=True)
 
     def _on_workspace_gone(self, *_args: object) -> None:
         self.workspace = None  # its tab was closed and deleted: nothing left to disconnect
@@ -153,12 +155,18 @@ class PlayersActions(QObject):
                             heading=workspace.session.info.name,
                             show_party_hp=self.hp_action.isChecked())
 
-    def refresh(self) -> None:
-        """Redraws the players' screen (only when it is open and not frozen)."""
+    def refresh(self, paint: bool = False) -> None:
+        """Redraws the players' screen (only when it is open and not frozen); ``paint``: on
+        the screen now, not when the DM's window is done."""
         window = self.players_window
         if window is None or not window.isVisible() or self.freeze_action.isChecked():
             return
-        window.show_view(self.view())
+        view = self.view()
+        if view == window.view:
+            return  # a command the players see nothing of (a declaration, a die): no redraw
+        window.show_view(view)
+        if paint:
+            window.repaint()
 
     def update_enabled(self) -> None:
         """Hide From the Players works on the fight in front, if this window plays it."""

@@ -238,3 +238,18 @@ def test_a_watching_combat_desk_is_the_players_screen(
         table_store.close()
     finally:
         next(urls, None)
+
+
+def test_hiding_asks_the_engine_nothing_and_the_table_is_drawn_first(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    _store, window, workspace = _open(qtbot, tmp_path)
+    controller = workspace.controller
+    order: list[str] = []
+    controller.resolved.connect(lambda: order.append("players' screen"))
+    controller.changed.connect(lambda: order.append("DM's window"))
+    before = controller.resolution
+    assert window.players.apply_hidden(workspace, ["orc-2"], [])
+    assert controller.resolution is before  # the scenario is the same: no new resolution
+    assert order == ["players' screen", "DM's window"]
+    assert controller.run(start_round(1))
+    assert controller.resolution is not before
