@@ -35,7 +35,6 @@ from core.model.values import (
 )
 from core.printout.summary import _popcorn_turns
 from core.printout.words import Names, plural, step_sentence, value_words
-from core.roster.stamping import MONSTER_SIDE
 from core.rules import UnknownSystemError, find_system
 from core.rules.base import parse_options
 
@@ -59,6 +58,10 @@ _MONSTER_WORDS = {
     Status.SURRENDERED: "surrendered",
 }
 """How a monster's state reads across the table: dead or only knocked out, it is down."""
+
+MONSTERS_SIDE = "monsters"
+"""The side stamped monsters fight on (core.roster.stamping's MONSTER_SIDE, which this layer
+may not import): never the party's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +131,7 @@ def party_of(combatants: Iterable[Combatant]) -> set[str]:
     party): the table sees those as it sees monsters."""
     every = list(combatants)
     # The monsters' side is never the party's, whatever a scenario left its creatures' kind.
-    sides = {c.side for c in every if c.kind is Kind.PC} - {MONSTER_SIDE}
+    sides = {c.side for c in every if c.kind is Kind.PC} - {MONSTERS_SIDE}
     return {c.id for c in every if c.kind is not Kind.MONSTER and c.side in sides}
 
 

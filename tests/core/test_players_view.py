@@ -258,3 +258,10 @@ def test_a_morale_check_is_the_dm_s_alone_the_flight_shows() -> None:
     assert states["goblin-2"] == "fled" and states["goblin-1"] == "down"
     assert "goblin-2 flees" in text
     assert "dies" not in text  # a monster goes down: dead or knocked out is not the players'
+
+
+def test_the_monsters_side_is_the_one_stamped_monsters_fight_on() -> None:
+    from core.printout.players import MONSTERS_SIDE
+    from core.roster.stamping import MONSTER_SIDE
+
+    assert MONSTERS_SIDE == MONSTER_SIDE
