@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QPoint, QRect, QSize
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QScreen
 from PySide6.QtWidgets import QMenu
 
@@ -243,16 +243,17 @@ class PlayersActions(QObject):
         if window is None or screen is None:
             return
         room = screen.availableGeometry()
+        if window.isFullScreen():
+            window.set_full_screen(False)  # first: leaving it puts the window back where it was
         window.setScreen(screen)
         if screen is not self.own_screen():
             window.setGeometry(screen.geometry())
             window.show()
             window.set_full_screen(True)
             return
-        if window.isFullScreen():
-            window.set_full_screen(False)
-        window.resize(min(1280, room.width() * 3 // 4), min(720, room.height() * 3 // 4))
-        window.move(room.center() - window.rect().center())
+        size = QSize(min(1280, room.width() * 3 // 4), min(720, room.height() * 3 // 4))
+        window.setGeometry(QRect(room.center() - QPoint(size.width(), size.height()) / 2,
+                                 size))
         window.show()
         window.raise_()
 

@@ -100,9 +100,9 @@ class PlayersWindow(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.last)
         layout.addWidget(self.turn)
-        # The timeline gets nearly half the height: every row named without scrolling.
-        layout.addLayout(middle, 11)
-        layout.addWidget(self.timeline, 9)
+        # The timeline gets over half the height: every row named without scrolling.
+        layout.addLayout(middle, 9)
+        layout.addWidget(self.timeline, 11)
         layout.addWidget(self.hint)
         self.setStyleSheet(
             "#playersWindow { background: #16181d; }"
@@ -115,6 +115,8 @@ class PlayersWindow(QWidget):
         palette = self.timeline.palette()
         palette.setColor(palette.ColorRole.Base, QColor("#16181d"))
         palette.setColor(palette.ColorRole.Text, QColor("#f2efe6"))
+        palette.setColor(palette.ColorRole.Window, QColor("#16181d"))
+        palette.setColor(palette.ColorRole.Mid, QColor("#55575d"))
         self.timeline.setPalette(palette)
         self._text_px = 0
         self._scale()

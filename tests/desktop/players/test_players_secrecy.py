@@ -62,6 +62,9 @@ def test_after_every_command_the_players_see_nothing_secret(
     model = workspace.status_model
     rows = {model.index(r, 0).data(): model.notes_of(r) for r in range(model.rowCount())}
     assert rows[HIDDEN_NAME].startswith("hidden from the players")
+    cards = workspace.board.cards_model
+    card = cards.index(cards.row_of("assassin"), 0).data()
+    assert card.startswith(HIDDEN_NAME) and "· hidden from the players" in card
     # Revealed (one step, Ctrl+Z takes it back), the creature shows on the players' screen.
     assert players.apply_hidden(workspace, [], ["assassin"])
     assert HIDDEN_NAME in "\n".join(visible_texts(screen))
