@@ -246,15 +246,13 @@ class PlayersActions(QObject):
         if window.isFullScreen():
             window.set_full_screen(False)  # first: leaving it puts the window back where it was
         window.setScreen(screen)
-        if screen is not self.own_screen():
-            window.setGeometry(screen.geometry())
-            window.show()
-            window.set_full_screen(True)
-            return
+        # A window in the middle of that screen: where Esc brings a full screen back to.
         size = QSize(min(1280, room.width() * 3 // 4), min(720, room.height() * 3 // 4))
         window.setGeometry(QRect(room.center() - QPoint(size.width(), size.height()) / 2,
                                  size))
         window.show()
+        if screen is not self.own_screen():
+            window.set_full_screen(True)
         window.raise_()
 
     def fill_screen_menu(self) -> None:

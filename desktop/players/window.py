@@ -7,7 +7,7 @@ height, so the same screen reads across a table at 1920×1080 and on a 1280×720
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QFont, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -119,6 +119,8 @@ class PlayersWindow(QWidget):
         palette.setColor(palette.ColorRole.Mid, QColor("#55575d"))
         self.timeline.setPalette(palette)
         self._text_px = 0
+        self._normal: QRect | None = None
+        """Where the window was before it filled the screen."""
         self._scale()
         self._show_hint()
         self.resize(1280, 720)
@@ -180,10 +182,18 @@ class PlayersWindow(QWidget):
 
     def set_full_screen(self, full: bool) -> None:
         """Shows the window full screen on the screen it is on, or as a window again."""
-        if full:
+        if full and not self.isFullScreen():
+            # The whole screen asked for by hand too: without a window manager (a bare X
+            # server, a kiosk) full screen is only a wish, and the window would stay small.
+            self._normal = self.geometry()
+            screen = self.screen()
+            if screen is not None:
+                self.setGeometry(screen.geometry())
             self.showFullScreen()
-        else:
+        elif not full and self.isFullScreen():
             self.showNormal()
+            if self._normal is not None:
+                self.setGeometry(self._normal)
         self.raise_()
         self._show_hint()
         self.full_screen_changed.emit(full)
