@@ -51,6 +51,15 @@ not: a fact a system adds later stays off the players' screen until someone adds
 _NAMING_DETAIL = ("instead_of", "by", "triggered_by")
 """Facts that name a creature: dropped when it is hidden."""
 
+_FOES_PLANS = {
+    StepEvent.BEGINS_CASTING: ("spell", "casting_time"),
+    StepEvent.SPELL_DISRUPTED: ("spell",),
+    StepEvent.READIES: ("trigger",),
+    StepEvent.READIED_TRIGGERS: ("trigger",),
+}
+"""What a foe's step would tell of its plans: the table sees a monster start casting, not
+which spell (until it goes off), and sees it ready an action, not what it waits for."""
+
 _MONSTER_WORDS = {
     Status.DEAD: "down",
     Status.UNCONSCIOUS: "down",
@@ -144,7 +153,8 @@ def _played(steps: Sequence[Step]) -> tuple[tuple[Step, ...], Step | None]:
     return tuple(steps), None
 
 
-def _cleared(step: Step, visible: set[str], hp_shown: set[str]) -> Step | None:
+def _cleared(step: Step, visible: set[str], hp_shown: set[str],
+             party: set[str]) -> Step | None:
     """Gets the step as the players may read it, or None when it would give away a hidden
     creature or is the DM's alone (a morale check)."""
     if step.event is StepEvent.MORALE_CHECK:
@@ -158,6 +168,9 @@ def _cleared(step: Step, visible: set[str], hp_shown: set[str]) -> Step | None:
     for key in _NAMING_DETAIL:
         if key in detail and str(detail[key]) not in visible:
             del detail[key]
+    if step.actor not in party:
+        for key in _FOES_PLANS.get(step.event, ()):
+            detail.pop(key, None)
     also = detail.get("also")
     if isinstance(also, list | tuple):
         detail["also"] = [t for t in also if str(t) in visible]
@@ -366,7 +379,7 @@ def players_view(state: EncounterState, resolution: Resolution | None, *, headin
     rest = steps[len(played):]
     hp_shown = party if show_party_hp else set()
     pairs = [(s, readable) for s in played
-             if (readable := _cleared(s, visible, hp_shown)) is not None]
+             if (readable := _cleared(s, visible, hp_shown, party)) is not None]
     # Turns are numbered among the turns the players saw: a hidden creature's leaves no gap.
     turns = _popcorn_turns([s for s, _ in pairs]) if system_id == "popcorn" else {}
     # Numbered anew, 1, 2, 3…: popcorn's timeline is drawn by number, where a gap would show

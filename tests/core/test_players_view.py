@@ -265,3 +265,18 @@ def test_the_monsters_side_is_the_one_stamped_monsters_fight_on() -> None:
     from core.roster.stamping import MONSTER_SIDE
 
     assert MONSTERS_SIDE == MONSTER_SIDE
+
+
+def test_a_foe_s_spell_is_not_named_before_it_goes_off() -> None:
+    document = copy.deepcopy(SIDE_D6)
+    document["combatants"][3]["spells"] = [
+        {"name": "hold person", "level": 2, "casting_time": 1}]
+    declarations = document["rounds"][0]["declarations"]
+    declarations[2] = {"actor": "shaman", "action": "spell", "spell": "hold person",
+                       "target": "garrick"}
+    view = _view(_fight(document))
+    cast = [line.text for line in view.play if line.text.startswith("Orc Shaman")]
+    assert "Orc Shaman begins casting a spell on Garrick" in cast
+    assert "begins casting hold person" not in _texts(view)
+    # The party's own casting reads in full.
+    assert any(line.text.startswith("Halvaine begins casting sleep") for line in view.play)

@@ -203,6 +203,16 @@ def test_it_follows_the_fight_in_front_and_names_the_campaign_without_one(
     assert screen.heading.text() == "Keep on the Borderlands"
     assert not screen.play.isVisible() and not screen.timeline.isVisible()
     assert not players.hide_action.isEnabled()
+    # Another campaign: its open fight, or its name.
+    elsewhere = store.campaigns.create("Tomb of Horrors")
+    window.reload_campaigns()
+    assert window.show_campaign(elsewhere)
+    assert screen.heading.text() == "Tomb of Horrors"
+    EncounterSession.create(store, elsewhere.id, "The false door", "side-d6")
+    window.reload_action.trigger()
+    window.show_campaign(campaign)
+    window.show_campaign(elsewhere)
+    qtbot.waitUntil(lambda: screen.heading.text() == "The false door")
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
