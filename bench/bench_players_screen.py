@@ -114,9 +114,10 @@ def _outcome(workspace: EncounterWorkspace, n: int) -> tuple[Command, str]:
 
 
 def _timed(app: QApplication, window: MainWindow, system: str, kind: str,
-           players_open: bool) -> tuple[list[float], list[float], list[float]]:
+           players_open: bool) -> tuple[list[float], list[float], list[float], list[float]]:
     """Times SAMPLES commands of ``kind``; returns (command → players' screen painted, the
-    players' screen's own redraw, command → the DM's window redrawn too)."""
+    players' screen's own redraw, command → the DM's window redrawn too, and the processor
+    time of the first: what it costs on a machine nobody else is using)."""
     workspace = next(w for w in window.encounter_actions.workspaces
                      if w.controller.system_id == system)
     window.tabs.setCurrentWidget(workspace)
@@ -132,17 +133,20 @@ def _timed(app: QApplication, window: MainWindow, system: str, kind: str,
     screen = players.players_window
     redraws: list[float] = []
     painted: list[float] = []
+    painted_cpu: list[float] = []
     plain_refresh = players.refresh
 
     def timed_refresh(paint: bool = False) -> None:
         began = time.perf_counter()
         plain_refresh(paint)
         if players_open:
+            painted_cpu.append(time.process_time())
             painted.append(time.perf_counter())
             redraws.append((painted[-1] - began) * 1000)
 
     players.refresh = timed_refresh  # type: ignore[method-assign]
     times: list[float] = []
+    cpu: list[float] = []
     dm_done: list[float] = []
     try:
         for n in range(SAMPLES):
@@ -151,6 +155,7 @@ def _timed(app: QApplication, window: MainWindow, system: str, kind: str,
                 command, expected = hide_from_players(["orc-1"], hidden), ""
             else:
                 command, expected = _outcome(workspace, n)
+            start_cpu = time.process_time()
             start = time.perf_counter()
             assert workspace.controller.run(command, check=False)
             app.processEvents()
@@ -159,6 +164,7 @@ def _timed(app: QApplication, window: MainWindow, system: str, kind: str,
                 # Shown: the players' window was painted in the command's own event, before
                 # the DM's window redrew (the DM's window is done once processEvents returns).
                 times.append((painted[-1] - start) * 1000)
+                cpu.append((painted_cpu[-1] - start_cpu) * 1000)
                 dm_done.append((time.perf_counter() - start) * 1000)
                 names = [screen.monsters.item(r).text().split(" — ")[0]
                          for r in range(screen.monsters.count())]
@@ -172,12 +178,13 @@ def _timed(app: QApplication, window: MainWindow, system: str, kind: str,
                 times.append((time.perf_counter() - start) * 1000)
     finally:
         players.refresh = plain_refresh  # type: ignore[method-assign]
-    return times, redraws, dm_done
+    return times, redraws, dm_done, cpu
 
 
 def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         store = _store(Path(folder))
         settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
@@ -187,11 +194,13 @@ def main() -> None:
         for info in store.encounters.all(window.campaign.id if window.campaign else 0):
             window.encounter_actions.open_encounter(info)
         print(f"players' screen: command → shown, {2 * PER_SIDE} combatants, window "
-              f"{SIZE[0]}×{SIZE[1]}, {SAMPLES} commands each; median / max in ms")
+              f"{SIZE[0]}×{SIZE[1]}, {SAMPLES} commands each; median / max in ms "
+              f"(load average {load:.1f} on {os.cpu_count()} cores when it began)")
         print("  hide = hide / reveal a monster (the fight is not resolved again); "
               "outcome = change a blow's damage (the engine resolves the fight again)")
         print(f"  {'system':<10} {'steps':>5} {'command':<8} {'to players':>15} "
-              f"{'DM done, with':>15} {'DM alone':>15} {'added':>7} {'players':>7}")
+              f"{'cpu':>6} {'DM done, with':>15} {'DM alone':>15} {'added':>7} "
+              f"{'players':>7}")
         worst = 0.0
         for system in ("addict", "side-d6", "popcorn", "time-units"):
             workspace = next(w for w in window.encounter_actions.workspaces
@@ -200,11 +209,12 @@ def main() -> None:
             steps = len(resolution.steps) if resolution is not None else 0
             _timed(app, window, system, "hide", True)  # warm-up
             for kind in ("hide", "outcome"):
-                alone, _, _ = _timed(app, window, system, kind, False)
-                shown, redraws, dm_done = _timed(app, window, system, kind, True)
+                alone, _, _, _ = _timed(app, window, system, kind, False)
+                shown, redraws, dm_done, cpu = _timed(app, window, system, kind, True)
                 worst = max(worst, statistics.median(shown))
                 print(f"  {system:<10} {steps:>5} {kind:<8} "
                       f"{statistics.median(shown):7.1f} /{max(shown):6.1f} "
+                      f"{statistics.median(cpu):6.1f} "
                       f"{statistics.median(dm_done):7.1f} /{max(dm_done):6.1f} "
                       f"{statistics.median(alone):7.1f} /{max(alone):6.1f} "
                       f"{statistics.median(dm_done) - statistics.median(alone):+7.1f} "

@@ -166,7 +166,7 @@ class PlayersActions(QObject):
             return  # a command the players see nothing of (a declaration, a die): no redraw
         window.show_view(view)
         if paint:
-            window.repaint()
+            window.paint_now()
 
     def update_enabled(self) -> None:
         """Hide From the Players works on the fight in front, if this window plays it."""

@@ -119,6 +119,8 @@ class PlayersWindow(QWidget):
         palette.setColor(palette.ColorRole.Mid, QColor("#55575d"))
         self.timeline.setPalette(palette)
         self._text_px = 0
+        self._changed: list[QWidget] = []
+        """What the last view changed: painted at once by :meth:`paint_now`."""
         self._normal: QRect | None = None
         """Where the window was before it filled the screen."""
         self._scale()
@@ -128,21 +130,52 @@ class PlayersWindow(QWidget):
     # --- what it shows ---------------------------------------------------------------------------
 
     def show_view(self, view: PlayersView) -> None:
-        """Shows ``view`` (already cleared for the players)."""
-        self.view = view
-        self.heading.setText(view.heading)
-        self.system.setText(view.system)
-        self.system.setVisible(bool(view.system))
-        self.clock.setText(view.clock)
-        self.last.setText(f"Last: {view.last}" if view.last else "")
-        self.last.setVisible(bool(view.last))
-        self.turn.setText("   ·   ".join(view.turn))
-        self.turn.setVisible(bool(view.turn))
+        """Shows ``view`` (already cleared for the players); only what changed is redrawn."""
+        before, self.view = self.view, view
+        changed: list[QWidget] = []
+
+        def label(widget: QLabel, text: str) -> None:
+            if widget.text() != text:
+                widget.setText(text)
+                changed.append(widget)
+            widget.setVisible(bool(text))
+
+        label(self.heading, view.heading)
+        label(self.system, view.system)
+        label(self.clock, view.clock)
+        label(self.last, f"Last: {view.last}" if view.last else "")
+        label(self.turn, "   ·   ".join(view.turn))
         fight = bool(view.system)
         for widget in (self.play_title, self.play, self.party_title, self.party,
                        self.monsters_title, self.monsters, self.timeline):
             widget.setVisible(fight)
-        self._fill_play(view)
+        if before is None or before.play != view.play:
+            self._fill_play(view)
+            changed.append(self.play)
+        if before is None or before.party != view.party:
+            self._fill_party(view)
+            changed.append(self.party)
+        if before is None or before.monsters != view.monsters:
+            self._fill_monsters(view)
+            changed.append(self.monsters)
+        self.monsters_title.setVisible(fight and bool(view.monsters))
+        if (before is None or before.resolution != view.resolution
+                or before.combatants != view.combatants):
+            self.timeline.set_resolution(view.resolution, view.combatants)
+            changed.append(self.timeline)
+        title = f"{view.heading} — Players' Screen" if view.heading else "Players' Screen"
+        self.setWindowTitle(f"{title} — Combat Desk")
+        self._changed = changed
+
+    def paint_now(self) -> None:
+        """Paints what the last :meth:`show_view` changed, now (not at the next event loop:
+        the DM's window has its own redraw to do first)."""
+        for widget in self._changed:
+            if widget.isVisible():
+                widget.repaint()
+        self._changed = []
+
+    def _fill_party(self, view: PlayersView) -> None:
         self.party.clear()
         for line in view.party:
             words = [line.name]
@@ -152,6 +185,8 @@ class PlayersWindow(QWidget):
                 words.append(line.state)
             words += line.effects
             self.party.addItem(" — ".join(words))
+
+    def _fill_monsters(self, view: PlayersView) -> None:
         self.monsters.clear()
         for monster in view.monsters:
             words = [monster.name, *([monster.state] if monster.state else []),
@@ -160,10 +195,6 @@ class PlayersWindow(QWidget):
             if monster.state:
                 item.setForeground(QColor("#8a867d"))
             self.monsters.addItem(item)
-        self.monsters_title.setVisible(fight and bool(view.monsters))
-        self.timeline.set_resolution(view.resolution, view.combatants)
-        title = f"{view.heading} — Players' Screen" if view.heading else "Players' Screen"
-        self.setWindowTitle(f"{title} — Combat Desk")
 
     def _fill_play(self, view: PlayersView) -> None:
         """Adds only the new lines when play went on (the usual case), else fills it anew."""
