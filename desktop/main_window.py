@@ -37,6 +37,7 @@ from desktop.encounter.actions import EncounterActions
 from desktop.encounter.quickref import add_card_menu
 from desktop.front_tabs import FrontTabWidget
 from desktop.plain_text import plain
+from desktop.players.actions import PlayersActions
 from desktop.roster.actions import RosterActions
 from desktop.roster.commands import (
     EditEntryCommand,
@@ -171,6 +172,11 @@ class MainWindow(QMainWindow):
         self.roster_actions.fill_menu(self.roster_menu)
         self.encounter_menu = self.menuBar().addMenu("E&ncounter")
         self.encounter_actions.fill_menu(self.encounter_menu)
+        # The View menu: what the DM's window and the table see (the players' screen has its
+        # section; the workspace's panels add theirs).
+        self.view_menu = self.menuBar().addMenu("&View")
+        self.players = PlayersActions(self)
+        self.players.fill_menu(self.view_menu)
         self.campaign_menu = self.menuBar().addMenu("&Campaign")
         self.campaign_group = QActionGroup(self)
         self.campaign_group.setExclusive(True)
@@ -304,6 +310,7 @@ class MainWindow(QMainWindow):
         self._settings.setValue(LAST_CAMPAIGN_KEY, campaign.id)
         self.access.campaign_shown(campaign, level)  # before its encounters: a player watches
         self.encounter_actions.campaign_shown(campaign, active, count)
+        self.players.follow()  # the players' screen: this campaign's fight, or its name
         return True
 
     def _mark_shown_campaign(self) -> None:
@@ -678,6 +685,7 @@ class MainWindow(QMainWindow):
             return
         self.encounter_actions.save_layouts()
         self.encounter_actions.release_leases()
+        self.players.close()
         self._settings.setValue("window/geometry", self.saveGeometry())
         self._settings.setValue("window/state", self.saveState())
         self._settings.sync()

@@ -68,6 +68,10 @@ class EventKind(StrEnum):
     """``{"id", "delta"}``."""
     STATUS_CHANGED = "status-changed"
     """``{"id", "status"}``."""
+    HIDDEN_FROM_PLAYERS = "hidden-from-players"
+    """``{"ids": [...], "hidden": bool}``: the DM hides creatures from the players' screen (not
+    seen yet, surprising) or reveals them. Only what the table is shown changes: the scenario,
+    and so every resolution, stays the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +133,8 @@ class EncounterState:
     """Time-unit actions in declaration order."""
     replaced_rolls: frozenset[int] = frozenset()
     """Indices of :attr:`rolls` that a later roll was made instead of (kept as history)."""
+    hidden: frozenset[str] = frozenset()
+    """Combatants the players' screen leaves out until the DM reveals them."""
 
 
 ROUND_LISTS = ("declarations", "turns")
@@ -161,7 +167,8 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
             rest = {k: v for k, v in state.combatants.items() if k != cid}
             decls = {k: v for k, v in state.declarations.items() if k != cid}
             return replace(
-                state, combatants=frozen_mapping(rest), declarations=frozen_mapping(decls)
+                state, combatants=frozen_mapping(rest), declarations=frozen_mapping(decls),
+                hidden=state.hidden - {cid},
             )
         case EventKind.ROLL_RECORDED:
             roll = Roll(
@@ -246,7 +253,29 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
             except ValueError:
                 raise LogError(f"unknown status {data.get('status')!r}") from None
             return _with_combatant(state, replace(combatant, status=status))
+        case EventKind.HIDDEN_FROM_PLAYERS:
+            return _hide(state, data)
     raise LogError(f"unhandled event kind {event.kind}")  # pragma: no cover - enum is closed
+
+
+def _hide(state: EncounterState, data: Mapping[str, Any]) -> EncounterState:
+    """Hides creatures from the players' screen, or reveals them; a change that changes
+    nothing (hiding the hidden) is refused, so every such command means something."""
+    ids, hidden = data.get("ids"), data.get("hidden")
+    if not isinstance(hidden, bool):
+        raise LogError(f"hidden must be yes or no, got {hidden!r}")
+    if not isinstance(ids, list | tuple) or not ids:
+        raise LogError("name at least one combatant to hide or reveal")
+    chosen = [_combatant(state, cid).id for cid in ids]
+    if hidden:
+        already = [cid for cid in chosen if cid in state.hidden]
+        if already:
+            raise LogError(f"{already[0]} is already hidden from the players")
+        return replace(state, hidden=state.hidden | set(chosen))
+    shown = [cid for cid in chosen if cid not in state.hidden]
+    if shown:
+        raise LogError(f"{shown[0]} is not hidden from the players")
+    return replace(state, hidden=state.hidden - set(chosen))
 
 
 def _round_index(state: EncounterState, data: Mapping[str, Any]) -> int:
@@ -361,6 +390,17 @@ def add_combatant(combatant: Combatant) -> Command:
                 frozen_mapping({"combatant": combatant_to_json(combatant)}),
             ),
         ),
+    )
+
+
+def hide_from_players(ids: Sequence[str], hidden: bool = True) -> Command:
+    """Makes the command that hides creatures from the players' screen (``hidden=False``:
+    reveals them). One command however many: one Ctrl+Z takes it back."""
+    verb = "Hide" if hidden else "Reveal"
+    return Command(
+        f"{verb} {', '.join(ids)}",
+        (Event(EventKind.HIDDEN_FROM_PLAYERS,
+               frozen_mapping({"ids": list(ids), "hidden": hidden})),),
     )
 
 

@@ -8,6 +8,8 @@
 - :mod:`~core.printout.html` — the summary as one self-contained HTML page.
 - :mod:`~core.printout.timeline_svg` — a round's timeline as an SVG picture.
 - :mod:`~core.printout.report` — the command line's plain account and the rule catalogue.
+- :mod:`~core.printout.players` — the players' screen: what the table may know of a fight
+  (every secrecy rule in one place).
 
 May use: :mod:`core.fight`, :mod:`core.rules` and :mod:`core.model`; no store, no Qt.
 """

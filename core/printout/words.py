@@ -628,7 +628,16 @@ def command_words(command: Command, names: Names, system_title: str = "") -> str
             names.text(command.name))
     if kind is EventKind.STATUS_CHANGED:
         return f"{names(data.get('id'))}: {value_words(data.get('status'))}"
+    if kind is EventKind.HIDDEN_FROM_PLAYERS:
+        return hidden_words(data.get("ids") or (), data.get("hidden") is True, names)
     return names.text(command.name)
+
+
+def hidden_words(ids: Iterable[Any], hidden: bool, names: Names) -> str:
+    """Gets ``Hide Orc 3 and Orc 4 from the players`` / ``Reveal Orc 3 to the players``."""
+    who = [names(cid) for cid in ids] or ["nobody"]
+    listed = who[0] if len(who) == 1 else f"{', '.join(who[:-1])} and {who[-1]}"
+    return f"Hide {listed} from the players" if hidden else f"Reveal {listed} to the players"
 
 
 # --- why a step came where it did -----------------------------------------------------------

@@ -111,6 +111,12 @@ class BoardBase(QWidget):
         kept = self.cards.current_id()
         resolution = self.controller.known_resolution()  # no fled monster before its die
         results = dict(resolution.combatants) if resolution is not None else {}
+        hidden = self.controller.state.hidden
+        if hidden:  # the DM sees on the card who the players' screen leaves out
+            notes = dict(notes or {})
+            for cid in hidden:
+                notes[cid] = " · ".join(n for n in ("hidden from the players", notes.get(cid))
+                                        if n)
         self.cards_model.set_combatants(self.combatants(), results, notes, active)
         if kept is not None:
             self.cards.select_id(kept)

@@ -11,7 +11,14 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from core.fight.encounter import change_roll, morale_dice, resolve_state, roll_command, rolls_needed
+from core.fight.encounter import (
+    change_roll,
+    morale_dice,
+    resolve_state,
+    roll_command,
+    rolls_needed,
+    scenario_document,
+)
 from core.fight.log import Command, EncounterState, EventKind, LogError, replay
 from core.model.dice import DiceError, Roller, manual_roll
 from core.model.scenario import ScenarioError
@@ -35,6 +42,10 @@ def _resolve(state: EncounterState) -> Resolution:
 class EncounterController(QObject):
     """The encounter's session, undo stack, app roller and latest resolution."""
 
+    resolved = Signal()
+    """The state changed and the resolution is made again; sent just before ``changed``, for
+    the one view that must be drawn first (the players' screen, on a TV: the table waits for
+    it while the DM's window redraws after)."""
     changed = Signal()
     """The state changed (a command, an undo or a redo)."""
     refused = Signal(str)
@@ -57,6 +68,8 @@ class EncounterController(QObject):
         self.listeners: list[Callable[[], None]] = []
         self.ask_retry: AskRetry | None = None
         """Asks Retry / Cancel when the database is busy or away (None: refuse at once)."""
+        self._resolved_document: dict[str, object] | None = None
+        """The scenario the resolution (or the error) was made from."""
         session.subscribe(self._on_session_changed)
         self._resolve_now()
 
@@ -99,6 +112,12 @@ class EncounterController(QObject):
         return command_words(command, Names.from_state(self.state), title)
 
     def _resolve_now(self) -> None:
+        # A command that leaves the scenario as it was (hiding a creature from the players,
+        # a phase) leaves the resolution as it was: the engine is not asked again.
+        document = scenario_document(self.state)
+        if document == self._resolved_document:
+            return
+        self._resolved_document = document
         try:
             self.resolution, self.error = _resolve(self.state), None
         except _ENGINE_ERRORS as exc:
@@ -111,6 +130,7 @@ class EncounterController(QObject):
 
     def _redraw(self) -> None:
         self._resolve_now()
+        self.resolved.emit()
         self.changed.emit()
 
     # --- commands -------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ PAGES = (
     ("import-export.html", "Importing and exporting"),
     ("ending.html", "Ending an encounter"),
     ("printing.html", "Printing"),
+    ("players.html", "The players' screen (TV)"),
 )
 ROSTER_PAGE = "roster.html"
 _CONTROL = re.compile(r"\[\[([a-z0-9-]+)\]\]")

@@ -16,6 +16,7 @@ from core.printout.summary import SummaryError, build_summary
 from core.printout.words import status_words
 
 _HEADERS = ("Combatant", "Side", "HP", "Status", "Effects and notes")
+HIDDEN_NOTE = "hidden from the players"
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -65,6 +66,8 @@ class StatusModel(QAbstractTableModel):
     def set_state(self, state: EncounterState, resolution: Resolution | None) -> None:
         self.beginResetModel()
         notes = _notes(state, resolution) if resolution is not None else {}
+        for cid in state.hidden:  # the DM sees who the players' screen leaves out
+            notes.setdefault(cid, []).insert(0, HIDDEN_NOTE)
         self._rows = []
         for c in state.combatants.values():
             result = resolution.combatants.get(c.id) if resolution is not None else None

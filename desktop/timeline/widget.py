@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPalette, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsView,
@@ -126,11 +126,15 @@ class TimelineWidget(QWidget):
 
     step_selected = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None, scroll_rows: bool = True) -> None:
+    def __init__(self, parent: QWidget | None = None, scroll_rows: bool = True,
+                 tips: bool = True) -> None:
         super().__init__(parent)
         self.scroll_rows = scroll_rows
         """On screen the rows scroll so that each is named; a picture (no scrolling) shows all
         rows and names as many as its height allows."""
+        self.tips = tips
+        """Hovering a mark tells its step and the rules that placed it; the players' screen
+        turns that off (the rules and the DM's figures are not theirs to read)."""
         self._resolution: Resolution | None = None
         self._combatants: tuple[Combatant, ...] | None = None
         # Built on the first tooltip after a redraw, not on every redraw.
@@ -211,7 +215,7 @@ class TimelineWidget(QWidget):
             method = tip_for()
             return method(x, y, data) if method else ""
 
-        self.mark_item = _MarkScatter(hoverable=True, tip=tip, name="marks")
+        self.mark_item = _MarkScatter(hoverable=tips, tip=tip if tips else None, name="marks")
         self.mark_item.sigClicked.connect(self._on_points_clicked)
         # Legend samples only: styled like their kind, never added to the plot, never fed points.
         self.mark_samples: dict[MarkKind, pg.ScatterPlotItem] = {
@@ -283,6 +287,21 @@ class TimelineWidget(QWidget):
         self.highlight_line.setValue(x)
         self.highlight_item.show()
         self.highlight_line.show()
+
+    def set_text_size(self, pixels: int) -> None:
+        """Sets the size of every text the timeline draws (row names, axes, legend): large on
+        a screen read from across a table."""
+        font = QFont(self.font())
+        font.setPixelSize(max(6, pixels))
+        for name in ("left", "bottom", "top"):
+            axis = self.plot_item.getAxis(name)
+            axis.setStyle(tickFont=font)
+            axis.labelStyle["font-size"] = f"{font.pixelSize()}px"
+        self.legend.setLabelTextSize(f"{font.pixelSize()}px")
+        self._drawn_ticks.clear()
+        self._measured_labels = ()
+        self._legend_kinds = None  # the legend's labels are made again at the new size
+        self._redraw()
 
     # --- Qt overrides ---------------------------------------------------------------------------
 

@@ -1,0 +1,270 @@
+"""The players' screen: a window for a second monitor, a TV or a projector.
+
+It draws a :class:`core.printout.players.PlayersView` and nothing else: everything it could
+show has been cleared for the players before it gets here. Type is sized by the window's
+height, so the same screen reads across a table at 1920×1080 and on a 1280×720 laptop.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QColor, QFont, QKeyEvent, QResizeEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.printout.players import PlayersView
+from desktop.timeline import TimelineWidget
+
+LEAVE_KEYS = "Esc or F11"
+"""The keys that bring a full-screen players' screen back to a window (said in the window)."""
+
+
+def _list(name: str) -> QListWidget:
+    view = QListWidget()
+    view.setObjectName(name)
+    view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    view.setSelectionMode(QListWidget.SelectionMode.NoSelection)
+    view.setWordWrap(True)
+    view.setFrameShape(QFrame.Shape.NoFrame)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return view
+
+
+class PlayersWindow(QWidget):
+    """A top-level window that shows the players what they may know of the fight."""
+
+    closed = Signal()
+    """The window was closed (by its own close button or by the DM's menu)."""
+    full_screen_changed = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("playersWindow")
+        self.setWindowTitle("Players' Screen — Combat Desk")
+        self.view: PlayersView | None = None
+        self.heading = QLabel()
+        self.heading.setObjectName("playersHeading")
+        self.system = QLabel()
+        self.system.setObjectName("playersSystem")
+        self.clock = QLabel()
+        self.clock.setObjectName("playersClock")
+        self.last = QLabel()
+        self.last.setObjectName("playersLast")
+        self.last.setWordWrap(True)
+        self.turn = QLabel()
+        self.turn.setObjectName("playersTurn")
+        self.turn.setWordWrap(True)
+        self.play = _list("playersPlay")
+        self.party = _list("playersParty")
+        self.monsters = _list("playersMonsters")
+        self.hint = QLabel()
+        self.hint.setObjectName("playersHint")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.timeline = TimelineWidget(tips=False)
+        self.timeline.setObjectName("playersTimeline")
+        self.timeline.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+        top = QHBoxLayout()
+        titles = QVBoxLayout()
+        titles.addWidget(self.heading)
+        titles.addWidget(self.system)
+        top.addLayout(titles, 1)
+        top.addWidget(self.clock, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        self.play_title = QLabel("Order of play")
+        self.party_title = QLabel("The party")
+        self.monsters_title = QLabel("Foes")
+        left = QWidget()
+        left_column = QVBoxLayout(left)
+        left_column.setContentsMargins(0, 0, 0, 0)
+        left_column.addWidget(self.play_title)
+        left_column.addWidget(self.play, 1)
+        right = QWidget()
+        right_column = QVBoxLayout(right)
+        right_column.setContentsMargins(0, 0, 0, 0)
+        right_column.addWidget(self.party_title)
+        right_column.addWidget(self.party, 3)
+        right_column.addWidget(self.monsters_title)
+        right_column.addWidget(self.monsters, 2)
+        middle = QHBoxLayout()
+        middle.addWidget(left, 11)
+        middle.addWidget(right, 8)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 10, 16, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.last)
+        layout.addWidget(self.turn)
+        # The timeline gets over half the height: every row named without scrolling.
+        layout.addLayout(middle, 9)
+        layout.addWidget(self.timeline, 11)
+        layout.addWidget(self.hint)
+        self.setStyleSheet(
+            "#playersWindow { background: #16181d; }"
+            "QLabel, QListWidget { color: #f2efe6; background: transparent; }"
+            "#playersClock { color: #ffd37a; font-weight: bold; }"
+            "#playersLast { color: #ffffff; }"
+            "#playersTurn { color: #9fd3ff; }"
+            "#playersHint, #playersSystem { color: #9a968c; }")
+        self.timeline.setStyleSheet("background: #16181d; color: #f2efe6;")
+        palette = self.timeline.palette()
+        palette.setColor(palette.ColorRole.Base, QColor("#16181d"))
+        palette.setColor(palette.ColorRole.Text, QColor("#f2efe6"))
+        palette.setColor(palette.ColorRole.Window, QColor("#16181d"))
+        palette.setColor(palette.ColorRole.Mid, QColor("#55575d"))
+        self.timeline.setPalette(palette)
+        self._text_px = 0
+        self._changed: list[QWidget] = []
+        """What the last view changed: painted at once by :meth:`paint_now`."""
+        self._normal: QRect | None = None
+        """Where the window was before it filled the screen."""
+        self._scale()
+        self._show_hint()
+        self.resize(1280, 720)
+
+    # --- what it shows ---------------------------------------------------------------------------
+
+    def show_view(self, view: PlayersView) -> None:
+        """Shows ``view`` (already cleared for the players); only what changed is redrawn."""
+        before, self.view = self.view, view
+        changed: list[QWidget] = []
+
+        def label(widget: QLabel, text: str) -> None:
+            if widget.text() != text:
+                widget.setText(text)
+                changed.append(widget)
+            widget.setVisible(bool(text))
+
+        label(self.heading, view.heading)
+        label(self.system, view.system)
+        label(self.clock, view.clock)
+        label(self.last, f"Last: {view.last}" if view.last else "")
+        label(self.turn, "   ·   ".join(view.turn))
+        fight = bool(view.system)
+        for widget in (self.play_title, self.play, self.party_title, self.party,
+                       self.monsters_title, self.monsters, self.timeline):
+            widget.setVisible(fight)
+        if before is None or before.play != view.play:
+            self._fill_play(view)
+            changed.append(self.play)
+        if before is None or before.party != view.party:
+            self._fill_party(view)
+            changed.append(self.party)
+        if before is None or before.monsters != view.monsters:
+            self._fill_monsters(view)
+            changed.append(self.monsters)
+        self.monsters_title.setVisible(fight and bool(view.monsters))
+        if (before is None or before.resolution != view.resolution
+                or before.combatants != view.combatants):
+            self.timeline.set_resolution(view.resolution, view.combatants)
+            changed.append(self.timeline)
+        title = f"{view.heading} — Players' Screen" if view.heading else "Players' Screen"
+        self.setWindowTitle(f"{title} — Combat Desk")
+        self._changed = changed
+
+    def paint_now(self) -> None:
+        """Paints what the last :meth:`show_view` changed, now (not at the next event loop:
+        the DM's window has its own redraw to do first)."""
+        for widget in self._changed:
+            if widget.isVisible():
+                widget.repaint()
+        self._changed = []
+
+    def _fill_party(self, view: PlayersView) -> None:
+        self.party.clear()
+        for line in view.party:
+            words = [line.name]
+            if line.hp:
+                words.append(f"HP {line.hp}")
+            if line.state:
+                words.append(line.state)
+            words += line.effects
+            self.party.addItem(" — ".join(words))
+
+    def _fill_monsters(self, view: PlayersView) -> None:
+        self.monsters.clear()
+        for monster in view.monsters:
+            words = [monster.name, *([monster.state] if monster.state else []),
+                     *monster.effects]
+            item = QListWidgetItem(" — ".join(words))
+            if monster.state:
+                item.setForeground(QColor("#8a867d"))
+            self.monsters.addItem(item)
+
+    def _fill_play(self, view: PlayersView) -> None:
+        """Adds only the new lines when play went on (the usual case), else fills it anew."""
+        shown = self.play.count()
+        lines = [f"{line.when}   {line.text}" for line in view.play]
+        same_start = shown <= len(lines) and all(
+            self.play.item(i).text() == lines[i] for i in range(shown))
+        if not same_start:
+            self.play.clear()
+            shown = 0
+        for text in lines[shown:]:
+            self.play.addItem(text)
+        self.play.scrollToBottom()
+
+    # --- full screen -----------------------------------------------------------------------------
+
+    def set_full_screen(self, full: bool) -> None:
+        """Shows the window full screen on the screen it is on, or as a window again."""
+        if full and not self.isFullScreen():
+            # The whole screen asked for by hand too: without a window manager (a bare X
+            # server, a kiosk) full screen is only a wish, and the window would stay small.
+            self._normal = self.geometry()
+            screen = self.screen()
+            if screen is not None:
+                self.setGeometry(screen.geometry())
+            self.showFullScreen()
+        elif not full and self.isFullScreen():
+            self.showNormal()
+            if self._normal is not None:
+                self.setGeometry(self._normal)
+        self.raise_()
+        self._show_hint()
+        self.full_screen_changed.emit(full)
+
+    def _show_hint(self) -> None:
+        self.hint.setText(f"{LEAVE_KEYS}: back to a window" if self.isFullScreen()
+                          else "F11: full screen")
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_F11:
+            self.set_full_screen(not self.isFullScreen())
+        elif event.key() == Qt.Key.Key_Escape and self.isFullScreen():
+            self.set_full_screen(False)
+        else:
+            super().keyPressEvent(event)
+
+    # --- type for reading across a table ---------------------------------------------------------
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._scale()
+
+    def _scale(self) -> None:
+        """Sizes the type by the window's height: about 26 px at 1080, 17 px at 720."""
+        px = max(12, self.height() // 41)
+        if px == self._text_px:
+            return
+        self._text_px = px
+        for widget, times, bold in (
+                (self.heading, 1.5, True), (self.system, 0.8, False), (self.clock, 2.4, True),
+                (self.last, 1.35, True), (self.turn, 1.2, True), (self.play, 1.0, False),
+                (self.party, 1.1, False), (self.monsters, 1.1, False),
+                (self.play_title, 0.85, True), (self.party_title, 0.85, True),
+                (self.monsters_title, 0.85, True), (self.hint, 0.65, False)):
+            font = QFont(self.font())
+            font.setPixelSize(round(px * times))
+            font.setBold(bold)
+            widget.setFont(font)
+        self.timeline.set_text_size(round(px * 0.9))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        super().closeEvent(event)
+        self.closed.emit()
