@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from core.model.values import Combatant, Weapon
 from core.model.weapons import DeclaredWeapon, declare_weapon, fold
+from desktop.encounter.lanes import AIMED
 from desktop.encounter.options_form import WheelOnlyWhenFocused
 from desktop.roster.tables import weapon_table
 
@@ -201,6 +202,12 @@ class EntryEditor(QGroupBox):
                 form.addRow("", self.weapon_facts)
             if name == "cover":
                 form.addRow("", self.attack_notes)
+        self.problem = QLabel()
+        self.problem.setObjectName("declarationProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #c0392b;")
+        form.addRow(self.problem)
+        form.setRowVisible(self.problem, False)
         buttons = QHBoxLayout()
         buttons.addWidget(self.submit_button)
         buttons.addWidget(cancel)
@@ -281,6 +288,7 @@ class EntryEditor(QGroupBox):
         being changed.
         """
         self.actor, self.action, self.editing = actor.id, action, editing
+        self.show_problem("")
         self.setTitle(f"{verb}: {actor.label} — {action}")
         self.heading.setText(f"<b>{escape(actor.label)}</b> → <b>{escape(action)}</b>")
         self.submit_button.setText(f"&{verb}")
@@ -431,8 +439,21 @@ class EntryEditor(QGroupBox):
         self.weapon_facts.setText(self.declared_weapon().words)
 
     def submit(self) -> None:
-        if not self.isHidden():  # open, even while the window itself is not shown
-            self.submitted.emit(self.entry())
+        if self.isHidden():  # only while open (even if the window itself is not shown)
+            return
+        entry = self.entry()
+        if self.action in AIMED.get(self.system_id, ()) and not entry.get("target"):
+            # A blow at nobody: its hit would land nowhere (issue 22, point 6).
+            self.show_problem("Choose a target: a blow or a shot is made at someone.")
+            self.target.setFocus()
+            return
+        self.show_problem("")
+        self.submitted.emit(entry)
+
+    def show_problem(self, text: str) -> None:
+        """Shows (or clears) what stops the declaration, above the buttons."""
+        self.problem.setText(text)
+        self.form.setRowVisible(self.problem, bool(text))
 
     def close_editor(self) -> None:
         self.hide()
