@@ -87,6 +87,10 @@ class RosterActions:
         self.export_action = self._action(
             "E&xport…", self.ask_export, ["Ctrl+Shift+E"], "Export the roster as JSON or CSV"
         )
+        self.example_action = self._action(
+            "Export Exa&mple File…", self.ask_example, [],
+            "Write an example roster file (CSV or JSON) to fill in and import",
+        )
         self.rest_action = self._action(
             "Re&st…", self.rest_selected, [],
             "The selected entries rest: spent spells come back, HP too if you tick it",
@@ -126,7 +130,8 @@ class RosterActions:
         menu.addAction(self.rest_action)
         menu.addAction(self.rest_party_action)
         menu.addSeparator()
-        for action in (self.import_action, self.export_action, self.log_action):
+        for action in (self.import_action, self.export_action, self.example_action,
+                       self.log_action):
             menu.addAction(action)
         menu.addSeparator()
         menu.addAction(self.find_action)
@@ -549,7 +554,8 @@ class RosterActions:
             )  # fmt: skip
             return 0
         plan = plan_import(
-            self.window.entries, self.window.templates, document.entries, document.templates
+            self.window.entries, self.window.templates, document.entries, document.templates,
+            document.entry_fields, document.template_fields,
         )
         if plan.nothing_to_do:
             self.window.statusBar().showMessage(
@@ -606,6 +612,32 @@ class RosterActions:
         )
         if path:
             self.export_path(Path(path))
+
+    def ask_example(self) -> None:
+        """Asks for a file name and writes the example roster file there."""
+        path, _ = QFileDialog.getSaveFileName(
+            self.widget, "Export example file", "roster-example.csv", "CSV (*.csv);;JSON (*.json)"
+        )
+        if path:
+            self.example_path(Path(path))
+
+    def example_path(self, path: Path) -> None:
+        """Writes the example roster file (CSV for a .csv name, JSON otherwise)."""
+        from core.roster.example import example_roster
+        from core.roster.files import write_roster_csv, write_roster_json
+        from core.store import StoreError
+
+        entries, templates = example_roster()
+        writer = write_roster_csv if path.suffix.lower() == ".csv" else write_roster_json
+        try:
+            path.write_text(writer(entries, templates), encoding="utf-8")
+        except OSError as exc:
+            self.window.report(StoreError(f"{path} cannot be written: {exc.strerror}"))
+            return
+        self.window.statusBar().showMessage(
+            f"Wrote {path.name}: {len(entries)} example entries and a monster template. Fill "
+            "it in (a spreadsheet opens the CSV) and import it; Help › Importing and "
+            "exporting explains each column.", 10000)
 
     def export_path(self, path: Path) -> None:
         """Writes the roster to ``path`` (CSV for a .csv name, JSON otherwise)."""

@@ -23,7 +23,7 @@ from tests.desktop.season.helpers import (
     select,
 )
 from tests.desktop.table.conftest import action, button
-from tests.desktop.table.results_helpers import Questions
+from tests.desktop.table.roster_io_helpers import Questions
 
 PARTY = ("Brannoc the Bold", "Sister Ysolde", "Garrick")
 

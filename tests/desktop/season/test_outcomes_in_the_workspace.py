@@ -12,7 +12,7 @@ from desktop.main_window import MainWindow
 from tests.desktop.season.helpers import letter_blow, new_encounter
 from tests.desktop.table import letter_helpers as letters
 from tests.desktop.table.conftest import button
-from tests.desktop.table.results_helpers import Questions
+from tests.desktop.table.roster_io_helpers import Questions
 from tests.desktop.table.tu_helpers import choose, drop_action, type_next_d10, visible_rows
 
 
