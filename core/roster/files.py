@@ -632,6 +632,9 @@ def read_roster_csv_document(text: str, progress: Progress | None = None) -> Ros
         header = reader.fieldnames
         if not header:
             raise RosterImportError("line 1", "the file is empty; expected a header row")
+        # "Max HP" or "max hp" in a DM's own header is the max_hp column
+        header = reader.fieldnames = [" ".join(h.split()).casefold().replace(" ", "_")
+                                      for h in header]
         unknown = [c for c in header if c not in CSV_COLUMNS]
         if unknown:
             raise RosterImportError(

@@ -30,6 +30,7 @@ from core.model.values import Combatant, Weapon
 from core.model.weapons import DeclaredWeapon, declare_weapon, fold
 from desktop.encounter.lanes import AIMED
 from desktop.encounter.options_form import WheelOnlyWhenFocused
+from desktop.plain_text import elide_name
 from desktop.roster.tables import weapon_table
 
 NONE = "—"
@@ -303,7 +304,7 @@ class EntryEditor(QGroupBox):
                 itself = combo is self.nominates or (combo is self.target
                                                     and action in ("spell", "D"))
                 if c.id not in gone and (c.id != actor.id or itself):
-                    combo.addItem(c.label, c.id)
+                    combo.addItem(elide_name(c.label), c.id)
         # The engine uses the first weapon when none is named: say so instead of a bare dash.
         self.weapon.clear()
         self.weapon.addItem(f"default: {actor.weapons[0].name}" if actor.weapons

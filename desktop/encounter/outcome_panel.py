@@ -36,7 +36,7 @@ from desktop.encounter.step_entries import (
     with_outcome,
     with_save,
 )
-from desktop.plain_text import plain
+from desktop.plain_text import elide_name, plain
 from desktop.resolution.step_identity import step_key, step_source
 from desktop.step_text import step_sentence, step_when
 
@@ -153,7 +153,7 @@ class OutcomePanel(QGroupBox):
         self.error.setVisible(bool(text))
 
     def _labels(self) -> dict[str, str]:
-        return {c.id: c.label for c in self.controller.state.combatants.values()}
+        return {c.id: elide_name(c.label) for c in self.controller.state.combatants.values()}
 
     def _describe(self, found: EntryRef) -> str:
         """Gets ``Brannoc's 3rd action (melee → Orc 1)``: the entry as the DM declared it."""

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.model.dice import Roller
+from core.model.limits import MAX_NAME
 from core.model.values import Combatant, Kind
 from core.printout.words import kind_words
 from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus
@@ -328,6 +329,9 @@ class StartEncounterDialog(QDialog):
         name = self.name.text().strip()
         if not name:
             raise ValueError("Give the encounter a name.")
+        if len(name) > MAX_NAME:
+            raise ValueError(f"An encounter's name is at most {MAX_NAME} characters; this one "
+                             f"has {len(name)}.")
         combatants: list[Combatant] = []
         for row, entry in enumerate(self.roster):
             if self.fighters.item(row, 0).checkState() == Qt.CheckState.Checked:

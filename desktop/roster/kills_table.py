@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from core.roster.checks import MAX_XP
 from core.roster.kills import Kill
+from desktop.plain_text import elide_name
 
 NOT_GIVEN = "—"
 
@@ -43,7 +44,7 @@ class KillsBox(QGroupBox):
         self.table.setWordWrap(False)
         self.spins: list[QSpinBox] = []
         for row, kill in enumerate(self.kills):
-            name = QTableWidgetItem(kill.name)
+            name = QTableWidgetItem(elide_name(kill.name))
             name.setFlags(Qt.ItemFlag.ItemIsEnabled)
             source = QTableWidgetItem(
                 f"the {kill.template} template" if kill.xp is not None else "you (type it in)"

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.roster.results import ChangeField, Choice, ProposedChange
-from desktop.plain_text import plain
+from desktop.plain_text import elide_name, plain
 
 COLUMNS = ("Roster entry", "What", "When the fight began", "In the roster now",
            "This fight ended with", "Write to the roster")
@@ -131,7 +131,7 @@ class ResultsDialog(QDialog):
                 "Leave the encounter open; nothing is written")
 
     def _fill(self, row: int, change: ProposedChange) -> None:
-        cells = (change.entry_name, _what(change.field),
+        cells = (elide_name(change.entry_name), _what(change.field),
                  _text(change.start) if change.field is not ChangeField.SPELLS
                  else f"memorised {_text(change.start)}",
                  _now(change), _ended_with(change))

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QPushButton
 from core.roster.entries import RosterEntry
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
+from desktop.plain_text import elide_name
 from desktop.roster.results_dialog import ResultsDialog
 from tests.desktop.table.conftest import action, button
 
@@ -145,8 +146,10 @@ def letter_blow(workspace: EncounterWorkspace, attacker: str, target: str, damag
 
 
 def latest_blow(workspace: EncounterWorkspace, attacker: str, target: str) -> None:
-    """Clicks the attacker's latest blow at ``target`` in the resolution list."""
-    names = {c.id: c.label for c in workspace.controller.state.combatants.values()}
+    """Clicks the attacker's latest blow at ``target`` in the resolution list (names as the
+    screen shows them)."""
+    names = {c.id: elide_name(c.label) for c in workspace.controller.state.combatants.values()}
+    attacker, target = elide_name(attacker), elide_name(target)
     resolution = workspace.controller.resolution
     assert resolution is not None
     steps = [s for s in resolution.steps if names.get(s.actor) == attacker

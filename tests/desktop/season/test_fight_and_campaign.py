@@ -12,9 +12,9 @@ from pytestqt.qtbot import QtBot
 from core.model.values import Status
 from desktop.main_window import MainWindow
 from tests.desktop.season.helpers import (
+    edit_entry,
     end,
     entry,
-    edit_entry,
     letter_blow,
     log_lines,
     new_encounter,

@@ -148,8 +148,7 @@ def test_issue_23_a_5000_digit_number_in_a_csv_spells_cell_is_a_message() -> Non
 
 def test_a_csv_export_with_readable_cells_imports_back_unchanged(table: MainWindow) -> None:
     from core.roster.example import example_roster
-    from core.roster.files import write_roster_csv
-    from core.roster.files import read_roster_csv_document
+    from core.roster.files import read_roster_csv_document, write_roster_csv
 
     examples, templates = example_roster()
     entries = [*table.entries, *examples]

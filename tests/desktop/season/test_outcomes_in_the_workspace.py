@@ -41,8 +41,9 @@ def test_point_5_time_units_two_attacks_each_keep_their_own_hit(
     choose(board.editor.target, "Bugbear 1")
     QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
     type_next_d10(ws, 4)
-    first, second = (ws.controller.resolution.steps[r] for r in _strike_rows(ws, "Brannoc the Bold"))
-    ws.select_step(first.seq)
+    rows = _strike_rows(ws, "Brannoc the Bold")
+    assert len(rows) == 2  # "[1st attack]" and "[2nd attack]"
+    ws.select_step(ws.controller.resolution.steps[rows[0]].seq)
     ws.outcome.damage.setValue(4)
     button(ws.outcome, "Hit").click()
     steps = [ws.controller.resolution.steps[r] for r in _strike_rows(ws, "Brannoc the Bold")]
