@@ -12,9 +12,13 @@ from PySide6.QtWidgets import QApplication, QComboBox, QPushButton
 from core.roster.entries import RosterEntry
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
-from desktop.plain_text import elide_name
 from desktop.roster.results_dialog import ResultsDialog
 from tests.desktop.table.conftest import action, button
+
+
+def elide_name(name: str) -> str:
+    """Gets a name as lists show it: at most 40 characters, a longer one cut with "…"."""
+    return name if len(name) <= 40 else name[:39].rstrip() + "…"
 
 
 def entry(window: MainWindow, name: str) -> RosterEntry:
