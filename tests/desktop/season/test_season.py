@@ -15,15 +15,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog
 
-from core.roster.results import Choice
 from desktop.main_window import MainWindow
 from desktop.roster.kills_table import KillsBox
-from desktop.roster.results_dialog import ResultsDialog
 from tests.desktop.season.helpers import (
     edit_entry,
     end,
     letter_blow,
-    latest_blow,
     log_lines,
     new_encounter,
     new_round,
