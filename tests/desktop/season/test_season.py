@@ -55,12 +55,14 @@ SAMPLE = {
     "Torchbearer Wat": ("active", 3, 3, ()),
 }
 
-BAD_FILE = """name,kind,class,hp,max_hp,dex,weapons,spells
-,pc,Fighter,6,6,10,,
-Borin,pc,Fighter,abc,8,12,Battle axe (speed factor 7),
-Elwyn,pc,Magic-User,4,4,30,Dagger,Sleep (level one)
-Mirela,pc,Cleric,11,11,9,Footman's mace (speed factor 7),"Cure light wounds (level 1, casting time 5); Bless (level 1, casting time 10)"
-"""
+BAD_FILE = "\n".join((
+    "name,kind,class,hp,max_hp,dex,weapons,spells",
+    ",pc,Fighter,6,6,10,,",
+    "Borin,pc,Fighter,abc,8,12,Battle axe (speed factor 7),",
+    "Elwyn,pc,Magic-User,4,4,30,Dagger,Sleep (level one)",
+    "Mirela,pc,Cleric,11,11,9,Footman's mace (speed factor 7),"
+    '"Cure light wounds (level 1, casting time 5); Bless (level 1, casting time 10)"',
+)) + "\n"
 
 
 def new_pc(window: MainWindow, name: str, char_class: str, level: str, hp: str,
