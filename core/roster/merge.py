@@ -61,6 +61,12 @@ def _shown(value: object) -> str:
     return "blank" if value is None or value == "" else str(value)
 
 
+def _names(items: object) -> str:
+    names = [str(getattr(i, "name", i)) for i in items] if isinstance(items, tuple) else []
+    text = ", ".join(names) or "none"
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 def differences(existing: Record, incoming: Record) -> tuple[str, ...]:
     """Gets, in plain words, how ``incoming`` differs from ``existing`` ("HP 24 → 20")."""
     out: list[str] = []
@@ -81,6 +87,10 @@ def differences(existing: Record, incoming: Record) -> tuple[str, ...]:
         label = _LABELS.get(f.name, f.name.replace("_", " "))
         if f.name in _SHOWN_AS_VALUES:
             out.append(f"{label} {_shown(old)} → {_shown(new)}")
+        elif f.name in ("weapons", "spells"):  # by name: "weapons Long sword, Dagger → none"
+            out.append(f"{label} {_names(old)} → {_names(new)}")
+        elif f.name == "notes" and not new:
+            out.append("notes cleared")
         else:
             out.append(f"{label} differ" if label.endswith("s") else f"{label} differs")
     return tuple(out)

@@ -190,6 +190,14 @@ class EntryEditor(QGroupBox):
 
         form = self.form = QFormLayout(self)
         form.addRow(self.heading)
+        # What stops the declaration, at the top: the form scrolls at 1280x720, and a line
+        # beside the buttons would be below the fold where the Target list is.
+        self.problem = QLabel()
+        self.problem.setObjectName("declarationProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #c0392b;")
+        form.addRow(self.problem)
+        form.setRowVisible(self.problem, False)
         labels = {"target": "Target", "area": "Area", "weapon": "Weapon", "spell": "Spell",
                   "charge": "", "prepared": "Prepared", "trigger_actor": "Trigger by",
                   "delay_seconds": "Delay", "hold": "Hold to", "waits": "", "ready": "Ready",
@@ -203,12 +211,6 @@ class EntryEditor(QGroupBox):
                 form.addRow("", self.weapon_facts)
             if name == "cover":
                 form.addRow("", self.attack_notes)
-        self.problem = QLabel()
-        self.problem.setObjectName("declarationProblem")
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #c0392b;")
-        form.addRow(self.problem)
-        form.setRowVisible(self.problem, False)
         buttons = QHBoxLayout()
         buttons.addWidget(self.submit_button)
         buttons.addWidget(cancel)

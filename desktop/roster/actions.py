@@ -88,7 +88,7 @@ class RosterActions:
             "E&xport…", self.ask_export, ["Ctrl+Shift+E"], "Export the roster as JSON or CSV"
         )
         self.example_action = self._action(
-            "Export Exa&mple File…", self.ask_example, [],
+            "Export Ex&ample File…", self.ask_example, [],
             "Write an example roster file (CSV or JSON) to fill in and import",
         )
         self.rest_action = self._action(
