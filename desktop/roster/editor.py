@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from core.printout.words import KIND_WORDS
 from core.roster.checks import adjustments, ascending_ac, check_entry
 from core.roster.entries import LevelTextError, RosterEntry, RosterStatus, level_text, parse_levels
-from desktop.plain_text import elide_name, plain
+from desktop.plain_text import plain
 from desktop.roster.tables import SpellsEditor, TableError, WeaponsEditor
 
 KIND_LABELS = KIND_WORDS
@@ -344,7 +344,7 @@ class EntryEditor(RecordEditor):
         if new:
             self.title.setText(f"New {KIND_LABELS[shown.kind]}")
         elif entry is not None:
-            self.title.setText(plain(elide_name(entry.name)))
+            self.title.setText(plain(entry.name))  # the form shows the whole name (wrapped)
         else:
             self.title.setText("Select a roster entry, or press Insert for a new one.")
         self._validate()

@@ -118,6 +118,11 @@ class ResultsDialog(QDialog):
         layout.addWidget(self.intro)
         layout.addWidget(self.warning)
         layout.addWidget(self.table)
+        if not self.changes:  # only kills to log: no empty table
+            self.table.hide()
+            self.intro.setText("This fight changed nothing in the roster's entries. Apply "
+                               "writes the kills below to the session log (Ctrl+Z takes it "
+                               "back).")
         layout.addWidget(buttons)
 
     def set_ending(self, ending: bool) -> None:

@@ -148,6 +148,8 @@ def test_point_7_addict_monsters_down_at_0_or_below_count_as_defeated_and_may_li
             for c, r in resolution.combatants.items() if c.startswith("orc")}
     assert down == {"Orc 1": Status.UNCONSCIOUS, "Orc 2": Status.UNCONSCIOUS}
     dialog = end(table)
+    assert not dialog.table.isVisibleTo(dialog)  # Brannoc unhurt: only the kills to log
+    assert "changed nothing in the roster's entries" in dialog.intro.text()
     from desktop.roster.kills_table import KillsBox
     box = dialog.findChild(KillsBox)
     assert box is not None and [k.name for k in box.kills] == ["Orc 1", "Orc 2"]
