@@ -17,3 +17,13 @@ def plain(text: str) -> str:
     if not Qt.mightBeRichText(text):
         return text
     return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
+
+
+SHOWN_NAME = 40
+"""Characters of a name shown in a list, lane, table or timeline row (core.model.limits'
+MAX_NAME: a longer name, saved by an older version, is cut there with "…")."""
+
+
+def elide_name(name: str, limit: int = SHOWN_NAME) -> str:
+    """Gets ``name`` cut to ``limit`` characters with "…" (a tooltip or form shows it whole)."""
+    return name if len(name) <= limit else name[:limit - 1].rstrip() + "…"

@@ -14,6 +14,11 @@ MAX_ROUNDS = 2_000
 MAX_TIMED_ACTIONS = 50_000
 MAX_SEED_DIGITS = 40
 """A seed is a whole number of at most 40 digits (far more than any random generator uses)."""
+MAX_NAME = 40
+"""A roster entry's, a monster template's or an encounter's name is at most 40 characters:
+room for "Sir Aldous Fitzwilliam the Unyielding" in every list, lane and timeline row."""
+MAX_COMBATANT_NAME = MAX_NAME + 8
+"""A combatant's name: a template's name with a stamped number after it ("Orc 12")."""
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_PRINTED_ROWS = 5_000
 """Rows (declarations, steps, hits, states…) one printout lays out: Qt's page layout grows

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.model.dice import DiceError, parse_dice
+from core.model.limits import MAX_NAME
 from core.model.values import Weapon
 from core.roster.entries import MAX_CLASSES, MonsterTemplate, RosterEntry
 from core.rules.abilities import adnd_dex_reaction, bx_initiative_modifier
@@ -61,8 +62,8 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
     problems: dict[str, str] = {}
     if not entry.name.strip():
         problems["name"] = "A name is needed."
-    elif len(entry.name) > 200:
-        problems["name"] = "A name is at most 200 characters."
+    elif len(entry.name) > MAX_NAME:
+        problems["name"] = _too_long(entry.name)
     problems.update(_text_problems(entry, ("name", "char_class", "race", "side", "notes")))
     if entry.class_levels:
         level = _class_level_problem(entry)
@@ -146,6 +147,11 @@ MAX_XP = 1_000_000
 """The most XP one kill can be worth (a guard against typing errors)."""
 
 
+def _too_long(name: str) -> str:
+    return (f"A name is at most {MAX_NAME} characters; this one has {len(name)}. Shorten it "
+            "(the rest can go in the notes).")
+
+
 def check_template(template: MonsterTemplate) -> dict[str, str]:
     """Gets the reason each invalid field of a monster template cannot be saved, by field name.
 
@@ -155,8 +161,8 @@ def check_template(template: MonsterTemplate) -> dict[str, str]:
     problems: dict[str, str] = {}
     if not template.name.strip():
         problems["name"] = "A name is needed."
-    elif len(template.name) > 200:
-        problems["name"] = "A name is at most 200 characters."
+    elif len(template.name) > MAX_NAME:
+        problems["name"] = _too_long(template.name)
     problems.update(_text_problems(template, ("name", "notes")))
     try:
         parse_dice(template.hit_dice)

@@ -181,8 +181,12 @@ def rested(entry: RosterEntry, restore_hp: bool = False) -> RosterEntry:
     """Gets ``entry`` after a rest: every memorised spell available, HP at max if asked.
 
     A dead entry does not rest (it stays as it is); HP are restored only when max HP is known.
+    An unconscious entry above 0 HP after the rest wakes: the next fight begins with it active.
     """
     if entry.status is RosterStatus.DEAD:
         return entry
     hp = entry.max_hp if restore_hp and entry.max_hp is not None else entry.hp
-    return replace(entry, spent_spells=(), hp=hp)
+    status = entry.status
+    if status is RosterStatus.UNCONSCIOUS and (hp is None or hp > 0):
+        status = RosterStatus.ACTIVE
+    return replace(entry, spent_spells=(), hp=hp, status=status)

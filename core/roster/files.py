@@ -1,7 +1,11 @@
 """Roster import and export: JSON in the scenario combatant shape (DESIGN §6) and CSV.
 
-A file is read whole before anything is stored: the first problem refuses it, naming the line
-or JSON path and the field, so a campaign never holds half an import.
+A file is read whole before anything is stored: every problem in it is named at once (its line
+or entry and the field), and any problem refuses the whole file, so a campaign never holds
+half an import. What a file gives is told apart from what it leaves out (a CSV without a
+weapons column, an entry without ``hp``): an update from the file changes only what it gives.
+In a CSV, weapons and spells read as a DM writes them (``Long sword (speed factor 5); Dagger``,
+:mod:`core.roster.cells`); the JSON lists older exports held there are still read.
 """
 
 from __future__ import annotations
@@ -10,12 +14,21 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from core.model.scenario import ScenarioError, combatant_to_json, read_combatant
-from core.model.values import Combatant, Kind
+from core.model.values import Combatant, Kind, Weapon
+from core.roster.cells import (
+    MAX_DIGITS,
+    CellError,
+    read_spells,
+    read_weapons,
+    spells_text,
+    weapons_text,
+    writable,
+)
 from core.roster.checks import check_entry, check_template
 from core.roster.entries import (
     LevelTextError,
@@ -60,20 +73,38 @@ def plain_place(where: str, name: str = "") -> str:
     return out
 
 
+MAX_LISTED = 40
+"""A refusal lists at most this many problems (then says how many more there are)."""
+
+
 class RosterImportError(ValueError):
-    """A roster file that cannot be imported; ``where`` is the line or JSON path of the culprit."""
+    """A roster file that cannot be imported; ``where`` is the line or JSON path of the (first)
+    culprit, ``problems`` every (where, message) found."""
 
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}")
-        self.where = where
-        self.message = message
+    def __init__(self, where: str, message: str,
+                 problems: Sequence[tuple[str, str]] = ()) -> None:
+        self.problems = tuple(problems) or ((where, message),)
+        self.where, self.message = self.problems[0]
+        if len(self.problems) == 1:
+            text = f"{self.where}: {self.message}"
+        else:
+            shown = [f"{w}: {m}" for w, m in self.problems[:MAX_LISTED]]
+            more = len(self.problems) - MAX_LISTED
+            text = f"{len(self.problems)} problems:\n" + "\n".join(shown) + (
+                f"\n… and {more} more" if more > 0 else "")
+        super().__init__(text)
 
 
-def _refuse_problems(entry: RosterEntry, where: str) -> None:
-    problems = check_entry(entry)
+def _refuse_all(problems: Sequence[tuple[str, str]]) -> None:
     if problems:
-        field, reason = next(iter(problems.items()))
-        raise RosterImportError(f"{where}, field {field}", reason)
+        raise RosterImportError("", "", problems)
+
+
+def _refuse_problems(entry: RosterEntry, where: str, skip: Collection[str] = ()) -> None:
+    """Refuses an entry the roster's checks find fault with, naming every faulty field
+    (``skip``: fields whose cell was already refused)."""
+    _refuse_all([(f"{where}, field {field}", reason)
+                 for field, reason in check_entry(entry).items() if field not in skip])
 
 
 def _levels(text: str, where: str) -> tuple[int | None, tuple[int, ...]]:
@@ -231,22 +262,26 @@ def read_roster_json_document(text: str, progress: Progress | None = None) -> Ro
         raise RosterImportError("document", "expected an object with 'combatants' or a list")
     if len(items) + len(templates_value) > MAX_ROWS:
         raise RosterImportError("combatants", f"at most {MAX_ROWS} entries a file")
-    entries = []
+    entries, templates = [], []
+    problems: list[tuple[str, str]] = []
     total = len(items) + len(templates_value)
     for i, item in enumerate(items):
         try:
             entries.append(entry_from_json(item, f"combatants[{i}]"))
         except RosterImportError as exc:
-            raise RosterImportError(plain_place(exc.where, _item_name(item)), exc.message) from None
+            problems += [(plain_place(w, _item_name(item)), m) for w, m in exc.problems]
         _tick(progress, i + 1, total)
-    templates = []
     for i, item in enumerate(templates_value):
         try:
             templates.append(template_from_json(item, f"templates[{i}]"))
         except RosterImportError as exc:
-            raise RosterImportError(plain_place(exc.where, _item_name(item)), exc.message) from None
+            problems += [(plain_place(w, _item_name(item)), m) for w, m in exc.problems]
         _tick(progress, len(items) + i + 1, total)
-    return RosterDocument(tuple(entries), tuple(templates))
+    _refuse_all(problems)
+    return RosterDocument(
+        tuple(entries), tuple(templates),
+        tuple(_json_fields(item, _ENTRY_KEYS) for item in items),
+        tuple(_json_fields(item, _TEMPLATE_FIELDS) for item in templates_value))
 
 
 def entry_to_json(entry: RosterEntry) -> dict[str, Any]:
@@ -335,19 +370,46 @@ def template_from_json(value: Any, where: str) -> MonsterTemplate:
         notes=_opt_str(value, "notes", where=where),
         xp=_opt_int(value, "xp", where=where),
     )
-    problems = check_template(template)
-    if problems:
-        field, reason = next(iter(problems.items()))
-        raise RosterImportError(f"{where}, field {field}", reason)
+    _refuse_all([(f"{where}, field {field}", reason)
+                 for field, reason in check_template(template).items()])
     return template
 
 
 @dataclass(frozen=True, slots=True)
 class RosterDocument:
-    """What one roster file holds: roster entries and monster templates."""
+    """What one roster file holds: roster entries and monster templates.
+
+    ``entry_fields`` and ``template_fields`` say, record by record, which fields the file
+    gives (None: all of them); an update from the file changes only those.
+    """
 
     entries: tuple[RosterEntry, ...] = ()
     templates: tuple[MonsterTemplate, ...] = ()
+    entry_fields: tuple[frozenset[str] | None, ...] | None = None
+    template_fields: tuple[frozenset[str] | None, ...] | None = None
+
+
+_ENTRY_KEYS: Mapping[str, tuple[str, ...]] = {
+    "name": ("name",), "kind": ("kind",), "side": ("side",), "status": ("status",),
+    "level": ("level", "class_levels"), "char_class": ("char_class",),
+    "class": ("char_class",), "race": ("race",), "hp": ("hp",), "max_hp": ("max_hp",),
+    "ac": ("ac",), "str_score": ("str_score",), "str": ("str_score",), "dex": ("dex",),
+    "wis": ("wis",), "initiative_adj": ("initiative_adj",), "surprise_adj": ("surprise_adj",),
+    "missile_adj": ("missile_adj",), "reaction_adj": ("reaction_adj",),
+    "movement": ("movement",), "morale": ("morale",), "attack_routines": ("attack_routines",),
+    "attacks": ("attacks",), "weapons": ("weapons",), "spells": ("spells", "spent_spells"),
+    "notes": ("notes",),
+}  # fmt: skip
+"""The roster entry's fields each key (JSON) or column (CSV) of a file gives."""
+_TEMPLATE_FIELDS: Mapping[str, tuple[str, ...]] = {
+    key: (key,) for key in ("name", "hit_dice", "ac", "movement", "morale", "surprises_on",
+                            "xp", "attacks", "weapons", "notes")}
+
+
+def _json_fields(item: Any, keys: Mapping[str, tuple[str, ...]]) -> frozenset[str] | None:
+    if not isinstance(item, dict):
+        return None
+    return frozenset(f for key in item if key in keys for f in keys[key])
 
 
 def write_roster_json(
@@ -384,6 +446,9 @@ def _csv_int(text: str, where: str) -> int | None:
     text = text.strip()
     if not text:
         return None
+    digits = text.lstrip("+-")
+    if digits.isdigit() and len(digits) > MAX_DIGITS:
+        raise RosterImportError(where, f"a number of {len(digits):,} digits; at most {MAX_DIGITS}")
     try:
         return int(text)
     except ValueError:
@@ -391,16 +456,27 @@ def _csv_int(text: str, where: str) -> int | None:
 
 
 def _csv_list(text: str, where: str, key: str) -> tuple[Combatant, tuple[int, ...]]:
-    """Reads a JSON list cell (weapons or spells) with the scenario reader's own checks; also
-    gets the positions of spells marked spent."""
+    """Reads a weapons or spells cell: as a DM writes it (``Long sword (speed factor 5);
+    Dagger``), or the JSON list older exports wrote; also gets the places of spells spent."""
     text = text.strip()
     if not text:
         return Combatant(id="row", side="party"), ()
+    if not text.startswith("["):
+        try:
+            if key == "weapons":
+                return Combatant(id="row", side="party", weapons=read_weapons(text)), ()
+            spells, marks = read_spells(text)
+            return Combatant(id="row", side="party", spells=spells), marks
+        except CellError as exc:
+            raise RosterImportError(where, str(exc)) from None
     try:
         items = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        example = '[{"name": "Dagger"}]'
-        raise RosterImportError(where, f"expected a JSON list, e.g. {example}") from None
+        example = "Long sword (speed factor 5); Dagger" if key == "weapons" else \
+            "Bless (level 1, casting time 10); Sleep"
+        raise RosterImportError(where, f"cannot be read; write it as e.g. {example}") from None
+    except ValueError:  # Python refuses to read a number of more than 4,300 digits
+        raise RosterImportError(where, "a number in it is thousands of digits long") from None
     if not isinstance(items, list):
         raise RosterImportError(where, "expected a JSON list")
     spent: tuple[int, ...] = ()
@@ -439,65 +515,107 @@ def _restored_cells(row: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
-def _template_from_row(row: Mapping[str, str], line: int) -> MonsterTemplate:
-    row = _restored_cells(row)
-    def where(column: str) -> str:
-        return f"line {line}, column {column}"
+class _Cells:
+    """Reads one CSV row's cells, keeping every problem instead of stopping at the first."""
 
+    def __init__(self, row: Mapping[str, str], line: int) -> None:
+        self.row = _restored_cells(row)
+        self.line = line
+        self.problems: list[tuple[str, str]] = []
+        self.failed: set[str] = set()
+
+    def where(self, column: str) -> str:
+        return f"line {self.line}, column {column}"
+
+    def text(self, column: str) -> str:
+        return self.row.get(column) or ""
+
+    def take(self, column: str, read: Callable[[], Any], default: Any) -> Any:
+        try:
+            return read()
+        except RosterImportError as exc:
+            self.problems += exc.problems
+            self.failed.add(column)
+            return default
+
+    def int(self, column: str) -> int | None:
+        value: int | None = self.take(
+            column, lambda: _csv_int(self.text(column), self.where(column)), None)
+        return value
+
+
+def _template_from_row(row: Mapping[str, str], line: int) -> MonsterTemplate:
+    cells = _Cells(row, line)
     value: dict[str, Any] = {
-        "name": (row.get("name") or "").strip(),
-        "hit_dice": (row.get("hit_dice") or "").strip(),
-        "notes": row.get("notes") or "",
+        "name": cells.text("name").strip(),
+        "hit_dice": cells.text("hit_dice").strip(),
+        "notes": cells.text("notes"),
     }
     for col in ("ac", "movement", "morale", "attacks", "surprises_on", "xp"):
-        value[col] = _csv_int(row.get(col) or "", where(col))
-    weapons = _csv_list(row.get("weapons") or "", where("weapons"), "weapons")[0].weapons
+        value[col] = cells.int(col)
+    weapons = cells.take("weapons", lambda: _csv_list(
+        cells.text("weapons"), cells.where("weapons"), "weapons")[0].weapons, ())
     value["weapons"] = combatant_to_json(
         Combatant(id="t", side="monsters", weapons=weapons)
     )["weapons"]
+    _refuse_all(cells.problems)
     try:
         return template_from_json(value, f"line {line}")
     except RosterImportError as exc:
-        raise RosterImportError(exc.where.replace(".", ", field "), exc.message) from None
+        raise RosterImportError("", "", [(w.replace(".", ", field "), m)
+                                         for w, m in exc.problems]) from None
+
+
+_CHECKED_COLUMN = {"str_score": "str", "char_class": "class"}
 
 
 def _entry_from_row(row: Mapping[str, str], line: int) -> RosterEntry:
-    row = _restored_cells(row)
-    def where(column: str) -> str:
-        return f"line {line}, column {column}"
+    cells = _Cells(row, line)
+    ints: dict[str, Any] = {field: cells.int(col) for col, field in _CSV_INTS.items()}
+    kind_text = cells.text("kind").strip().casefold() or "pc"
 
-    ints: dict[str, Any] = {
-        field: _csv_int(row.get(col) or "", where(col)) for col, field in _CSV_INTS.items()
-    }
-    kind_text = (row.get("kind") or "pc").strip().casefold()
-    try:
-        kind = Kind(kind_text)
-    except ValueError:
-        allowed = ", ".join([*(k.value for k in Kind), TEMPLATE_KIND])
-        raise RosterImportError(where("kind"), f"{kind_text!r} is not one of {allowed}") from None
-    ints["level"], class_levels = _levels(row.get("level") or "", where("level"))
-    routines = _csv_int(row.get("attack_routines") or "", where("attack_routines"))
-    attacks = _csv_int(row.get("attacks") or "", where("attacks"))
-    weapons = _csv_list(row.get("weapons") or "", where("weapons"), "weapons")[0].weapons
-    with_spells, spent = _csv_list(row.get("spells") or "", where("spells"), "spells")
-    spells = with_spells.spells
+    def kind_of() -> Kind:
+        try:
+            return Kind(kind_text)
+        except ValueError:
+            allowed = ", ".join([*(k.value for k in Kind), TEMPLATE_KIND])
+            raise RosterImportError(cells.where("kind"),
+                                    f"{kind_text!r} is not one of {allowed}") from None
+
+    kind = cells.take("kind", kind_of, Kind.PC)
+    ints["level"], class_levels = cells.take(
+        "level", lambda: _levels(cells.text("level"), cells.where("level")), (None, ()))
+    routines = cells.int("attack_routines")
+    attacks = cells.int("attacks")
+    weapons = cells.take("weapons", lambda: _csv_list(
+        cells.text("weapons"), cells.where("weapons"), "weapons")[0].weapons, ())
+    with_spells, spent = cells.take("spells", lambda: _csv_list(
+        cells.text("spells"), cells.where("spells"), "spells"),
+        (Combatant(id="row", side="party"), ()))
+    status = cells.take("status", lambda: _status(
+        cells.text("status").strip().casefold(), f"line {line}"), RosterStatus.ACTIVE)
     entry = RosterEntry(
-        name=(row.get("name") or "").strip(),
+        name=cells.text("name").strip(),
         kind=kind,
-        side=(row.get("side") or "").strip() or "party",
-        status=_status((row.get("status") or "").strip().casefold(), f"line {line}"),
-        char_class=(row.get("class") or "").strip(),
-        race=(row.get("race") or "").strip(),
+        side=cells.text("side").strip() or "party",
+        status=status,
+        char_class=cells.text("class").strip(),
+        race=cells.text("race").strip(),
         attack_routines=1 if routines is None else routines,
         attacks=1 if attacks is None else attacks,
         weapons=weapons,
-        spells=spells,
+        spells=with_spells.spells,
         spent_spells=spent,
-        notes=row.get("notes") or "",
+        notes=cells.text("notes"),
         class_levels=class_levels,
         **ints,
     )
-    _refuse_problems(entry, f"line {line}")
+    failed = {field for col, field in _CSV_INTS.items() if col in cells.failed} | {
+        c for c in cells.failed}
+    checks = [(f"line {line}, field {field}", reason)
+              for field, reason in check_entry(entry).items()
+              if field not in failed and _CHECKED_COLUMN.get(field, field) not in failed]
+    _refuse_all([*cells.problems, *checks])
     return entry
 
 
@@ -514,6 +632,9 @@ def read_roster_csv_document(text: str, progress: Progress | None = None) -> Ros
         header = reader.fieldnames
         if not header:
             raise RosterImportError("line 1", "the file is empty; expected a header row")
+        # "Max HP" or "max hp" in a DM's own header is the max_hp column
+        header = reader.fieldnames = [" ".join(h.split()).casefold().replace(" ", "_")
+                                      for h in header]
         unknown = [c for c in header if c not in CSV_COLUMNS]
         if unknown:
             raise RosterImportError(
@@ -524,18 +645,29 @@ def read_roster_csv_document(text: str, progress: Progress | None = None) -> Ros
         total = max(0, text.count("\n") - 1)
         entries = []
         templates = []
+        problems: list[tuple[str, str]] = []
+        done = 0
         for row in reader:
+            done += 1
             if "\0extra" in row:
-                raise RosterImportError(f"line {reader.line_num}", "more values than columns")
-            if (row.get("kind") or "").strip().casefold() == TEMPLATE_KIND:
-                templates.append(_template_from_row(row, reader.line_num))
-            else:
-                entries.append(_entry_from_row(row, reader.line_num))
-            done = len(entries) + len(templates)
+                problems.append((f"line {reader.line_num}", "more values than columns"))
+                continue
+            try:
+                if (row.get("kind") or "").strip().casefold() == TEMPLATE_KIND:
+                    templates.append(_template_from_row(row, reader.line_num))
+                else:
+                    entries.append(_entry_from_row(row, reader.line_num))
+            except RosterImportError as exc:
+                problems += exc.problems
             if done > MAX_ROWS:
                 raise RosterImportError(f"line {reader.line_num}", f"at most {MAX_ROWS} rows")
             _tick(progress, done, max(total, done))
-        return RosterDocument(tuple(entries), tuple(templates))
+        _refuse_all(problems)
+        given = frozenset(f for col in header if col in _ENTRY_KEYS for f in _ENTRY_KEYS[col])
+        template_given = frozenset(
+            f for col in header if col in _TEMPLATE_FIELDS for f in _TEMPLATE_FIELDS[col])
+        return RosterDocument(tuple(entries), tuple(templates), (given,) * len(entries),
+                              (template_given,) * len(templates))
     except csv.Error as exc:
         if "unexpected end of data" in str(exc):
             raise RosterImportError(
@@ -548,11 +680,27 @@ def _neutral_row(row: dict[str, Any]) -> dict[str, Any]:
             for k, v in row.items()}
 
 
+def _weapons_cell(weapons: Sequence[Weapon], as_json: Any) -> str:
+    """Gets a weapons cell as a DM reads it (JSON only for a name the text cannot hold)."""
+    if not weapons:
+        return ""
+    return weapons_text(weapons) if writable([w.name for w in weapons]) else json.dumps(as_json)
+
+
+def _spells_cell(entry: RosterEntry, as_json: Any) -> str:
+    if not entry.spells:
+        return ""
+    if writable([s.name for s in entry.spells]):
+        return spells_text(entry.spells, entry.spent_spells)
+    return json.dumps(as_json)
+
+
 def write_roster_csv(
     entries: Sequence[RosterEntry], templates: Sequence[MonsterTemplate] = ()
 ) -> str:
-    """Gets the roster as CSV (weapons and spells as JSON lists in their cells); templates
-    follow as rows of kind ``template``."""
+    """Gets the roster as CSV (weapons and spells written as a DM reads them, e.g.
+    ``Long sword (speed factor 5, length 3.5); Dagger``); templates follow as rows of kind
+    ``template``."""
     out = io.StringIO(newline="")
     writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -562,8 +710,8 @@ def write_roster_csv(
         row.update(
             name=e.name, kind=str(e.kind), side=e.side, status=str(e.status),
             race=e.race, notes=e.notes, attack_routines=e.attack_routines, attacks=e.attacks,
-            weapons=json.dumps(data["weapons"]) if e.weapons else "",
-            spells=json.dumps(data["spells"]) if e.spells else "",
+            weapons=_weapons_cell(e.weapons, data["weapons"]),
+            spells=_spells_cell(e, data["spells"]),
         )  # fmt: skip
         row["class"] = e.char_class
         row["level"] = level_text(e)
@@ -577,7 +725,7 @@ def write_roster_csv(
         row.update(
             name=t.name, kind=TEMPLATE_KIND, side="monsters", hit_dice=t.hit_dice,
             attacks=t.attacks, notes=t.notes,
-            weapons=json.dumps(data["weapons"]) if t.weapons else "",
+            weapons=_weapons_cell(t.weapons, data["weapons"]),
         )  # fmt: skip
         for col in ("ac", "movement", "morale", "surprises_on", "xp"):
             value = getattr(t, col)

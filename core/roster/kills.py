@@ -1,6 +1,9 @@
-"""Kills and experience: which creatures an encounter killed, and the XP each is worth.
+"""Kills and experience: which creatures an encounter defeated, and the XP each is worth.
 
-A kill is a combatant that did not come from the roster and ended the encounter dead. Its XP
+A kill is a combatant that did not come from the roster and ended the encounter down: dead,
+or at 0 hp or below and unconscious (the AD&D procedure bleeds monsters like anyone else;
+AD&D awards experience for defeating a foe, and OSE's monsters die at 0). The DM may mark
+one that lives (a prisoner); it still counts as defeated. Its XP
 comes from the monster template it was stamped from (matched by the template's name, which
 stamping puts before the number: "Orc 3" is an "Orc"), or from the DM, who may change it.
 """
@@ -8,11 +11,11 @@ stamping puts before the number: "Orc 3" is an "Orc"), or from the DM, who may c
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from core.fight.log import EncounterState
-from core.model.values import Status
+from core.model.values import Combatant, Status
 from core.roster.entries import MonsterTemplate
 
 ROSTER_ID_KEY = "roster_id"  # the same key core.roster.results links roster combatants with
@@ -28,6 +31,10 @@ class Kill:
     name: str
     template: str | None = None
     xp: int | None = None
+    lives: bool = False
+    """The DM marked it as living (defeated, not killed): it is logged as such."""
+    cid: str = field(default="", compare=False)
+    """The combatant it was in the encounter (a reopened encounter does not log it twice)."""
 
 
 def template_for(name: str, extra: Mapping[str, object],
@@ -42,11 +49,23 @@ def template_for(name: str, extra: Mapping[str, object],
     return by_name.get(base.casefold())
 
 
-def encounter_kills(state: EncounterState, templates: Sequence[MonsterTemplate]) -> list[Kill]:
-    """Gets the creatures that ended ``state`` dead and did not come from the roster."""
+def is_down(combatant: Combatant) -> bool:
+    """Tells whether a creature ended the fight defeated: dead, or unconscious (down)."""
+    return combatant.status in (Status.DEAD, Status.UNCONSCIOUS)
+
+
+def encounter_kills(state: EncounterState, templates: Sequence[MonsterTemplate],
+                    logged: Collection[str] = ()) -> list[Kill]:
+    """Gets the creatures that ended ``state`` down and did not come from the roster.
+
+    ``logged``: combatants whose defeat the session log holds already (an encounter reopened
+    and ended again): they are left out, so no kill and no XP is counted twice.
+    """
     kills = []
     for combatant in state.combatants.values():
-        if combatant.status is not Status.DEAD or ROSTER_ID_KEY in combatant.extra:
+        if not is_down(combatant) or ROSTER_ID_KEY in combatant.extra:
+            continue
+        if combatant.id in logged:
             continue
         template = template_for(combatant.label, combatant.extra, templates)
         kills.append(
@@ -54,6 +73,7 @@ def encounter_kills(state: EncounterState, templates: Sequence[MonsterTemplate])
                 combatant.label,
                 template.name if template is not None else None,
                 template.xp if template is not None else None,
+                cid=combatant.id,
             )
         )
     return kills
@@ -64,7 +84,8 @@ def kill_lines(kills: Sequence[Kill]) -> list[str]:
     if not kills:
         return []
     lines = [
-        f"Killed {k.name}: {k.xp} XP" if k.xp is not None else f"Killed {k.name}: XP not given"
+        f"{'Defeated' if k.lives else 'Killed'} {k.name}{' (lives)' if k.lives else ''}: "
+        + (f"{k.xp} XP" if k.xp is not None else "XP not given")
         for k in kills
     ]
     total = sum(k.xp or 0 for k in kills)

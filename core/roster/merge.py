@@ -3,7 +3,9 @@
 An imported entry is a duplicate of a campaign entry with the same name (ignoring case and
 surrounding spaces) and the same kind; an imported template, of a template with the same name.
 A duplicate equal in every field is already there: importing it changes nothing, so the
-re-import of an export is a no-op. The others the DM skips, updates or adds as new.
+re-import of an export is a no-op. The others the DM skips, updates or adds as new. A file
+that leaves a field out (a CSV without a weapons column) gives nothing for it: the duplicate
+is compared, and updated, on the fields the file gives only.
 """
 
 from __future__ import annotations
@@ -59,6 +61,12 @@ def _shown(value: object) -> str:
     return "blank" if value is None or value == "" else str(value)
 
 
+def _names(items: object) -> str:
+    names = [str(getattr(i, "name", i)) for i in items] if isinstance(items, tuple) else []
+    text = ", ".join(names) or "none"
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 def differences(existing: Record, incoming: Record) -> tuple[str, ...]:
     """Gets, in plain words, how ``incoming`` differs from ``existing`` ("HP 24 → 20")."""
     out: list[str] = []
@@ -79,6 +87,10 @@ def differences(existing: Record, incoming: Record) -> tuple[str, ...]:
         label = _LABELS.get(f.name, f.name.replace("_", " "))
         if f.name in _SHOWN_AS_VALUES:
             out.append(f"{label} {_shown(old)} → {_shown(new)}")
+        elif f.name in ("weapons", "spells"):  # by name: "weapons Long sword, Dagger → none"
+            out.append(f"{label} {_names(old)} → {_names(new)}")
+        elif f.name == "notes" and not new:
+            out.append("notes cleared")
         else:
             out.append(f"{label} differ" if label.endswith("s") else f"{label} differs")
     return tuple(out)
@@ -160,8 +172,20 @@ class ImportChanges:
         return lines
 
 
+Given = frozenset[str] | None
+"""The fields a file gives for one record (None: every field)."""
+
+
+def _over(existing: _R, incoming: _R, given: Given) -> _R:
+    """Gets ``existing`` with the fields the file gives taken from ``incoming``, unsaved."""
+    if given is None:
+        return _bare(incoming)
+    names = {f.name for f in fields(existing)} & set(given)
+    return _bare(replace(existing, **{n: getattr(incoming, n) for n in names}))
+
+
 def _match(
-    existing: Sequence[_R], incoming: Sequence[_R]
+    existing: Sequence[_R], incoming: Sequence[_R], given: Sequence[Given] | None = None,
 ) -> tuple[list[_R], list[Duplicate], list[Record]]:
     free: dict[tuple[str, str], list[_R]] = {}
     for record in existing:
@@ -169,19 +193,22 @@ def _match(
     new: list[_R] = []
     duplicates: list[Duplicate] = []
     unchanged: list[Record] = []
-    for record in incoming:
+    for i, record in enumerate(incoming):
         candidates = free.get(_key(record))
         if not candidates:
             new.append(record)
             continue
+        fields_given = given[i] if given is not None and i < len(given) else None
         # Pair in order: a file with two "Orc" rows against one in the campaign adds the second.
-        same = next((c for c in candidates if _bare(c) == _bare(record)), None)
+        same = next((c for c in candidates
+                     if _bare(c) == _over(c, record, fields_given)), None)
         match = same if same is not None else candidates[0]
         candidates.remove(match)
         if same is not None:
             unchanged.append(match)
         else:
-            duplicates.append(Duplicate(match, _bare(record), differences(match, record)))
+            merged = _over(match, record, fields_given)
+            duplicates.append(Duplicate(match, merged, differences(match, merged)))
     return new, duplicates, unchanged
 
 
@@ -190,11 +217,18 @@ def plan_import(
     templates: Sequence[MonsterTemplate],
     incoming_entries: Sequence[RosterEntry],
     incoming_templates: Sequence[MonsterTemplate] = (),
+    entry_fields: Sequence[Given] | None = None,
+    template_fields: Sequence[Given] | None = None,
 ) -> ImportPlan:
-    """Compares a file's records with the campaign's: new ones, duplicates, unchanged ones."""
-    new_entries, entry_dups, same_entries = _match(entries, [_bare(e) for e in incoming_entries])
+    """Compares a file's records with the campaign's: new ones, duplicates, unchanged ones.
+
+    ``entry_fields`` / ``template_fields``: record by record, the fields the file gives
+    (:class:`core.roster.files.RosterDocument`); a duplicate changes only those.
+    """
+    new_entries, entry_dups, same_entries = _match(
+        entries, [_bare(e) for e in incoming_entries], entry_fields)
     new_templates, template_dups, same_templates = _match(
-        templates, [_bare(t) for t in incoming_templates]
+        templates, [_bare(t) for t in incoming_templates], template_fields
     )
     return ImportPlan(
         tuple(new_entries),

@@ -32,6 +32,10 @@ _STATUS = {
     Status.DEAD: RosterStatus.DEAD,
     Status.FLED: RosterStatus.FLED,
 }  # a surrender ends the fight, not the career: it proposes nothing
+_FIGHT_STATUS = {RosterStatus.DEAD: Status.DEAD, RosterStatus.UNCONSCIOUS: Status.UNCONSCIOUS}
+"""How an entry that is down in the roster enters a fight (any other status: active)."""
+DEFEATED_KEY = "defeated"
+"""A reopened encounter's baseline marks a monster whose defeat was logged with this key."""
 
 
 class ChangeField(StrEnum):
@@ -71,6 +75,8 @@ class ProposedChange:
     start: object = None
     end: object = None
     changed_since: bool = False
+    gone: bool = False
+    """The entry was deleted from the roster during the fight: the change is only logged."""
 
     def chosen(self, choice: Choice) -> ProposedChange | None:
         """Gets the change to write for the DM's ``choice`` (None: write nothing)."""
@@ -126,6 +132,8 @@ def roster_combatant(entry: RosterEntry, cid: str | None = None) -> Combatant:
     if entry.id is None:
         raise ValueError(f"{entry.name} must be saved before it can fight")
     return Combatant(
+        # The fight begins from the roster as it is: the dead and the unconscious do not act.
+        status=_FIGHT_STATUS.get(entry.status, Status.ACTIVE),
         id=cid or f"roster-{entry.id}",
         side=entry.side,
         name=entry.name,
@@ -234,9 +242,12 @@ def propose_results(
     changes: list[ProposedChange] = []
     for combatant in state.combatants.values():
         entry = _match(combatant, by_id, by_name)
-        if entry is None or entry.id is None:
+        if entry is None:
+            changes += _gone_changes(combatant, spells_cast, baseline)
             continue
-        recorded = (baseline or {}).get(combatant.id)
+        if entry.id is None:
+            continue
+        recorded = _recorded(baseline, combatant.id)
         start = Baseline.from_json(recorded) if recorded else _start(combatant, entry)
         since = start.version is not None and start.version != entry.version
         note = " (changed since the fight began)" if since else ""
@@ -273,6 +284,54 @@ def propose_results(
     return changes
 
 
+def _recorded(baseline: Mapping[str, Mapping[str, object]] | None,
+              cid: str) -> Mapping[str, object] | None:
+    """Gets the baseline a reopening recorded for a linked combatant (None: none recorded)."""
+    recorded = (baseline or {}).get(cid)
+    return recorded if recorded and "status" in recorded else None
+
+
+def _gone_changes(
+    combatant: Combatant,
+    spells_cast: Mapping[str, Sequence[str]] | None,
+    baseline: Mapping[str, Mapping[str, object]] | None,
+) -> list[ProposedChange]:
+    """Gets what the fight did to an entry deleted from the roster since it began.
+
+    Nothing can be written to it, but the DM sees it at End and the session log keeps it:
+    a result never vanishes because the entry went.
+    """
+    linked = combatant.extra.get(ROSTER_ID_KEY)
+    if not isinstance(linked, int) or isinstance(linked, bool):
+        return []
+    recorded = _recorded(baseline, combatant.id)
+    start = Baseline.from_json(recorded) if recorded else Baseline.from_json({
+        "hp": combatant.extra.get("roster_hp"),
+        "status": combatant.extra.get("roster_status", "active"),
+        "spells": combatant.extra.get("roster_spells", []), "version": None})
+    name = combatant.label
+    out: list[ProposedChange] = []
+    gone = " (no longer in the roster: logged only)"
+
+    def add(field: ChangeField, old: object, new: object, text: str) -> None:
+        out.append(ProposedChange(linked, name, field, old, new, text + gone, old, new,
+                                  gone=True))
+
+    end = combatant.hp
+    if combatant.max_hp is not None and end is not None:
+        end = min(end, combatant.max_hp)
+    if end is not None and end != start.hp:
+        add(ChangeField.HP, start.hp, end, f"{name}: HP {_text(start.hp)} → {end}")
+    status = _STATUS.get(combatant.status)
+    if status is not None and status != start.status:
+        add(ChangeField.STATUS, start.status, status, f"{name}: {start.status} → {status}")
+    spent = _spells_spent(start.spells, combatant, (spells_cast or {}).get(combatant.id, ()))
+    if spent:
+        add(ChangeField.SPELLS, start.spells, spent,
+            f"{name}: spells used — {', '.join(spent)}")
+    return out
+
+
 def _differs(field: ChangeField, now: object, start: object) -> bool:
     """Tells whether a value in the roster now differs from the same value as the fight began."""
     if field is ChangeField.SPELLS and isinstance(now, tuple) and isinstance(start, tuple):
@@ -301,21 +360,27 @@ def reopen_baseline(
     state: EncounterState,
     spells_cast: Mapping[str, Sequence[str]] | None = None,
     baseline: Mapping[str, Mapping[str, object]] | None = None,
+    defeated: Sequence[str] = (),
 ) -> dict[str, dict[str, object]]:
     """Gets, by combatant id, where an ended encounter's results left each linked entry.
 
     Recorded when the encounter is reopened, so that ending it again proposes only what
     changes after the reopening (what was applied stays applied, and is not applied twice).
+    ``defeated``: the monsters whose defeat (kill and XP) the session log holds already; they
+    are marked so that ending again does not log them twice.
     """
     by_id = {e.id: e for e in roster if e.id is not None}
     names = Counter(e.name for e in roster)
     by_name = {e.name: e for e in roster if names[e.name] == 1 and e.id is not None}
-    out: dict[str, dict[str, object]] = {}
+    out: dict[str, dict[str, object]] = {
+        cid: {DEFEATED_KEY: True} for cid in defeated_in(baseline)}
+    for cid in defeated:
+        out[cid] = {DEFEATED_KEY: True}
     for combatant in state.combatants.values():
         entry = _match(combatant, by_id, by_name)
         if entry is None:
             continue
-        recorded = (baseline or {}).get(combatant.id)
+        recorded = _recorded(baseline, combatant.id)
         start = Baseline.from_json(recorded) if recorded else _start(combatant, entry)
         spent = Counter(_spells_spent(start.spells, combatant,
                                       (spells_cast or {}).get(combatant.id, ())))
@@ -327,6 +392,12 @@ def reopen_baseline(
     return out
 
 
+def defeated_in(baseline: Mapping[str, Mapping[str, object]] | None) -> frozenset[str]:
+    """Gets the combatants a reopened encounter's baseline marks as defeated and logged."""
+    return frozenset(cid for cid, value in (baseline or {}).items()
+                     if isinstance(value, Mapping) and value.get(DEFEATED_KEY) is True)
+
+
 def apply_changes(
     roster: Sequence[RosterEntry], changes: Sequence[ProposedChange]
 ) -> list[RosterEntry]:
@@ -334,6 +405,8 @@ def apply_changes(
     by_id = {e.id: e for e in roster}
     changed: dict[int, RosterEntry] = {}
     for change in changes:
+        if change.gone:
+            continue  # its entry was deleted: the change is logged, not written
         entry = changed.get(change.entry_id) or by_id.get(change.entry_id)
         if entry is None:
             raise ValueError(f"{change.entry_name} is no longer in the roster")

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from core.model.dice import DiceError, Roller, manual_roll, parse_dice
+from core.model.limits import MAX_NAME
 from core.model.values import Combatant, Kind
 from core.roster.entries import MonsterTemplate
 
@@ -35,6 +36,10 @@ def stamp(
     """
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_STAMP:
         raise StampError(f"Stamp 1–{MAX_STAMP} monsters at a time, not {count!r}.")
+    if len(template.name) > MAX_NAME:
+        raise StampError(f"{template.name[:MAX_NAME]}…: a template's name is at most "
+                         f"{MAX_NAME} characters (this one has {len(template.name)}); "
+                         "shorten it in the template form first.")
     try:
         dice = parse_dice(template.hit_dice)
     except DiceError as exc:

@@ -486,7 +486,8 @@ class EncounterActions:
     # --- ending, printing, help ---------------------------------------------------------------
 
     def end_current(self) -> bool:
-        """Ends the encounter shown: the roster changes are proposed, then it is marked ended."""
+        """Ends the encounter shown: its roster changes are offered first, and it ends when
+        the DM applies them (at once when there are none); Cancel leaves it open."""
         from core.store import StoreError
 
         workspace = self.current()
@@ -504,19 +505,52 @@ class EncounterActions:
         baseline = workspace.session.info.results_baseline  # set when it was reopened
         campaign_id = workspace.session.info.campaign_id
         try:
-            # The roster the results are offered against, read first: once ended, the
-            # results must be offered whatever the database does next.
+            # The roster the results are offered against, as the database holds it now.
             roster = self.window.store_call(lambda: self.window.store.roster.entries(campaign_id))
-            self.window.store_call(workspace.session.end,  # ending twice is refused: safe
-                                   f"Ending '{name}'")
         except StoreError as exc:
             self.window.store_failed(exc, f"{name} was not ended")
             return False
-        self.close_workspace(workspace)
-        self.campaign_list_changed()
+
+        def end() -> bool:
+            """Ends the fight (once: Apply again after a failed write finds it ended)."""
+            if workspace.session.ended:
+                return True
+            try:
+                self.window.store_call(workspace.session.end,  # ending twice is refused
+                                       f"Ending '{name}'")
+            except StoreError as exc:
+                self.window.store_failed(exc, f"{name} was not ended")
+                return False
+            if workspace in self.workspaces:
+                self.close_workspace(workspace)
+            self.campaign_list_changed()
+            return True
+
         self.dialog = self.window.roster_actions.review_results(state, name, spells, baseline,
-                                                                roster)
+                                                                roster, end)
         return True
+
+    def _logged_defeats(self, campaign_id: int, name: str) -> set[str]:
+        """Gets the names of the foes whose defeat the session log holds for encounter
+        ``name`` (its results applied, not undone)."""
+        from collections import Counter
+
+        lines: Counter[str] = Counter()
+        for entry in self.window.store.roster.session_log(campaign_id):
+            if entry.summary == f"Results of {name}":
+                lines.update(entry.details)
+            elif entry.summary == f"Undone: Results of {name}":
+                lines.subtract(entry.details)
+        out = set()
+        for line, count in lines.items():
+            if count <= 0 or ": " not in line:
+                continue
+            head = line.rsplit(": ", 1)[0]
+            if head.startswith("Killed "):
+                out.add(head.removeprefix("Killed "))
+            elif head.startswith("Defeated ") and head.endswith(" (lives)"):
+                out.add(head.removeprefix("Defeated ").removesuffix(" (lives)"))
+        return out
 
     def _results_written(self, campaign_id: int, name: str) -> bool:
         """Tells whether the encounter's results are in the roster (applied, not undone)."""
@@ -564,9 +598,9 @@ class EncounterActions:
             return False
         name = workspace.session.info.name
         try:
-            roster, applied = self.window.store_call(lambda: (
+            roster, applied, defeats = self.window.store_call(lambda: (
                 self.window.store.roster.entries(campaign.id), self._results_written(
-                    campaign.id, name)))
+                    campaign.id, name), self._logged_defeats(campaign.id, name)))
         except StoreError as exc:
             self.window.store_failed(exc, f"{name} was not reopened")
             return False
@@ -584,8 +618,11 @@ class EncounterActions:
         from desktop.encounter.reopen_command import ReopenCommand
 
         state, spells = self._end_state(workspace)
+        defeated = [cid for cid, c in state.combatants.items()
+                    if ROSTER_ID_KEY not in c.extra and c.label in defeats]
         baseline = reopen_baseline(roster, state, spells,
-                                   workspace.session.info.results_baseline) if applied else None
+                                   workspace.session.info.results_baseline,
+                                   defeated) if applied else None
         command = ReopenCommand(workspace.session, baseline,
                                 lambda text: self.window.statusBar().showMessage(text, 10000),
                                 self.window.ask_retry)

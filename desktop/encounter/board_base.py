@@ -13,6 +13,7 @@ from desktop.encounter.cards import CardsView, CombatantCardsModel
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.elided_label import ElidedLabel
 from desktop.encounter.entry_editor import EntryEditor
+from desktop.plain_text import elide_name
 
 
 def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
@@ -101,7 +102,7 @@ class BoardBase(QWidget):
         return self.controller.state.combatants.get(cid)
 
     def labels(self) -> dict[str, str]:
-        return {c.id: c.label for c in self.combatants()}
+        return {c.id: elide_name(c.label) for c in self.combatants()}
 
     def show_refusal(self, text: str) -> None:
         """Shows why a command was refused, next to the board (nothing changed)."""

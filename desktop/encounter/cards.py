@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from core.model.values import Combatant, CombatantResult, Status
 from desktop.encounter.mime import ACTION_MIME, COMBATANT_MIME, decode, encode
+from desktop.plain_text import elide_name
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 _Index = QModelIndex | QPersistentModelIndex
@@ -66,7 +67,7 @@ class CombatantCardsModel(QAbstractListModel):
         result = self._results.get(c.id)
         hp = result.hp if result is not None else c.hp
         status = result.status if result is not None else c.status
-        text = f"{c.label}  [{c.side}]  hp {hp if hp is not None else '?'}"
+        text = f"{elide_name(c.label)}  [{c.side}]  hp {hp if hp is not None else '?'}"
         if status is not Status.ACTIVE:
             text += f"  — {status}"
         note = self._notes.get(c.id)

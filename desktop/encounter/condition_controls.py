@@ -29,6 +29,7 @@ from core.rules.care import CONDITION_NAMES
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.options_form import WheelOnlyWhenFocused
 from desktop.encounter.step_entries import EntryRef, entry_for_step
+from desktop.plain_text import elide_name
 
 UNTIL_ENDED = "until ended"
 
@@ -160,7 +161,7 @@ class ConditionControls(QWidget):
         self.on.clear()
         for cid in ordered:
             if cid in state.combatants and (cid not in dead or cid == default):
-                self.on.addItem(state.combatants[cid].label, cid)
+                self.on.addItem(elide_name(state.combatants[cid].label), cid)
         index = self.on.findData(current)
         self.on.setCurrentIndex(max(index, 0))
         self.clear_button.setEnabled(bool(part.get("conditions")))

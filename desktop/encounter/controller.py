@@ -152,6 +152,13 @@ class EncounterController(QObject):
             return Names.from_state(after).text(str(exc))
         return None
 
+    def resolution_after(self, command: Command) -> Resolution | None:
+        """Gets how the encounter would resolve after ``command`` (None: it would not)."""
+        try:
+            return _resolve(replay([command], self.state))
+        except _ENGINE_ERRORS:
+            return None
+
     def run(self, command: Command, check: bool = True, text: str | None = None) -> bool:
         """Checks, then pushes ``command``; False (and ``refused``) when it was not taken.
 

@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
 
 from core.model.values import Combatant, Weapon
 from core.model.weapons import DeclaredWeapon, declare_weapon, fold
+from desktop.encounter.lanes import AIMED
 from desktop.encounter.options_form import WheelOnlyWhenFocused
+from desktop.plain_text import elide_name
 from desktop.roster.tables import weapon_table
 
 NONE = "—"
@@ -188,6 +190,14 @@ class EntryEditor(QGroupBox):
 
         form = self.form = QFormLayout(self)
         form.addRow(self.heading)
+        # What stops the declaration, at the top: the form scrolls at 1280x720, and a line
+        # beside the buttons would be below the fold where the Target list is.
+        self.problem = QLabel()
+        self.problem.setObjectName("declarationProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #c0392b;")
+        form.addRow(self.problem)
+        form.setRowVisible(self.problem, False)
         labels = {"target": "Target", "area": "Area", "weapon": "Weapon", "spell": "Spell",
                   "charge": "", "prepared": "Prepared", "trigger_actor": "Trigger by",
                   "delay_seconds": "Delay", "hold": "Hold to", "waits": "", "ready": "Ready",
@@ -281,6 +291,7 @@ class EntryEditor(QGroupBox):
         being changed.
         """
         self.actor, self.action, self.editing = actor.id, action, editing
+        self.show_problem("")
         self.setTitle(f"{verb}: {actor.label} — {action}")
         self.heading.setText(f"<b>{escape(actor.label)}</b> → <b>{escape(action)}</b>")
         self.submit_button.setText(f"&{verb}")
@@ -295,7 +306,7 @@ class EntryEditor(QGroupBox):
                 itself = combo is self.nominates or (combo is self.target
                                                     and action in ("spell", "D"))
                 if c.id not in gone and (c.id != actor.id or itself):
-                    combo.addItem(c.label, c.id)
+                    combo.addItem(elide_name(c.label), c.id)
         # The engine uses the first weapon when none is named: say so instead of a bare dash.
         self.weapon.clear()
         self.weapon.addItem(f"default: {actor.weapons[0].name}" if actor.weapons
@@ -431,8 +442,21 @@ class EntryEditor(QGroupBox):
         self.weapon_facts.setText(self.declared_weapon().words)
 
     def submit(self) -> None:
-        if not self.isHidden():  # open, even while the window itself is not shown
-            self.submitted.emit(self.entry())
+        if self.isHidden():  # only while open (even if the window itself is not shown)
+            return
+        entry = self.entry()
+        if self.action in AIMED.get(self.system_id, ()) and not entry.get("target"):
+            # A blow at nobody: its hit would land nowhere (issue 22, point 6).
+            self.show_problem("Choose a target: a blow or a shot is made at someone.")
+            self.target.setFocus()
+            return
+        self.show_problem("")
+        self.submitted.emit(entry)
+
+    def show_problem(self, text: str) -> None:
+        """Shows (or clears) what stops the declaration, above the buttons."""
+        self.problem.setText(text)
+        self.form.setRowVisible(self.problem, bool(text))
 
     def close_editor(self) -> None:
         self.hide()

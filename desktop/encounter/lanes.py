@@ -63,3 +63,13 @@ TU_ACTIONS = (
 def lanes_for(system_id: str) -> tuple[Lane, ...]:
     """Gets the declaration lanes of a segment system (empty for the others)."""
     return {"addict": ADDICT_LANES, "side-d6": SIDE_D6_LANES}.get(system_id, ())
+
+
+AIMED: dict[str, frozenset[str]] = {
+    "addict": frozenset({"G", "H"}),
+    "side-d6": frozenset({"attack", "missile"}),
+    "popcorn": frozenset({"attack", "missile"}),
+    "time-units": frozenset({"melee", "missile"}),
+}
+"""The actions, by system, that are blows or shots at someone: declared without a target, a
+recorded hit would land nowhere, so the form asks for one."""

@@ -7,6 +7,8 @@ spell by itself). A failed saving throw is popcorn's ``fails_save`` (Disrupting 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
@@ -21,13 +23,21 @@ from PySide6.QtWidgets import (
 )
 
 from core.fight.encounter import replace_entry
+from core.fight.log import Command
 from core.model.values import Step
 from desktop.encounter.board_base import entry_text
 from desktop.encounter.condition_controls import ConditionControls
 from desktop.encounter.controller import EncounterController
-from desktop.encounter.step_entries import EntryRef, entry_for_step, with_outcome, with_save
-from desktop.plain_text import plain
-from desktop.resolution.step_identity import step_key
+from desktop.encounter.step_entries import (
+    EntryRef,
+    OutcomeOrderError,
+    attack_index,
+    entry_for_step,
+    with_outcome,
+    with_save,
+)
+from desktop.plain_text import elide_name, plain
+from desktop.resolution.step_identity import step_key, step_source
 from desktop.step_text import step_sentence, step_when
 
 
@@ -143,7 +153,7 @@ class OutcomePanel(QGroupBox):
         self.error.setVisible(bool(text))
 
     def _labels(self) -> dict[str, str]:
-        return {c.id: c.label for c in self.controller.state.combatants.values()}
+        return {c.id: elide_name(c.label) for c in self.controller.state.combatants.values()}
 
     def _describe(self, found: EntryRef) -> str:
         """Gets ``Brannoc's 3rd action (melee → Orc 1)``: the entry as the DM declared it."""
@@ -181,8 +191,23 @@ class OutcomePanel(QGroupBox):
         found = self._selected_entry()
         if found is None:
             return False
-        changed = with_outcome(found.part(), hit, self.damage.value(), self.another.isChecked())
+        assert self.step is not None
+        if hit and not (self.step.target or found.part().get("target")
+                        or found.part().get("targets")):
+            self._show_error(plain(
+                f"Refused: {self._doer(found, owner=True)} names no target, so a hit would "
+                "land on nobody. Change the declaration (Enter on its card) to name one."))
+            return False
+        resolution = self.controller.resolution
+        index = attack_index(resolution.steps if resolution is not None else (), self.step)
+        try:
+            changed = with_outcome(found.part(), hit, self.damage.value(),
+                                   self.another.isChecked(), index)
+        except OutcomeOrderError as exc:
+            self._show_error(plain(f"Refused: {exc}."))
+            return False
         target = self._target_name(found)
+        adds = bool(hit is not None and self.another.isChecked())
         if hit is None:
             words = f"Clear what {self._doer(found, owner=True)} did"
         elif hit:
@@ -191,7 +216,7 @@ class OutcomePanel(QGroupBox):
                 f" for {damage}" if damage else "")
         else:
             words = f"{self._doer(found, noun='attack')} misses {target}"
-        return self._push(found, changed, words)
+        return self._push(found, changed, words, adds)
 
     def _doer(self, found: EntryRef, owner: bool = False, noun: str = "action") -> str:
         """Gets who did it in words: ``Kobold 2`` or ``Kobold 2's readied attack``."""
@@ -232,12 +257,35 @@ class OutcomePanel(QGroupBox):
                  else f"{self._doer(found)}: the failed saving throw taken back")
         return self._push(found, with_save(found.part(), fails), words)
 
-    def _push(self, found: EntryRef, part: dict[str, object], words: str) -> bool:
-        """Saves the changed entry; ``words`` say what the DM did (status bar and Undo)."""
+    def _push(self, found: EntryRef, part: dict[str, object], words: str,
+              adds_attack: bool = False) -> bool:
+        """Saves the changed entry; ``words`` say what the DM did (status bar and Undo).
+
+        ``adds_attack``: the change records one more attack; refused when the engine would
+        show no step for it (the creature makes no more attacks), so no outcome is lost.
+        """
         command = replace_entry(found.which, found.index, found.rebuilt(part), found.round_number)
         reason = self.controller.why_refused(command)
+        if reason is None and adds_attack and not self._shows_one_more(command):
+            reason = (f"{self._doer(found)} makes no more attacks here (its attacks per "
+                      "round): one more outcome would be lost")
         if reason is not None:
             self._show_error(plain(f"Refused: {reason}"))
             self.save_button.setChecked(bool(found.part().get("fails_save")))
             return False
         return self.controller.run(command, check=False, text=words)
+
+    def _shows_one_more(self, command: Command) -> bool:
+        """Tells whether ``command`` gives the selected step's entry one more recorded strike."""
+        step = self.step
+        before = self.controller.resolution
+        after = self.controller.resolution_after(command)
+        if step is None or before is None or after is None:
+            return True  # nothing to compare: the engine's own refusal (if any) decides
+
+        def recorded(steps: Sequence[Step]) -> int:
+            source = step_source(step)
+            return sum(1 for s in steps if s.actor == step.actor and step_source(s) == source
+                       and s.round == step.round and str(s.event) in ("hits", "misses"))
+
+        return recorded(after.steps) > recorded(before.steps)

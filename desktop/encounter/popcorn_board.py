@@ -43,6 +43,7 @@ from desktop.encounter.board_base import BoardBase, entry_text, form_area, wrapp
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import POPCORN_ACTIONS
+from desktop.plain_text import elide_name
 
 WAIT = "wait"
 ACTS_NEXT = "acts-next"
@@ -278,7 +279,7 @@ class PopcornBoard(BoardBase):
             turn = latest.get(c.id)
             lane = ("not-acted" if turn is None else "waiting" if turn.get("waits")
                     else "readied" if turn.get("ready") and c.id not in fired else "acted")
-            rows[lane].append((c.label, None))
+            rows[lane].append((elide_name(c.label), None))
         for key, box in self.status_lanes.items():
             box.model.set_rows(rows[key])
         for action, box in self.action_lanes.items():
@@ -426,7 +427,7 @@ class PopcornBoard(BoardBase):
             combo.clear()
             combo.addItem(none, "")
             for c in chosen:
-                combo.addItem(c.label, c.id)
+                combo.addItem(elide_name(c.label), c.id)
 
     def show_refusal(self, text: str) -> None:
         """Shows the engine's reason with the turn named in words, not as a field path."""

@@ -32,9 +32,10 @@ from PySide6.QtWidgets import (
 )
 
 from core.model.dice import Roller
+from core.model.limits import MAX_NAME
 from core.model.values import Combatant, Kind
 from core.printout.words import kind_words
-from core.roster.entries import MonsterTemplate, RosterEntry
+from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus
 from core.roster.results import roster_combatant
 from core.roster.stamping import MONSTER_SIDE, StampError, stamp
 from core.rules import all_systems, find_system
@@ -172,9 +173,18 @@ class StartEncounterDialog(QDialog):
         for entry in self.roster:
             name = QStandardItem(entry.name)
             name.setCheckable(True)
-            name.setCheckState(Qt.CheckState.Checked)
+            # Only those able to fight are ticked: the dead, the unconscious, the fled and the
+            # retired may be ticked by hand, and then join as the roster has them.
+            able = entry.status is RosterStatus.ACTIVE
+            name.setCheckState(Qt.CheckState.Checked if able else Qt.CheckState.Unchecked)
             name.setEditable(False)
-            kind = QStandardItem(kind_words(entry.kind))
+            down = entry.status in (RosterStatus.DEAD, RosterStatus.UNCONSCIOUS)
+            name.setToolTip(entry.name if able else
+                            f"{entry.name} is {entry.status} in the roster: not ticked. Ticked, "
+                            + (f"{entry.name} joins {entry.status} and does not act."
+                               if down else f"{entry.name} joins able to fight."))
+            kind = QStandardItem(kind_words(entry.kind) if able
+                                 else f"{kind_words(entry.kind)} ({entry.status})")
             kind.setEditable(False)
             self.fighters.appendRow([name, kind, QStandardItem(entry.side)])
         self.monsters = QStandardItemModel(0, 4, self)
@@ -319,6 +329,9 @@ class StartEncounterDialog(QDialog):
         name = self.name.text().strip()
         if not name:
             raise ValueError("Give the encounter a name.")
+        if len(name) > MAX_NAME:
+            raise ValueError(f"An encounter's name is at most {MAX_NAME} characters; this one "
+                             f"has {len(name)}.")
         combatants: list[Combatant] = []
         for row, entry in enumerate(self.roster):
             if self.fighters.item(row, 0).checkState() == Qt.CheckState.Checked:

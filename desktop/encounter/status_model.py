@@ -14,6 +14,7 @@ from core.model.scenario import ScenarioError, parse_scenario
 from core.model.values import Resolution, Status, Step, StepEvent
 from core.printout.summary import SummaryError, build_summary
 from core.printout.words import status_words
+from desktop.plain_text import elide_name
 
 _HEADERS = ("Combatant", "Side", "HP", "Status", "Effects and notes")
 HIDDEN_NOTE = "hidden from the players"
@@ -74,7 +75,8 @@ class StatusModel(QAbstractTableModel):
             hp = result.hp if result is not None else c.hp
             start = f" / {c.max_hp or c.hp}" if (c.max_hp or c.hp) is not None else ""
             status = result.status if result is not None else c.status
-            self._rows.append((c.label, c.side, f"{hp if hp is not None else '?'}{start}", status,
+            shown_hp = f"{hp if hp is not None else '?'}{start}"
+            self._rows.append((elide_name(c.label), c.side, shown_hp, status,
                                "; ".join(notes.get(c.id, []))))
         self.endResetModel()
 

@@ -7,7 +7,7 @@ a readied action set off by another turn records on that turn's ``triggers`` ite
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,12 +121,52 @@ def _exact(step: Step, which: str, entries: list[Mapping[str, Any]],
     return ref
 
 
+_STRIKES = frozenset({"attacks", "hits", "misses"})
+
+
+class OutcomeOrderError(ValueError):
+    """An attack's outcome cannot be recorded before (or cleared before) another's."""
+
+
+def attack_index(steps: Sequence[Step], step: Step) -> int | None:
+    """Gets which attack of its declaration, turn or action ``step`` is (0: the first), when
+    that entry makes several; None for a single attack.
+
+    Time units number them (``attack``), volleys their shots (``shot``); otherwise the
+    engines give one step an outcome, in the order of the ``hits`` list, so the step's place
+    among its entry's strikes tells which outcome is its own.
+    """
+    if str(step.event) not in _STRIKES:
+        return None
+    for key in ("attack", "shot"):
+        value = step.detail.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value - 1
+    source = step_source(step)
+    if source is None:
+        return None
+    mine = [s for s in steps if s.actor == step.actor and step_source(s) == source
+            and s.round == step.round and str(s.event) in _STRIKES]
+    if len(mine) < 2:
+        return None
+    return next((i for i, s in enumerate(mine) if s.seq == step.seq), None)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def with_outcome(
-    entry: Mapping[str, Any], hit: bool | None, damage: int = 0, another: bool = False
+    entry: Mapping[str, Any], hit: bool | None, damage: int = 0, another: bool = False,
+    index: int | None = None,
 ) -> dict[str, Any]:
     """Gets the entry with an attack's outcome: ``hit``/``damage``, or one more ``hits`` item.
 
-    ``hit`` None clears every outcome (a failed save too).
+    ``index`` (from :func:`attack_index`) is which attack of several the outcome is for: it
+    goes in that place of the ``hits`` list and every other attack keeps its own. ``hit``
+    None clears that attack's outcome (without ``index``: every outcome, a failed save too).
+    Raises :class:`OutcomeOrderError` for an attack whose earlier ones have no outcome yet.
     """
     out = dict(entry)
     previous: list[dict[str, Any]] = [dict(h) for h in out.pop("hits", None) or ()]
@@ -137,14 +177,41 @@ def with_outcome(
         previous.insert(0, single)
     else:
         out.pop("damage", None)
+    new: dict[str, Any] = {"hit": hit, "damage": damage} if hit else {"hit": False}
+    if index is not None and not another and (index > 0 or len(previous) > 1):
+        return _with_attack(out, previous, new if hit is not None else None, index)
     if hit is None:
         out.pop("fails_save", None)
         return out
-    new: dict[str, Any] = {"hit": hit, "damage": damage} if hit else {"hit": False}
     if another and previous:
         out["hits"] = [*previous, new]
     else:
         out.update(new)
+    return out
+
+
+def _with_attack(out: dict[str, Any], previous: list[dict[str, Any]],
+                 new: dict[str, Any] | None, index: int) -> dict[str, Any]:
+    """Puts (or, ``new`` None, takes off) the outcome of attack ``index`` in ``hits``."""
+    hits = list(previous)
+    if new is None:
+        if index >= len(hits):
+            return {**out, "hits": hits} if hits else out  # it had none: nothing to clear
+        if index != len(hits) - 1:
+            later = _ordinal(len(hits))
+            raise OutcomeOrderError(f"the {later} attack has an outcome: clear the later "
+                                    "attacks first (outcomes are kept in the order made)")
+        hits.pop()
+    elif index < len(hits):
+        hits[index] = new
+    elif index == len(hits):
+        hits.append(new)
+    else:
+        first = _ordinal(len(hits) + 1)
+        raise OutcomeOrderError(f"record the {first} attack first: the outcomes of several "
+                                "attacks are recorded in the order they are made")
+    if hits:
+        out["hits"] = hits
     return out
 
 

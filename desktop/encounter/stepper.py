@@ -25,6 +25,7 @@ from core.rules import Phase, find_system
 from core.rules.base import RollRequest
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.roll_row import RollRow
+from desktop.plain_text import elide_name
 from desktop.step_text import rule_in_words
 
 AUTO_MARK = "[auto]"
@@ -329,7 +330,7 @@ class ProcedureStepper(QWidget):
         state = self.controller.state
         choices = [(side, f"{side} (whole side)") for side in
                    dict.fromkeys(c.side for c in state.combatants.values())]
-        choices += [(c.id, c.label) for c in state.combatants.values()]
+        choices += [(c.id, elide_name(c.label)) for c in state.combatants.values()]
         shown = [(self.morale_who.itemData(i), self.morale_who.itemText(i))
                  for i in range(self.morale_who.count())]
         if shown != choices:

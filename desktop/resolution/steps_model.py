@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from core.model.values import Combatant, Resolution, Step
 from core.printout.words import event_words
+from desktop.plain_text import elide_name
 from desktop.step_text import short_rule_ids, step_tooltip, step_when
 
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -38,7 +39,7 @@ class StepsModel(QAbstractTableModel):
         self._steps = resolution.steps if resolution else ()
         self._row_of = {step.seq: row for row, step in enumerate(self._steps)}
         if combatants is not None:
-            self._labels = {c.id: c.label for c in combatants}
+            self._labels = {c.id: elide_name(c.label) for c in combatants}
         self.endResetModel()
 
     def row_of_seq(self, seq: int) -> int | None:

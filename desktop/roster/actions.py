@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -87,6 +87,10 @@ class RosterActions:
         self.export_action = self._action(
             "E&xport…", self.ask_export, ["Ctrl+Shift+E"], "Export the roster as JSON or CSV"
         )
+        self.example_action = self._action(
+            "Export Ex&ample File…", self.ask_example, [],
+            "Write an example roster file (CSV or JSON) to fill in and import",
+        )
         self.rest_action = self._action(
             "Re&st…", self.rest_selected, [],
             "The selected entries rest: spent spells come back, HP too if you tick it",
@@ -126,7 +130,8 @@ class RosterActions:
         menu.addAction(self.rest_action)
         menu.addAction(self.rest_party_action)
         menu.addSeparator()
-        for action in (self.import_action, self.export_action, self.log_action):
+        for action in (self.import_action, self.export_action, self.example_action,
+                       self.log_action):
             menu.addAction(action)
         menu.addSeparator()
         menu.addAction(self.find_action)
@@ -210,10 +215,13 @@ class RosterActions:
                 "Select a roster entry or a monster template to remove.", 4000
             )
             return
+        fighting = self._fighting_text([item])
+        if fighting is None:
+            return
         answer = QMessageBox.question(
             self.widget,
             "Remove entry",
-            plain(f"Remove {item.name} from the roster? (Ctrl+Z brings them back.)"),
+            plain(f"{fighting}Remove {item.name} from the roster? (Ctrl+Z brings them back.)"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -227,16 +235,44 @@ class RosterActions:
         entries = [i for i in items if isinstance(i, RosterEntry)]
         templates = [i for i in items if isinstance(i, MonsterTemplate)]
         names = [e.name for e in entries] + [f"the {t.name} template" for t in templates]
+        fighting = self._fighting_text(entries)
+        if fighting is None:
+            return
         answer = QMessageBox.question(
             self.widget,
             "Remove entries",
-            plain(f"Remove {len(names)} from the campaign: {names_text(names, 8)}? "
+            plain(f"{fighting}Remove {len(names)} from the campaign: {names_text(names, 8)}? "
                   "(Ctrl+Z brings them all back.)"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.push(RemoveRecordsCommand(ctx, entries, templates))
+
+    def _fighting_text(self, entries: Sequence[RosterEntry]) -> str | None:
+        """Gets the warning for entries fighting in an open encounter ("" if none; None: the
+        store could not be read, and nothing is removed)."""
+        from core.play.session import encounters_holding
+        from core.store import StoreError
+
+        campaign = self.window.campaign
+        ids = {e.id: e.name for e in entries if e.id is not None}
+        if campaign is None or not ids:
+            return ""
+        try:
+            holding = self.window.store_call(
+                lambda: encounters_holding(self.window.store, campaign.id, list(ids)))
+        except StoreError as exc:
+            self.window.store_failed(exc, "Nothing was removed")
+            return None
+        if not holding:
+            return ""
+        lines = [f"{ids[i]} is fighting in {names_text(fights, 4)}, which "
+                 f"{'is' if len(fights) == 1 else 'are'} still open." for i, fights in
+                 holding.items()]
+        return ("\n".join(lines) + "\nIf removed, what the fight does to them cannot be "
+                "written to the roster when it ends: it goes to the session log only (Ctrl+Z "
+                "on the removal, before the fight ends, lets it be written).\n\n")
 
     # --- rest ------------------------------------------------------------------------------------
 
@@ -353,15 +389,17 @@ class RosterActions:
         spells_cast: Mapping[str, Sequence[str]] | None = None,
         baseline: Mapping[str, Mapping[str, object]] | None = None,
         roster: Sequence[RosterEntry] | None = None,
+        end: Callable[[], bool] | None = None,
     ) -> ResultsDialog | None:
-        """Opens (non-modal) the roster changes an encounter made, beside the roster as it is now.
+        """Opens the roster changes an encounter made, beside the roster as it is now.
 
         The roster (``roster``: as the caller just read it) is read from the database, not
         from this window, so that a change saved by another window since the fight began is
-        seen and offered as a choice.
+        seen and offered as a choice. ``end`` ends the encounter: called when the DM applies
+        the results (or at once when there are none); Cancel leaves the encounter open.
         """
         from core.roster.kills import encounter_kills
-        from core.roster.results import propose_results
+        from core.roster.results import defeated_in, propose_results
         from core.store import StoreError
         from desktop.roster.results_dialog import ResultsDialog
 
@@ -376,14 +414,22 @@ class RosterActions:
                 return None
         roster = list(roster)
         changes = propose_results(roster, state, spells_cast, baseline)
-        kills = encounter_kills(state, self.window.templates)
+        kills = encounter_kills(state, self.window.templates, defeated_in(baseline))
         if not changes and not kills:
-            self.window.statusBar().showMessage(f"{title}: nothing to change in the roster.", 5000)
+            if end is None or end():
+                self.window.statusBar().showMessage(
+                    f"{title}: nothing to change in the roster.", 5000)
             return None
         dialog = ResultsDialog(changes, self.widget, title)
+        if end is not None:
+            dialog.set_ending(True)
         kills_box = self._add_kills(dialog, kills)
         dialog.accepted.connect(
-            lambda: self._on_results_accepted(dialog, title, roster, kills_box))
+            lambda: self._on_results_accepted(dialog, title, roster, kills_box, end))
+        if end is not None:
+            dialog.rejected.connect(lambda: self.window.statusBar().showMessage(
+                f"{title} was not ended: it stays open, and nothing was written to the roster.",
+                8000))
         dialog.open()
         self.dialog = dialog
         return dialog
@@ -403,11 +449,13 @@ class RosterActions:
 
     def _on_results_accepted(
         self, dialog: ResultsDialog, title: str, roster: Sequence[RosterEntry],
-        kills_box: KillsBox | None = None,
+        kills_box: KillsBox | None = None, end: Callable[[], bool] | None = None,
     ) -> None:
         from core.roster.kills import kill_lines
 
         ctx = self.window.ctx
+        if end is not None and not end():
+            return  # not ended (the reason is shown): nothing is written, the fight stays open
         accepted = dialog.accepted_changes()
         kills = kill_lines(kills_box.kills_with_xp()) if kills_box is not None else []
         if ctx is None or not (accepted or kills):
@@ -506,7 +554,8 @@ class RosterActions:
             )  # fmt: skip
             return 0
         plan = plan_import(
-            self.window.entries, self.window.templates, document.entries, document.templates
+            self.window.entries, self.window.templates, document.entries, document.templates,
+            document.entry_fields, document.template_fields,
         )
         if plan.nothing_to_do:
             self.window.statusBar().showMessage(
@@ -563,6 +612,32 @@ class RosterActions:
         )
         if path:
             self.export_path(Path(path))
+
+    def ask_example(self) -> None:
+        """Asks for a file name and writes the example roster file there."""
+        path, _ = QFileDialog.getSaveFileName(
+            self.widget, "Export example file", "roster-example.csv", "CSV (*.csv);;JSON (*.json)"
+        )
+        if path:
+            self.example_path(Path(path))
+
+    def example_path(self, path: Path) -> None:
+        """Writes the example roster file (CSV for a .csv name, JSON otherwise)."""
+        from core.roster.example import example_roster
+        from core.roster.files import write_roster_csv, write_roster_json
+        from core.store import StoreError
+
+        entries, templates = example_roster()
+        writer = write_roster_csv if path.suffix.lower() == ".csv" else write_roster_json
+        try:
+            path.write_text(writer(entries, templates), encoding="utf-8")
+        except OSError as exc:
+            self.window.report(StoreError(f"{path} cannot be written: {exc.strerror}"))
+            return
+        self.window.statusBar().showMessage(
+            f"Wrote {path.name}: {len(entries)} example entries and a monster template. Fill "
+            "it in (a spreadsheet opens the CSV) and import it; Help › Importing and "
+            "exporting explains each column.", 10000)
 
     def export_path(self, path: Path) -> None:
         """Writes the roster to ``path`` (CSV for a .csv name, JSON otherwise)."""

@@ -344,7 +344,7 @@ class EntryEditor(RecordEditor):
         if new:
             self.title.setText(f"New {KIND_LABELS[shown.kind]}")
         elif entry is not None:
-            self.title.setText(plain(entry.name))
+            self.title.setText(plain(entry.name))  # the form shows the whole name (wrapped)
         else:
             self.title.setText("Select a roster entry, or press Insert for a new one.")
         self._validate()

@@ -26,6 +26,8 @@ def rest_line(before: RosterEntry, after: RosterEntry) -> str:
         parts.append(f"{regained} spell{'s' if regained != 1 else ''} back")
     if after.hp != before.hp:
         parts.append(f"HP {before.hp} → {after.hp}")
+    if after.status != before.status:
+        parts.append(f"{before.status} → {after.status}")
     return f"{before.name}: {', '.join(parts) or 'nothing to restore'}"
 
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.roster.results import ChangeField, Choice, ProposedChange
-from desktop.plain_text import plain
+from desktop.plain_text import elide_name, plain
 
 COLUMNS = ("Roster entry", "What", "When the fight began", "In the roster now",
            "This fight ended with", "Write to the roster")
@@ -111,20 +111,42 @@ class ResultsDialog(QDialog):
         buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(
+        self.intro = QLabel(
             "Each line is what this fight changed, added to the roster as it is now. Untick a "
-            "line to leave it out; Apply writes the rest in one step (Ctrl+Z takes it back)."))
+            "line to leave it out; Apply writes the rest in one step (Ctrl+Z takes it back).")
+        self.intro.setWordWrap(True)
+        layout.addWidget(self.intro)
         layout.addWidget(self.warning)
         layout.addWidget(self.table)
+        if not self.changes:  # only kills to log: no empty table
+            self.table.hide()
+            self.intro.setText("This fight changed nothing in the roster's entries. Apply "
+                               "writes the kills below to the session log (Ctrl+Z takes it "
+                               "back).")
         layout.addWidget(buttons)
 
+    def set_ending(self, ending: bool) -> None:
+        """Says that Apply also ends the encounter, and Cancel leaves it open."""
+        if ending:
+            self.intro.setText(self.intro.text() + " Apply also ends the encounter; Cancel "
+                               "leaves it open, with nothing written.")
+            self.buttons.button(QDialogButtonBox.StandardButton.Apply).setToolTip(
+                "End the encounter and write the lines ticked")
+            self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setToolTip(
+                "Leave the encounter open; nothing is written")
+
     def _fill(self, row: int, change: ProposedChange) -> None:
-        cells = (change.entry_name, _what(change.field),
+        cells = (elide_name(change.entry_name), _what(change.field),
                  _text(change.start) if change.field is not ChangeField.SPELLS
                  else f"memorised {_text(change.start)}",
                  _now(change), _ended_with(change))
         tip = ("Changed since this fight began: another fight, another window or an edit. "
                "Choose what to write.") if change.changed_since else change.description
+        if change.gone:
+            cells = (*cells[:3], "deleted from the roster", cells[4])
+            tip = ("This entry was deleted from the roster during the fight: its result is "
+                   "written to the session log only (undo the deletion first to write it to "
+                   "the roster).")
         for column, text in enumerate(cells):
             item = QTableWidgetItem(text)
             item.setToolTip(tip)
@@ -141,7 +163,8 @@ class ResultsDialog(QDialog):
             self.choices[row] = combo
             self.table.setCellWidget(row, last, combo)
         else:
-            item = QTableWidgetItem(_new(change))
+            item = QTableWidgetItem("log it (deleted from the roster)" if change.gone
+                                    else _new(change))
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
             item.setToolTip(tip)

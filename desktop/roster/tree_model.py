@@ -24,6 +24,7 @@ from core.model.values import Kind
 from core.printout.words import status_words
 from core.roster.checks import ascending_ac
 from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus, level_text
+from desktop.plain_text import elide_name
 
 Index = QModelIndex | QPersistentModelIndex
 Item = RosterEntry | MonsterTemplate
@@ -58,12 +59,12 @@ def _entry_cells(e: RosterEntry) -> tuple[str, ...]:
     ac = "" if e.ac is None else f"{e.ac} ({ascending_ac(e.ac)})"
     cls = " ".join(p for p in (e.race, e.char_class) if p)
     status = status_words(e.status)
-    return (e.name, cls, level_text(e), hp, ac, _num(e.movement), e.side, status)
+    return (elide_name(e.name), cls, level_text(e), hp, ac, _num(e.movement), e.side, status)
 
 
 def _template_cells(t: MonsterTemplate) -> tuple[str, ...]:
     ac = "" if t.ac is None else f"{t.ac} ({ascending_ac(t.ac)})"
-    return (t.name, f"HD {t.hit_dice}", "", "", ac, _num(t.movement), "monsters", "")
+    return (elide_name(t.name), f"HD {t.hit_dice}", "", "", ac, _num(t.movement), "monsters", "")
 
 
 def _sort_key(item: Item, column: int) -> Any:

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from core.model.values import Combatant, Resolution, Step, StepEvent
+from desktop.plain_text import elide_name
 
 ROUND_GAP = 1.0
 """Empty segments between two rounds laid side by side."""
@@ -211,7 +212,7 @@ def _rows(
 ) -> tuple[tuple[Row, ...], tuple[SideBand, ...]]:
     known = combatants or ()
     side_of = {c.id: c.side for c in known}
-    label_of = {c.id: c.label for c in known}
+    label_of = {c.id: elide_name(c.label) for c in known}
     # Anyone the resolution names but the caller did not describe still gets a row, in the
     # order: the resolution's combatants, then actors, then targets (first mention wins).
     extra = dict.fromkeys(resolution.combatants)

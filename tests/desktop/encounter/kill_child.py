@@ -41,6 +41,9 @@ def main() -> None:
     board = workspace.board
     assert isinstance(board, LetterBoard)
     ids = list(workspace.controller.state.combatants)
+    combatants = workspace.controller.state.combatants
+    foe = {cid: next(o for o in ids if combatants[o].side != combatants[cid].side)
+           for cid in ids}  # a blow is made at someone: the form asks for a target
     print(f"started {len(session.log.commands)}", flush=True)
     while True:  # round after round until the parent kills us
         for cid in ids:
@@ -48,6 +51,7 @@ def main() -> None:
             data = board.cards_model.mimeData([board.cards_model.index(row, 0)])
             board.lanes["attack"].model.dropMimeData(data, Qt.DropAction.CopyAction, -1, 0,
                                                      QModelIndex())
+            board.editor.set_value("target", foe[cid])
             board.editor.submit()
             app.processEvents()
         for request in workspace.controller.rolls_needed():

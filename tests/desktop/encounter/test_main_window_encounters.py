@@ -130,6 +130,8 @@ def test_ending_offers_results_marks_it_ended_and_it_stays_closed_on_reopen(
     assert questions and "End Encounter 1" in questions[0]
     dialog = window.encounter_actions.dialog
     assert dialog is not None and "HP" in dialog.changes[0].description  # type: ignore[attr-defined]
+    assert [i.status for i in sample_store.encounters.all(window.campaign.id)] == ["active"]
+    dialog.accept()  # type: ignore[attr-defined]  # Apply ends it
     assert [i.status for i in sample_store.encounters.all(window.campaign.id)] == ["ended"]
     assert window.tabs.count() == 1
 

@@ -218,6 +218,12 @@ def test_results_cancelled_at_the_end_are_offered_whole_after_reopening(
     land_blow(orcs, "orc-1", brannoc_id(table), 5)
     button(end_shown(table), "Cancel").click()
     assert hp(table, "Brannoc the Bold") == 24
+    assert not orcs.session.ended and table.encounter_actions.current() is orcs  # still open
+    none_written = end_shown(table)
+    assert none_written.descriptions() == ["Brannoc the Bold: HP 24 → 19"]
+    none_written.set_ticked(0, False)
+    button(none_written, "Apply").click()  # ends it, writing nothing
+    assert hp(table, "Brannoc the Bold") == 24
     action(table, "Orc guardroom — Side initiative on d6, segment rounds (ended)").trigger()
     action(table, "Reopen Encounter").trigger()
     assert "None of its results were written to the roster" in questions.asked[-1]
