@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import getpass
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -59,10 +60,22 @@ def changed_by(context: ExecutionContext | None) -> str | None:
     return os_user()
 
 
+class TextJSON(JSON):
+    """JSON that is written whenever its text would change, not only when Python says it did.
+
+    Python holds 8 and 8.0 (and 1 and True) equal, so plain JSON left a weapon's length stored
+    as 8 when the DM saved 8.0, while the row check was taken over the 8.0 written: the next
+    unsealed opening named the entry as changed outside Combat Desk.
+    """
+
+    def compare_values(self, x: Any, y: Any) -> bool:
+        return x is y or json.dumps(x) == json.dumps(y)
+
+
 class Base(DeclarativeBase):
     """Declarative base for every Combat Desk table."""
 
-    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+    type_annotation_map = {dict[str, Any]: TextJSON, list[Any]: TextJSON}
 
 
 class Audited:
@@ -171,7 +184,7 @@ class MonsterTemplateRow(RowChecked, Audited, Base):
     attacks: Mapped[int] = mapped_column(default=1)
     surprises_on: Mapped[int | None]
     # A list of weapons, or {"weapons": [...], "xp": N} once the DM gave the template an XP value.
-    weapons: Mapped[Any] = mapped_column(JSON, default=list)
+    weapons: Mapped[Any] = mapped_column(TextJSON, default=list)
     notes: Mapped[str] = mapped_column(Text, default="")
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 

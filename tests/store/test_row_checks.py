@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import create_engine, select
 
 from core.fight.log import Command, Event, EventKind, new_command_id
+from core.model.values import Weapon
 from core.roster.entries import MonsterTemplate, RosterEntry
 from core.roster.merge import ImportChanges
 from core.store import Store, row_checks
@@ -244,3 +245,19 @@ def test_every_content_column_is_covered_by_its_tables_check() -> None:
         table = Base.metadata.tables[table_name]
         content = {c.name for c in table.columns} - left_out
         assert set(columns) == content, table_name
+
+
+def test_a_value_saved_equal_in_python_but_not_in_text_still_checks(tmp_path: Path) -> None:
+    """A weapon's length 8 saved again as 8.0 (the form's number) is written as 8.0, so an
+    unsealed file names no damage: the ORM left the stored 8 while the check took 8.0."""
+    path = tmp_path / "campaign.sqlite"
+    store = Store.open(f"sqlite:///{path}")
+    cid = store.campaigns.create("Greyhawk").id
+    spear = store.roster.add(cid, RosterEntry(name="Garrick", weapons=(Weapon("Spear", 6, 8),)))
+    store.roster.update(replace(spear, weapons=(Weapon("Spear", 6, 8.0),)))
+    assert row_checks.stored_problems(path) == []
+    pike = (Weapon("Pike", 13, 18),)
+    template = store.templates.add(cid, MonsterTemplate(name="Orc", weapons=pike))
+    store.templates.update(replace(template, weapons=(Weapon("Pike", 13, 18.0),)))
+    assert row_checks.stored_problems(path) == []
+    store.close()
