@@ -124,6 +124,15 @@ class SlowWeapons(StrEnum):
     """The turn is refused: the DM must make the creature wait."""
 
 
+class ReadiedSlow(StrEnum):
+    """When a readied attack with a slow weapon is made once its trigger comes."""
+
+    WAITS = "waits"
+    """Like any slow-weapon attack, after every non-waiting creature has taken its turn."""
+    AT_ONCE = "at-once"
+    """At once, when the trigger comes, as other readied actions."""
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """House-rule options for popcorn initiative; every default follows the source text."""
@@ -150,6 +159,7 @@ class Options:
     require_full_rounds: bool = True
     surprised_lose_round: bool = True
     fallen_nominee: FallenNominee = FallenNominee.CHOOSE_AGAIN
+    readied_slow_weapons: ReadiedSlow = ReadiedSlow.WAITS
 
 
 # --- rule catalogue -----------------------------------------------------------------------------
@@ -201,6 +211,10 @@ RULES = rule_table(
     _rule("attack.slow-weapon-last", "Slow Weapons",
           "An attack with a slow weapon happens only once every non-waiting creature has "
           "taken its turn.", "slow_weapons"),
+    _rule("ready.slow-weapon-waits", "Slow Weapons",
+          "A readied attack with a slow weapon is set off by its trigger but made only once "
+          "every non-waiting creature has taken its turn (the text makes no exception for "
+          "readied attacks); as an option it is made at once.", "readied_slow_weapons"),
     _rule("attack.per-round", "Attacks Per Round",
           "A creature makes at most its number of attacks in one action (PCs: one)."),
     _rule("attack.split-targets", "Attacks Per Round",
@@ -263,7 +277,8 @@ PHASES = (
     Phase("take-action", "Take Action",
           ("popcorn.turn.take-action", "popcorn.wait.nominate-another", "popcorn.spell.heals",
            "popcorn.care.condition", "popcorn.care.cannot-act",
-           "popcorn.ready.trigger", "popcorn.attack.slow-weapon-last")),
+           "popcorn.ready.trigger", "popcorn.attack.slow-weapon-last",
+           "popcorn.ready.slow-weapon-waits")),
     Phase("pass-action", "Pass the Action",
           ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round",
            "popcorn.pass.fallen-nominee")),
@@ -284,6 +299,7 @@ R_MUST_ACT = "popcorn.wait.must-act"
 R_READY = "popcorn.ready.trigger"
 R_LAPSE = "popcorn.ready.lapses-when-nominated"
 R_SLOW = "popcorn.attack.slow-weapon-last"
+R_READY_SLOW = "popcorn.ready.slow-weapon-waits"
 R_ATTACKS = "popcorn.attack.per-round"
 R_SPLIT = "popcorn.attack.split-targets"
 R_NATURAL = "popcorn.attack.natural-1-and-20"
@@ -405,7 +421,7 @@ class _Engine:
         self.cast: set[str] = set()
         self.reacted: set[str] = set()
         self.moved: set[str] = set()
-        self.held_slow: list[tuple[_Act, list[_Reaction]]] = []
+        self.held_slow: list[tuple[_Act, list[_Reaction], list[str]]] = []
         self.casting: _Act | None = None
         # Pass the Action: who named the creature due next, and who must choose again
         self.nominated_by: tuple[str, str] | None = None
@@ -962,8 +978,18 @@ class _Engine:
                                 "sole action (Spell Casting)")
         del self.readied[cid]
         act = self.act_from(reaction.data, path, cid, base=readied.act)
-        self.emit(cid, StepEvent.READIED_TRIGGERS, [R_READY], action=act.kind, target=act.target,
-                  trigger=readied.trigger, triggered_by=trigger.actor, turn=path)
+        slow = (act.kind in ATTACKS and act.weapon is not None and act.weapon.slow
+                and self.options.readied_slow_weapons == ReadiedSlow.WAITS
+                and len(self.to_act) > len(self.waiting))
+        self.emit(cid, StepEvent.READIED_TRIGGERS, [R_READY, *([R_READY_SLOW] if slow else [])],
+                  action=act.kind, target=act.target, trigger=readied.trigger,
+                  triggered_by=trigger.actor, turn=path, held=True if slow else None)
+        if slow:
+            # Slow Weapons: "may only attack after all non-waiting creatures have taken their
+            # turn" — a readied blow is no exception; it is held like any slow attack.
+            self.reacted.add(cid)
+            self.held_slow.append((act, [], [R_SLOW, R_READY_SLOW, R_READY]))
+            return
         self.perform(act, [R_READY], [])
         self.reacted.add(cid)
         if act.fails_save and act.target is not None and act.kind != "spell":
@@ -1201,7 +1227,7 @@ class _Engine:
                     raise ScenarioError(f"{path}.weapon", f"{act.weapon.name} is slow: "
                                         f"{self.name(cid)} may attack only after every non-waiting "
                                         "creature has acted (wait instead)")
-                self.held_slow.append((act, reactions))
+                self.held_slow.append((act, reactions, [R_SLOW]))
                 return
             because.append(R_SLOW)
         self.perform(act, because, reactions)
@@ -1211,9 +1237,9 @@ class _Engine:
         if not self.held_slow or len(self.to_act) > len(self.waiting):
             return
         held, self.held_slow = self.held_slow, []
-        for act, reactions in held:
+        for act, reactions, because in held:
             if self.active(act.actor):
-                self.perform(act, [R_SLOW], reactions)
+                self.perform(act, because, reactions)
 
     # --- 4. End of Round -----------------------------------------------------------------------
 

@@ -119,6 +119,16 @@ class SpellStarts(StrEnum):
     """Segment 1 of the round, whatever the dice (a common house rule)."""
 
 
+class SurpriseMove(StrEnum):
+    """How far a charge or a close may go in one surprise segment."""
+
+    ROUND_ALLOWS = "round-allows"
+    """As far as a round's move allows: "actions that would normally happen over the course
+    of a round may be completed in one surprise segment … charging, closing to melee"."""
+    ONE_SEGMENT = "one-segment"
+    """Only as far as one segment's share of the move (a tenth), as before issue 25."""
+
+
 class HpRule(StrEnum):
     """When a combatant stops fighting (the source is silent)."""
 
@@ -153,6 +163,7 @@ class Options:
     set_weapon_double_damage: bool = False
     """A weapon set against a charge deals double the recorded damage (AD&D; the source is
     silent, so recorded damage stands by default)."""
+    surprise_move: SurpriseMove = SurpriseMove.ROUND_ALLOWS
 
 
 # --- rule catalogue ---------------------------------------------------------------------------
@@ -195,6 +206,8 @@ R_FLEEING_ATTACK = "side-d6.interrupt.fleeing-attack"
 R_SET_VS_CHARGE = "side-d6.interrupt.set-against-charge"
 R_SET_DOUBLE = "side-d6.interrupt.set-double-damage"
 R_CONTACT = "side-d6.move.contact-segment"
+R_NO_INTERRUPT = "side-d6.surprise.no-interrupt-while-surprised"
+R_SURPRISE_CHARGE = "side-d6.surprise.charge-a-round-allows"
 R_SPLIT = "side-d6.routine.split-targets"
 
 RULES = rule_table(
@@ -277,6 +290,15 @@ RULES = rule_table(
          "Optionally a weapon set against a charge deals double the recorded damage (AD&D); "
          "the source is silent, so by default the recorded damage stands.",
          "set_weapon_double_damage"),
+    Rule(R_SURPRISE_CHARGE, SOURCE, H_SURPRISE,
+         "A charge or a close that a round's move allows is completed in one surprise "
+         "segment, as talking, attacking, charging and closing to melee are; one that needs "
+         "more than a round's move cannot be done in a single segment and is refused (as an "
+         "option: only a tenth of the move fits in the segment).", "surprise_move"),
+    Rule(R_NO_INTERRUPT, SOURCE, H_SURPRISE,
+         "A combatant still surprised in a surprise segment is \"unable to act\": it is "
+         "neither offered nor allowed an interrupt (a fleeing attack, a weapon set against a "
+         "charge) in that segment."),
     Rule(R_CONTACT, SOURCE, H_SURPRISE,
          "Source silent on distances: a charge or close given a distance reaches after "
          "distance ÷ (movement rate ÷ 10) segments, counting its own segment; a charge strikes "
@@ -287,7 +309,7 @@ RULES = rule_table(
 PHASES = (
     Phase("surprise", "Determine surprise (d6 per side)",
           (R_SURPRISE_DIE, R_SURPRISE_SEGMENTS, R_STEALTHY, R_CANNOT, R_ALERTED, R_DEX,
-           R_SURPRISE_ACT, R_ONE_SEGMENT)),
+           R_SURPRISE_ACT, R_ONE_SEGMENT, R_SURPRISE_CHARGE, R_NO_INTERRUPT)),
     Phase("declare", "Declare spells and general actions",
           (R_DECLARE_SPELL, R_NO_SUBSTITUTE, R_ACTIONS)),
     Phase("initiative", "Roll initiative (d6 per side)",
@@ -854,22 +876,51 @@ class _Planner:
                 action.surprise_spell = True
             needed = _contact_segments(decl, kind, actor)
             if needed is not None and needed > 1:
-                raise ScenarioError(f"{decl.path}.distance" if "distance" in decl.raw
-                                    else f"{decl.path}.charge_segments",
-                                    f"a surprise segment holds only what one segment allows; "
-                                    f"{actor.label} needs {needed} segments to reach")
-            self._place(action, rnd)
+                # "1. Determine Surprise": charging and closing to melee fit in one surprise
+                # segment "provided that it is possible for the action to take place during a
+                # single segment": what a round's move allows, not a minute-long speech.
+                where = (f"{decl.path}.distance" if "distance" in decl.raw
+                         else f"{decl.path}.charge_segments")
+                if self.options.surprise_move is SurpriseMove.ONE_SEGMENT:
+                    raise ScenarioError(where, f"a surprise segment holds only a tenth of a "
+                                        f"move (option); {actor.label} needs {needed} "
+                                        "segments to reach")
+                if needed > SEGMENTS_PER_ROUND:
+                    raise ScenarioError(where, f"{actor.label} cannot reach in one surprise "
+                                        f"segment: the distance is more than a round's move "
+                                        f"({needed} segments of movement)")
+            self._place(action, rnd, in_surprise=True)
 
-    def _place(self, action: _Action, rnd: RoundSpec) -> None:
+    def _place(self, action: _Action, rnd: RoundSpec, in_surprise: bool = False) -> None:
         """Adds an action with its interrupts, splitting a charge that reaches later."""
         decl, kind, actor = action.decl, action.kind, action.actor
         facts = self.facts.get(rnd.path)
         if facts is None:
             facts = self.facts[rnd.path] = _round_facts(rnd)
         interrupts = _read_interrupts(decl, kind, actor, self.by_id, facts.sets)
-        action.may_interrupt = _interrupt_candidates(kind, actor, facts, self.by_id)
+        may = _interrupt_candidates(kind, actor, facts, self.by_id)
+        if in_surprise:
+            # "Unable to act during the first few seconds": no interrupt from the surprised.
+            free = tuple(w for w in may if _can_act_in_surprise(
+                self.by_id[w], action.t, self.surprise, self.options))
+            if free != may:
+                action.because = (*action.because, R_NO_INTERRUPT)
+            may = free
+            for it in interrupts:
+                if not _can_act_in_surprise(self.by_id[it.actor], action.t, self.surprise,
+                                            self.options):
+                    what = "strike as it flees" if it.kind == FLEEING_ATTACK else (
+                        "strike with a weapon set against its charge")
+                    raise ScenarioError(
+                        f"{it.path}.actor",
+                        f"{self.by_id[it.actor].label} is surprised in surprise segment "
+                        f"{action.t} and unable to act, so it cannot {what}")
+        action.may_interrupt = may
         needed = _contact_segments(decl, kind, actor)
         if needed is not None:
+            if in_surprise and needed > 1:
+                needed = 1  # checked by the caller: a round's move fits in the segment
+                action.because = (R_SURPRISE_CHARGE, *action.because)
             action.contact = action.t + needed - 1
             action.because = (R_CONTACT, *action.because)
         if kind is Kind.CHARGE and (interrupts or (
@@ -1436,6 +1487,13 @@ def resolve_with_ledger(scenario: Scenario, dice: RollSource) -> LedgerResolutio
     return LedgerResolution(resolution, dict(engine.state.ledger))
 
 
+class _UnrolledSurprise:
+    """Stands in for a surprise die not rolled yet: it surprises no one (a 6)."""
+
+    def roll(self, expression: str, purpose: str = "") -> Roll:
+        return Roll(expression, 6, purpose=purpose)
+
+
 @dataclass(frozen=True, slots=True)
 class InterruptOffer:
     """An interrupt the DM may offer: who may strike a fleeing or charging combatant."""
@@ -1468,12 +1526,20 @@ def interrupt_offers(scenario: Scenario, round_index: int) -> list[InterruptOffe
     rnd = scenario.rounds[round_index]
     by_id = {c.id: c for c in scenario.combatants}
     facts = _round_facts(rnd)
+    surprise: SurpriseResult | None = None
+    options = parse_options(Options, scenario.options)
+    if rnd.surprise:
+        surprise = _surprise(scenario, options, _UnrolledSurprise(), [])
     out: list[InterruptOffer] = []
     for decl in rnd.declarations:
         kind = action_kind(decl)
         if kind not in (Kind.FLEE, Kind.CHARGE):
             continue
         who = _interrupt_candidates(kind, by_id[decl.actor], facts, by_id)
+        if surprise is not None:
+            # side-d6.surprise.no-interrupt-while-surprised: the surprised are offered nothing.
+            seg = _raw_int(decl.raw, "segment", decl.path) or 1
+            who = tuple(w for w in who if _can_act_in_surprise(by_id[w], seg, surprise, options))
         if who:
             out.append(InterruptOffer(decl.path, decl.actor,
                                       FLEEING_ATTACK if kind is Kind.FLEE

@@ -274,6 +274,28 @@ def test_slow_weapon_attacks_after_non_waiting_creatures() -> None:
     assert err.field == "rounds[0].turns[0].weapon"
 
 
+def test_readied_slow_weapon_waits_for_the_non_waiting() -> None:
+    """popcorn.ready.slow-weapon-waits: "Characters with Slow weapons … may only attack after
+    all non-waiting creatures have taken their turn" — a readied blow is no exception."""
+    cs = [pc("ann", weapons=[{"name": "polearm", "slow": True}]), mon("orc"), mon("gob")]
+    init = {"ann": 15, "orc": 5, "gob": 3}
+    rounds = [{"turns": [
+        t("ann", "orc", action="attack", target="orc", weapon="polearm", ready="the orc moves"),
+        t("orc", "gob", action="move"),
+        {"actor": "ann", "triggered": True, "hit": True, "damage": 4},
+        t("gob", "gob", action="attack", target="ann", hit=False)]}]
+    res = resolve(cs, rounds, initiative=init)
+    assert [e[:2] for e in events(res)] == [
+        ("ann", "readies"), ("ann", "nominates"), ("orc", "moves"), ("ann", "readied-triggers"),
+        ("orc", "nominates"), ("gob", "misses"), ("gob", "nominates"), ("ann", "hits")]
+    trig = next(s for s in res.steps if s.event == StepEvent.READIED_TRIGGERS)
+    assert "popcorn.ready.slow-weapon-waits" in trig.because and trig.detail["held"] is True
+    blow = next(s for s in res.steps if s.event == StepEvent.HITS)
+    assert "popcorn.ready.slow-weapon-waits" in blow.because and res.combatants["orc"].hp == 46
+    fast = resolve(cs, rounds, initiative=init, options={"readied_slow_weapons": "at-once"})
+    assert [e[:2] for e in events(fast)][3:5] == [("ann", "readied-triggers"), ("ann", "hits")]
+
+
 def test_attacks_per_round() -> None:
     """popcorn.attack.per-round: a PC attacks once a round; a monster up to its attacks."""
     hits = [{"hit": True, "damage": 1}, {"hit": False}]
