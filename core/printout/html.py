@@ -131,7 +131,7 @@ def _picture(summary: Summary, steps: Sequence[TimelineStep], axis: Axis, alt: s
 
 def _play(rnd: RoundSummary) -> str:
     if not rnd.play:
-        return "<p>Nothing happens in this round.</p>"
+        return f"<p>{_e(rnd.quiet)}</p>"
     rows = [
         [
             _e(p.when) + (" ≡" if p.simultaneous else ""),

@@ -9,7 +9,7 @@ no Qt, no store, so the command line, the app and the tests word things the same
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
@@ -428,6 +428,19 @@ def _detail_words(key: str, value: Any, step: Step, names: Names) -> str:
     if isinstance(value, str) and value in names.labels:
         return f"{key_words(key)} {names(value)}"
     return f"{key_words(key)} {value_words(value)}"
+
+
+def quiet_round_words(declared: int, dice: Sequence[str]) -> str:
+    """Gets what a round in which no step happened says, on screen and on paper alike.
+
+    ``dice`` are the round's rolls in words (``initiative party: 3``): a round whose dice were
+    rolled did not see "nothing happen", and the page must not contradict its dice list.
+    """
+    rolled = f" Its dice were rolled: {'; '.join(dice)}." if dice else ""
+    if declared:
+        return (f"No one acted in this round: {plural(declared, 'declaration')} came to no "
+                f"step (called off, or the actor was down).{rolled}")
+    return f"No one acted in this round: no action was declared.{rolled}"
 
 
 _FELL_WORDS = {"dead": "died", "fled": "fled", "unconscious": "fell unconscious",

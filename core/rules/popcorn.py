@@ -263,7 +263,9 @@ RULES = rule_table(
           "morale"),
     _rule("end.effect-durations", "Effect Durations",
           "At the End of Round an effect already at Duration 0 expires; every other effect "
-          "loses 1 from its Duration."),
+          "loses 1 from its Duration. An effect at Duration 0 still runs through that round "
+          "(a 1-round spell cast in round 1 lasts all of round 2) and is shown as running "
+          "until it expires."),
     _rule("surprise.lose-round", "Combat Order - Popcorn Initiative",
           "Source silent: in a surprise round surprised creatures take no turn (OSE).",
           "surprised_lose_round"),

@@ -189,6 +189,8 @@ R_OTHER_DIE = "side-d6.initiative.other-sides-die"
 R_MULTI_SIDE = "side-d6.initiative.multi-side"
 R_MISSILE = "side-d6.initiative.missile-bonus"
 R_TIE = "side-d6.initiative.tie-simultaneous"
+R_SHARED = "side-d6.initiative.shared-segment"
+R_SPELL_SEGMENT_1 = "side-d6.spell.starts-in-segment-1"
 R_TIE_DAMAGE = "side-d6.initiative.damage-lands-in-tie"
 R_IMMEDIATE = "side-d6.round.damage-immediate"
 R_TEN = "side-d6.round.ten-segments"
@@ -247,7 +249,10 @@ RULES = rule_table(
          "A combatant shooting a missile weapon acts earlier by its missile bonus (within "
          "segments 1–6); Dexterity does not change melee initiative.", "missile_bonus"),
     Rule(R_TIE, SOURCE, H_INIT,
-         "Tied dice make the sides act simultaneously; so does any segment shared by sides."),
+         "Tied dice make the sides act simultaneously."),
+    Rule(R_SHARED, SOURCE, H_INIT,
+         "Sides that act in one segment without tied dice (a surprise segment both may act "
+         "in, a missile bonus, a held action) act in it simultaneously, as tied sides do."),
     Rule(R_TIE_DAMAGE, SOURCE, H_INIT,
          "Damage dealt in a simultaneous segment lands even if its dealer dies in it."),
     Rule(R_IMMEDIATE, SOURCE, H_INIT,
@@ -263,8 +268,11 @@ RULES = rule_table(
          "between listed targets: one at each in order, the rest at the last; an attack whose "
          "target has fallen goes at the next listed one still standing, or is not made."),
     Rule(R_SPELL_START, SOURCE, H_SPELLS,
-         "Casting begins in the caster's initiative segment, the first casting segment "
-         "(as a house rule: in segment 1).", "spell_starts"),
+         "Casting begins in the caster's initiative segment, the first casting segment.",
+         "spell_starts"),
+    Rule(R_SPELL_SEGMENT_1, SOURCE, H_SPELLS,
+         "As a house rule (option), casting begins in segment 1 of the round whatever the "
+         "dice.", "spell_starts"),
     Rule(R_HEALS, SOURCE, H_SPELLS,
          "A healing spell gives its target hit points back when it takes effect, up to the "
          "maximum (a combatant already down stays down)."),
@@ -315,9 +323,9 @@ PHASES = (
     Phase("initiative", "Roll initiative (d6 per side)",
           (R_INIT_DIE, R_OTHER_DIE, R_MULTI_SIDE, R_MISSILE)),
     Phase("act", "Play segments 1–10",
-          (R_TIE, R_TIE_DAMAGE, R_IMMEDIATE, R_TEN, R_HELD, R_ROUTINE, R_SPELL_START,
-           R_SPELL_EFFECT, R_HEALS, R_SPELL_SPOILED, R_BUSY, R_DEATH, R_FLEEING_ATTACK,
-           R_SET_VS_CHARGE, R_SET_DOUBLE, R_CONTACT, R_CONDITION, R_CANNOT_ACT)),
+          (R_TIE, R_SHARED, R_TIE_DAMAGE, R_IMMEDIATE, R_TEN, R_HELD, R_ROUTINE, R_SPELL_START,
+           R_SPELL_SEGMENT_1, R_SPELL_EFFECT, R_HEALS, R_SPELL_SPOILED, R_BUSY, R_DEATH,
+           R_FLEEING_ATTACK, R_SET_VS_CHARGE, R_SET_DOUBLE, R_CONTACT, R_CONDITION, R_CANNOT_ACT)),
 )
 
 # --- action kinds -----------------------------------------------------------------------------
@@ -803,6 +811,8 @@ class _Planner:
         self.actions: list[_Action] = []
         self.cancelled: dict[str, str] = {}
         self.facts: dict[str, _RoundFacts] = {}
+        self.tied: dict[int, int] = {}
+        """Round number → the die every side rolled, for rounds of tied dice."""
         self.order = 0
         has_sr = bool(scenario.rounds) and scenario.rounds[0].surprise
         self.clock = _Clock(surprise.total, 2 if has_sr else 1)
@@ -984,6 +994,9 @@ class _Planner:
         """Schedules a normal round's declarations ("3. Determine Initiative")."""
         kinds = self._kinds(rnd)
         dice = self._round_dice(rnd, number)
+        if len(dice) > 1 and len(set(dice.values())) == 1:
+            self.tied[self.clock.at(self.clock.time(index, 1))[0] or number] = next(
+                iter(dice.values()))
         for decl, kind, cancelled in kinds:
             actor = self.by_id[decl.actor]
             if "segment" in decl.raw:
@@ -997,9 +1010,11 @@ class _Planner:
             because: list[str] = [R_OTHER_DIE, R_INIT_DIE]
             if multi:
                 because.append(R_MULTI_SIDE)
-            if kind is Kind.SPELL and self.options.spell_starts is SpellStarts.SEGMENT_1:
+            segment_1 = kind is Kind.SPELL and (
+                self.options.spell_starts is SpellStarts.SEGMENT_1)
+            if segment_1:
                 seg = 1  # option spell_starts: casting begins in segment 1 whatever the dice
-                because = [R_SPELL_START]
+                because = [R_SPELL_SEGMENT_1]
             if self.options.missile_bonus and _missile_in_hand(decl, kind, actor):
                 adj = _dex_adj(actor, actor.missile_adj, self.options)
                 if adj:
@@ -1018,7 +1033,8 @@ class _Planner:
                     seg = hold
                     because = [R_HELD, R_TEN, *because]
             first, second = _routine_hits(decl, actor)
-            start_because = (R_SPELL_START, *because) if kind is Kind.SPELL else tuple(because)
+            start_because = (R_SPELL_START, *because) if kind is Kind.SPELL and not (
+                segment_1) else tuple(because)
             action = _Action(self.clock.time(index, seg), 1, self._next_order(), decl, kind,
                              actor, hits=first if kind is Kind.MELEE else decl.outcome.hits,
                              because=start_because)
@@ -1070,6 +1086,8 @@ class _Engine:
         self.last_round = len(scenario.rounds)
         self.used_sets: set[str] = set()
         """Set declarations whose weapon already struck a charge."""
+        self.tied: Mapping[int, int] = {}
+        """Round number → the tied die (set by the planner)."""
 
     # -- steps --
 
@@ -1414,7 +1432,11 @@ class _Engine:
         t = live[0].t
         simultaneous = len({a.actor.side for a in live}) > 1
         if simultaneous:
-            # "3. Determine Initiative": tied sides act at once; every blow lands.
+            # "3. Determine Initiative": tied sides act at once; every blow lands. Sides that
+            # share a segment for another reason act at once too (not "tied dice").
+            rnd_no, seg, in_surprise = self.clock.at(t)
+            why_together = R_TIE if not in_surprise and self.tied.get(
+                rnd_no or 0) == seg else R_SHARED
             self.group += 1
             group = self.group
             damaged: list[str] = []
@@ -1424,7 +1446,7 @@ class _Engine:
                     self._interrupt(a)
                     if not self._usable(a):
                         continue
-                a.because = (R_TIE, *a.because) if a.effect_of is None else a.because
+                a.because = (why_together, *a.because) if a.effect_of is None else a.because
                 self._perform(a, group, damaged, fleeing)
                 self._conditions(a, group)
             self._consequences(t, damaged, simultaneous=True)
@@ -1469,6 +1491,7 @@ def resolve_with_ledger(scenario: Scenario, dice: RollSource) -> LedgerResolutio
     planner = _Planner(scenario, options, dice, rolls, surprise)
     planner.plan()
     engine = _Engine(scenario, options, planner.clock)
+    engine.tied = planner.tied
     engine.state.ledger.update(planner.cancelled)
     engine.surprised(surprise, scenario)
     engine.run(planner.actions)

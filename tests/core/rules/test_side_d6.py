@@ -291,8 +291,26 @@ def test_tie_is_simultaneous_and_damage_lands() -> None:
     deaths = [s for s in res.steps if str(s.event) == "dies"]
     assert len(hits) == 2 and hits[0].group == hits[1].group
     assert "side-d6.initiative.tie-simultaneous" in hits[0].because
+    assert "side-d6.initiative.shared-segment" not in hits[0].because
     assert len(deaths) == 2 and deaths[0].group == deaths[1].group > hits[0].group
     assert "side-d6.initiative.damage-lands-in-tie" in deaths[0].because
+
+
+def test_a_shared_segment_without_tied_dice_is_not_called_a_tie() -> None:
+    """side-d6.initiative.shared-segment: a surprise segment both may act in, or a held
+    action landing in the other side's segment, is simultaneous but not "tied dice"."""
+    thief = {"id": "thief", "side": "party", "hp": 5, "surprise_adj": 1}
+    res = run([P, thief, M], [{"surprise": True, "declarations": [
+        {"actor": "thief", "action": "attack", "target": "orc", "segment": 2, "hit": False},
+        {"actor": "orc", "action": "attack", "target": "thief", "segment": 2, "hit": False}]}],
+        surprise={"party": 2, "monsters": 6})
+    for s in res.steps[-2:]:
+        assert s.because[0] == "side-d6.initiative.shared-segment", s
+        assert "side-d6.initiative.tie-simultaneous" not in s.because
+    held = run([P, M], [{"initiative": {"party": 5, "monsters": 2}, "declarations": [
+        {"actor": "fighter", "action": "attack", "target": "orc", "hold": 5, "hit": False},
+        {"actor": "orc", "action": "attack", "target": "fighter", "hit": False}]}])
+    assert {s.because[0] for s in held.steps} == {"side-d6.initiative.shared-segment"}
 
 
 def test_damage_is_immediate_outside_ties() -> None:
@@ -695,12 +713,15 @@ def test_surprised_combatant_makes_no_interrupt_in_a_surprise_segment() -> None:
 
 
 def test_spell_starts_option_segment_1() -> None:
-    """side-d6.spell.starts-in-initiative-segment: option spell_starts=segment-1."""
+    """side-d6.spell.starts-in-initiative-segment: option spell_starts=segment-1
+    (side-d6.spell.starts-in-segment-1); without the option no step cites the house rule."""
     rounds = [{"initiative": {"party": 1, "monsters": 4},
                "declarations": [{"actor": "mage", "action": "spell", "spell": "sleep"}]}]
-    assert only(run([MAGE, M], rounds), "mage", "begins-casting").segment == 4
+    begun = only(run([MAGE, M], rounds), "mage", "begins-casting")
+    assert begun.segment == 4 and "side-d6.spell.starts-in-segment-1" not in begun.because
     res = run([MAGE, M], rounds, options={"spell_starts": "segment-1"})
     assert only(res, "mage", "begins-casting").segment == 1
+    assert only(res, "mage", "begins-casting").because[0] == "side-d6.spell.starts-in-segment-1"
     assert only(res, "mage", "spell-takes-effect").segment == 3
 
 
