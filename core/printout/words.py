@@ -634,6 +634,8 @@ def command_words(command: Command, names: Names, system_title: str = "") -> str
         what = names.entry_words(str(data.get("list")), int(data["index"]), round_index)
         return f"Take back {what}{in_round}"
     if kind in (EventKind.SCENARIO_FIELD_SET, EventKind.ROUND_FIELD_SET):
+        if len(command.events) > 1:  # several fields at once: the command's own name says it
+            return names.text(command.name)
         return f"Set {key_words(str(data.get('name')))}{in_round}"
     if kind is EventKind.HP_CHANGED:
         delta = data.get("delta")

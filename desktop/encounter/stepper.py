@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.fight.encounter import set_field, set_round_field
+from core.fight.log import Command
 from core.fight.procedure import current_phase
 from core.printout.words import Names, purpose_words, request_words
 from core.rules import Phase, find_system
@@ -77,11 +78,24 @@ class ProcedureStepper(QWidget):
             self.surprise_button.clicked.connect(
                 lambda: controller.run(set_field("surprise", {})))
             extra.addWidget(self.surprise_button)
+        self.encounter_button: QPushButton | None = None
         if self.system.id == "time-units":
-            self.surprise_button = QPushButton("&Encounter Dice")
-            self.surprise_button.setToolTip("Ask for the encounter d6 per side")
+            # The Encounter Sequence: a d6 per side, then the DM's 2d6 reaction for the
+            # monsters; one command, so one Ctrl+Z takes both requests back.
+            self.encounter_button = QPushButton("&Encounter Dice")
+            self.encounter_button.setToolTip("Ask for the encounter d6 per side and the "
+                                             "monsters' 2d6 reaction roll")
+            self.encounter_button.clicked.connect(lambda: controller.run(Command(
+                "Ask for the encounter dice",
+                (*set_field("initiative", {}).events, *set_field("reaction", {}).events))))
+            extra.addWidget(self.encounter_button)
+            # "Surprised creatures add their first initiative roll to TU = 10": a surprise d6
+            # per side (1–2 surprised, time-units.surprise.d6).
+            self.surprise_button = QPushButton("Check &Surprise")
+            self.surprise_button.setToolTip("Ask for a surprise d6 per side: a side rolling "
+                                            "1–2 is surprised and starts counting at TU 10")
             self.surprise_button.clicked.connect(
-                lambda: controller.run(set_field("initiative", {})))
+                lambda: controller.run(set_field("surprise", {})))
             extra.addWidget(self.surprise_button)
 
         self.morale_who: QComboBox | None = None
