@@ -421,6 +421,16 @@ def _detail_words(key: str, value: Any, step: Step, names: Names) -> str:
         return "double damage (weapon set against a charge)" if value else ""
     if key == "damage_rolled":
         return f"{value_words(value)} rolled"
+    if key == "death_save":
+        return ""  # said with death_saves_left
+    if key == "death_saves_left" and isinstance(value, int):
+        if step.event == StepEvent.DIES:
+            return "no Death save left"
+        who = names(step.target) if step.target else names(step.actor)
+        return (f"{who} spends a Death save and is out of the fight "
+                f"({plural(value, 'Death save')} left)")
+    if key == "held" and value is True:
+        return "held back: a slow weapon strikes once every creature not waiting has acted"
     if key == "contact_segment":
         return f"reaches in segment {value_words(value)}"
     if key == "contact_round":

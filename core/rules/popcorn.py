@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -88,8 +88,18 @@ class TieBreak(StrEnum):
 class ZeroHp(StrEnum):
     """What 0 hit points or less means for a player's creature (monsters always die)."""
 
+    DEATH_SAVES = "death-saves"
+    """"For PCs reduced to 0 hit points, see Death"; "PCs have 3 lifetime Death saves": a PC
+    with a Death save left spends one and is out of the fight (unconscious), not killed;
+    with none left it dies. Henchmen and hirelings die at 0 like monsters."""
     DEAD = "dead"
+    """Dead at 0 or less, PCs too (OSE without the group's Death saves)."""
     UNCONSCIOUS = "unconscious"
+    """Every player's creature (PCs, henchmen, hirelings) falls unconscious at 0 or less."""
+
+
+DEATH_SAVES = 3
+"""Lifetime Death saves a PC has when the scenario gives none (the source's note)."""
 
 
 class MoraleChecks(StrEnum):
@@ -151,7 +161,7 @@ class Options:
     initiative_ability: InitiativeAbility = InitiativeAbility.CHOICE
     ability_table: AbilityTable = AbilityTable.INITIATIVE
     ties: TieBreak = TieBreak.PLAYERS_WIN
-    pc_zero_hp: ZeroHp = ZeroHp.DEAD
+    pc_zero_hp: ZeroHp = ZeroHp.DEATH_SAVES
     morale: MoraleChecks = MoraleChecks.EVERY_ROUND
     morale_failure: MoraleFailure = MoraleFailure.FLEES
     minimum_damage: bool = True
@@ -231,7 +241,13 @@ RULES = rule_table(
     _rule("attack.invulnerable", "Invulnerabilities",
           "A hit on a creature immune to the attack deals no damage."),
     _rule("death.zero-hp", "Rolling for Damage",
-          "A creature reduced to 0 hit points or less is killed.", "pc_zero_hp"),
+          "A monster reduced to 0 hit points or less is killed; PCs are sent to Death (see "
+          "the Death saves); as options PCs die at 0 too, or every player's creature falls "
+          "unconscious.", "pc_zero_hp"),
+    _rule("death.death-saves", "Rolling for Damage",
+          "A PC reduced to 0 hit points or less spends one of its 3 lifetime Death saves and "
+          "is out of the fight (unconscious) instead of dying; a PC with none left dies. The "
+          "count is kept per PC across fights (the roster's Death saves).", "pc_zero_hp"),
     _rule("move.encounter-rate", "Movement",
           "A creature may move up to its encounter rate on its turn, for at most 60 rounds."),
     _rule("move.fighting-withdrawal", "Movement",
@@ -309,6 +325,7 @@ R_COVER = "popcorn.attack.range-and-cover"
 R_MIN_DAMAGE = "popcorn.attack.minimum-damage"
 R_IMMUNE = "popcorn.attack.invulnerable"
 R_DEATH = "popcorn.death.zero-hp"
+R_DEATH_SAVE = "popcorn.death.death-saves"
 R_MOVE = "popcorn.move.encounter-rate"
 R_WITHDRAW = "popcorn.move.fighting-withdrawal"
 R_RETREAT = "popcorn.move.retreat"
@@ -415,6 +432,8 @@ class _Engine:
         }
         self.move_rounds: Counter[str] = Counter()
         self.initiative: dict[str, int] = {}
+        self.saves_left: dict[str, int] = {}
+        """PC id → Death saves left after one was spent in this fight."""
         # per round
         self.round_no = 0
         self.surprise = False
@@ -734,12 +753,47 @@ class _Engine:
         if hp - amount > 0 or not self.active(target):
             return
         c = self.by_id[target]
-        if _is_player(c) and self.options.pc_zero_hp == ZeroHp.UNCONSCIOUS:
+        rule = self.options.pc_zero_hp
+        if _is_player(c) and rule == ZeroHp.UNCONSCIOUS:
             self.status[target] = Status.UNCONSCIOUS
+        elif c.kind is Kind.PC and rule == ZeroHp.DEATH_SAVES and self.death_saves(c) > 0:
+            # Rolling for Damage: "For PCs reduced to 0 hit points, see Death"; "PCs have 3
+            # lifetime Death saves": one is spent and the PC is out of the fight, alive.
+            self.saves_left[target] = self.death_saves(c) - 1
+            self.status[target] = Status.UNCONSCIOUS
+            self.mark_death_save(target)
         else:
             self.status[target] = Status.DEAD
-            self.emit(target, StepEvent.DIES, [R_DEATH, *because], hp=self.hp[target])
+            why = [R_DEATH_SAVE] if c.kind is Kind.PC and rule == ZeroHp.DEATH_SAVES else []
+            self.emit(target, StepEvent.DIES, [R_DEATH, *why, *because], hp=self.hp[target],
+                      death_saves_left=0 if why else None)
         self.remove(target)
+
+    def death_saves(self, c: Combatant) -> int:
+        """Gets a PC's lifetime Death saves left (its ``death_saves``; 3 when not given)."""
+        if c.id in self.saves_left:
+            return self.saves_left[c.id]
+        given = c.extra.get("death_saves")
+        if given is None:
+            return DEATH_SAVES
+        if isinstance(given, bool) or not isinstance(given, int) or given < 0:
+            where = f"combatants[{self.scenario.combatants.index(c)}].death_saves"
+            raise ScenarioError(where, f"expected the Death saves left (0 or more), got "
+                                f"{given!r}")
+        return given
+
+    def mark_death_save(self, target: str) -> None:
+        """Notes on the step that felled ``target`` that it spent a Death save (the results
+        lower the roster's count from it)."""
+        for i in range(len(self.steps) - 1, -1, -1):
+            step = self.steps[i]
+            if step.target == target and step.event in (StepEvent.HITS,
+                                                        StepEvent.SPELL_TAKES_EFFECT):
+                detail = {**step.detail, "death_save": True,
+                          "death_saves_left": self.saves_left[target]}
+                self.steps[i] = replace(step, because=tuple(dict.fromkeys(
+                    (*step.because, R_DEATH_SAVE))), detail=frozen_mapping(detail))
+                return
 
     def hit_damage(self, act: _Act, hit: Hit) -> tuple[int, list[str]]:
         """Gets the damage a recorded hit deals, with the rules that shaped it."""
@@ -1299,6 +1353,9 @@ class _Engine:
 
     def run(self) -> Resolution:
         """Resolves every round and gathers the end state."""
+        for c in self.scenario.combatants:
+            if c.kind is Kind.PC:
+                self.death_saves(c)  # a bad count is refused up front, naming its field
         self.roll_initiative()
         rounds = self.scenario.rounds
         expected: frozenset[str] | None = None

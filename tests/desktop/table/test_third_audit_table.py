@@ -233,3 +233,69 @@ def test_a_bless_through_round_2_stays_in_the_status_column(
     printed = _text(table.encounter_actions.summary_html(ws, 2, 2) or "")
     assert "Bless" in printed and "ends at the end of this round" in printed
     ids.check()
+
+
+def test_a_pc_at_zero_spends_a_death_save_and_the_roster_counts_it(
+        table: MainWindow, ids: IdWatch, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """popcorn.death.death-saves at the table: the roster form holds Brannoc's lifetime Death
+    saves (2 left); an orc drops him to 0 in a popcorn fight and he is out of the fight, not
+    dead; End proposes Death saves 2 → 1 and Apply writes it (one Ctrl+Z takes it back)."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from desktop.roster.results_dialog import ResultsDialog
+    from tests.desktop.table.conftest import action
+    from tests.desktop.table.popcorn_helpers import type_die as type_d20
+    from tests.desktop.table.results_helpers import Questions
+    from tests.desktop.table.test_popcorn_table import _record, _start, _take
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(Questions()))
+    brannoc = next(e for e in table.entries if e.name == "Brannoc the Bold")
+    assert brannoc.death_saves == 3 and table.roster_panel.select_entry(brannoc.id or 0)
+    QApplication.processEvents()
+    editor = table.editor
+    saves = editor.fields["death_saves"]
+    saves.selectAll()
+    QTest.keyClicks(saves, "5")
+    assert editor.reasons["death_saves"].text() == "Death saves are 0–3 (lifetime)."
+    assert not editor.save_button.isEnabled()
+    saves.selectAll()
+    QTest.keyClicks(saves, "2")
+    assert editor.reasons["death_saves"].text() == "" and editor.save_button.isEnabled()
+    editor.save_button.click()
+
+    def stored() -> int:
+        campaign = table.campaign
+        assert campaign is not None
+        return next(e.death_saves for e in table.store.roster.entries(campaign.id)
+                    if e.name == "Brannoc the Bold")
+
+    assert stored() == 2
+
+    ws = _start(table)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for name, d20 in (("Brannoc the Bold", 5), ("Sister Ysolde", 9), ("Orc 1", 19),
+                      ("Orc 2", 2)):
+        type_d20(ws, f"initiative {name}", d20)
+    _take(board, "Orc 1", "attack", target="Brannoc the Bold", nominates="Sister Ysolde")
+    _record(ws, "Orc 1", True, 40)
+    names = _names(ws)
+    fell = next(s for s in ws.controller.resolution.steps if s.event == "hits")
+    assert fell.detail["death_saves_left"] == 1 and names[str(fell.target)] == "Brannoc the Bold"
+    assert not [s for s in ws.controller.resolution.steps if s.event == "dies"]
+    assert ws.controller.resolution.combatants[str(fell.target)].status == "unconscious"
+    assert "Brannoc the Bold spends a Death save and is out of the fight (1 Death save left)" \
+        in _tooltip(ws, fell)
+    ids.check()
+
+    action(table, "End Encounter").trigger()
+    dialog = table.encounter_actions.dialog
+    assert isinstance(dialog, ResultsDialog), dialog
+    assert "Brannoc the Bold: Death saves 2 → 1 (1 spent in this fight)" in dialog.descriptions()
+    button(dialog, "Apply").click()
+    assert stored() == 1
+    table.undo_action.trigger()
+    assert stored() == 2
+    table.redo_action.trigger()
+    assert stored() == 1
