@@ -88,7 +88,9 @@ class ProcedureStepper(QWidget):
             self.encounter_button.clicked.connect(lambda: controller.run(Command(
                 "Ask for the encounter dice",
                 (*set_field("initiative", {}).events, *set_field("reaction", {}).events))))
-            extra.addWidget(self.encounter_button)
+            # A row of their own: three buttons beside Next Phase were cut at 1280x720.
+            self.encounter_row = QHBoxLayout()
+            self.encounter_row.addWidget(self.encounter_button)
             # "Surprised creatures add their first initiative roll to TU = 10": a surprise d6
             # per side (1–2 surprised, time-units.surprise.d6).
             self.surprise_button = QPushButton("Check &Surprise")
@@ -96,7 +98,7 @@ class ProcedureStepper(QWidget):
                                             "1–2 is surprised and starts counting at TU 10")
             self.surprise_button.clicked.connect(
                 lambda: controller.run(set_field("surprise", {})))
-            extra.addWidget(self.surprise_button)
+            self.encounter_row.addWidget(self.surprise_button)
 
         self.morale_who: QComboBox | None = None
         if self.system.id == "addict":
@@ -186,6 +188,8 @@ class ProcedureStepper(QWidget):
         phases_layout.addWidget(system_label)
         phases_layout.addWidget(self.phase_list)
         phases_layout.addLayout(extra)
+        if self.encounter_button is not None:
+            phases_layout.addLayout(self.encounter_row)
         if self.morale_who is not None:
             phases_layout.addLayout(self.morale_row)
         layout = QVBoxLayout(self)
