@@ -55,8 +55,11 @@ def _notes(state: EncounterState, resolution: Resolution) -> tuple[dict[str, lis
             who = next((c.cid for c in summary.combatants if c.name == effect.target),
                        effect.target)
             notes.setdefault(who, []).append(f"{effect.name}: {effect.remaining}")
-        if state.rounds and summary.system_id != "time-units":
-            quiet = summary.rounds[-1].quiet
+        last = summary.rounds[-1]
+        if state.rounds and summary.system_id != "time-units" and last.rolls:
+            # a round whose dice are in and in which nothing happened (not one still being
+            # declared: that round has no dice yet)
+            quiet = last.quiet
     return notes, quiet
 
 

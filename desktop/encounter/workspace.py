@@ -223,7 +223,8 @@ class EncounterWorkspace(QWidget):
         shown = self.controller.known_resolution()
         self.sync.set_resolution(shown, combatants)
         self.status_model.set_state(state, shown)
-        note = self.status_model.round_note  # the printout's words for a quiet round
+        # the printout's words for a quiet round, once no die of it is still awaited
+        note = "" if self.controller.rolls_needed() else self.status_model.round_note
         self.round_note.setText(plain(note))
         self.round_note.setVisible(bool(note))
         self.outcome.set_step(self._selected_step())

@@ -125,7 +125,9 @@ def test_a_quiet_addict_round_says_what_the_print_says(table: MainWindow, ids: I
     record(ws, "Brannoc the Bold", "Orc 1", False)
     assert not ws.round_note.isVisibleTo(ws)
     button(board, "New Round").click()
+    assert not ws.round_note.isVisibleTo(ws)  # a round being declared is not "quiet"
     type_die(ws, "initiative party", 3)
+    assert not ws.round_note.isVisibleTo(ws)  # nor one whose dice are not all in
     type_die(ws, "initiative monsters", 5)
     note = ws.round_note.text()
     assert note == ("No one acted in this round: no action was declared. Its dice were "
