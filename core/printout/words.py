@@ -370,9 +370,14 @@ def purpose_words(purpose: str, names: Names) -> str:
     return text
 
 
+def entered_words(manual: bool) -> str:
+    """Gets how a die was entered, as the dice list on screen and the printed appendix say it."""
+    return "typed in from the table" if manual else "rolled by the app"
+
+
 def roll_words(roll: Roll, names: Names) -> str:
     """Gets ``initiative party: 5 on 1d6 (rolled by the app)``."""
-    how = "typed in from the table" if roll.manual else "rolled by the app"
+    how = entered_words(roll.manual)
     return f"{purpose_words(roll.purpose, names)}: {roll.total} on {roll.expression} ({how})"
 
 

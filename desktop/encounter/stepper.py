@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from core.fight.encounter import set_field, set_round_field
 from core.fight.log import Command
 from core.fight.procedure import current_phase
-from core.printout.words import Names, purpose_words, request_words
+from core.printout.words import Names, entered_words, purpose_words, request_words
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
 from desktop.encounter.controller import EncounterController
@@ -288,7 +288,7 @@ class ProcedureStepper(QWidget):
             elif roll.manual:
                 item.setForeground(QColor("#1f6f43"))
             faces = f" faces {list(roll.dice)}" if roll.dice else ""
-            how = "typed in from the table" if roll.manual else "rolled by the app"
+            how = entered_words(roll.manual)
             later = "; a later roll replaced it" if replaced else ""
             item.setToolTip(f"{roll.expression}{faces} — {how}{later}")
             item.setEditable(False)

@@ -181,6 +181,9 @@ def test_time_units_ask_for_surprise_and_the_reaction_roll(
     d10s = re.findall(r"initiative (?:Brannoc the Bold|Orc 1) 1d10 — \d+ (rolled by the app|"
                       r"typed in from the table)", printed)
     assert d10s == ["rolled by the app", "rolled by the app"], printed
+    made = ws.stepper.made_model  # the screen's dice list says it in the same words
+    tips = [made.item(r).toolTip() for r in range(made.rowCount())]
+    assert sum("1d10" in t and t.endswith("— rolled by the app") for t in tips) == 2, tips
     assert re.search(r"reaction monsters 2d6 — 7 typed in from the table", printed), printed
     ids.check()
 
