@@ -60,8 +60,10 @@ def step_tooltip(step: Step, system_id: str, labels: Mapping[str, str]) -> str:
         f"<li>{escape(rule_in_words(system_id, rule_id))} <small>({escape(rule_id)})</small></li>"
         for rule_id in step.because
     )
+    why = words.step_why(step, words.Names(dict(labels)), system_id)  # the printout's words
     return (
         f"<b>#{step.seq} · {escape(step_when(step))}</b><br>"
         f"{escape(step_sentence(step, labels))}"
-        f"<br><i>Placed here because:</i><ul style='margin:0'>{rules}</ul>"
+        + (f"<br><i>Why then:</i> {escape(why)}" if why else "")
+        + f"<br><i>Placed here because:</i><ul style='margin:0'>{rules}</ul>"
     )

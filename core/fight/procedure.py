@@ -84,6 +84,8 @@ def _time_units(state: EncounterState, needed: Sequence[tuple[Any, ...]]) -> str
     if _waiting_on(needed, "initiative") or not isinstance(state.fields.get("initiative"),
                                                            Mapping):
         return "encounter"
+    if _waiting_on(needed, "reaction") or _waiting_on(needed, "surprise"):
+        return "encounter"  # The Encounter Sequence: the reaction 2d6, the surprise d6s
     if not state.actions or _waiting_on(needed, "actions"):
         return "declare"
     return "clock"

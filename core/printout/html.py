@@ -27,6 +27,7 @@ from core.printout.rows import (
     TimelineStep,
 )
 from core.printout.timeline_svg import render_timeline_svg
+from core.printout.words import entered_words
 
 TEMPLATE_NAME = "summary.html.tmpl"
 PICTURE_WIDTH = 660
@@ -108,7 +109,7 @@ def _rolls(rows: Sequence[RollRow]) -> str:
                 _e(r.expression),
                 _e(", ".join(str(d) for d in r.dice) or "—"),
                 f"<b>{r.total}</b>",
-                "typed in from the table" if r.manual else "rolled by the app",
+                entered_words(r.manual),
             ]
             for r in rows
         ],
@@ -146,7 +147,7 @@ def _picture(summary: Summary, steps: Sequence[TimelineStep], axis: Axis, alt: s
 
 def _play(rnd: RoundSummary) -> str:
     if not rnd.play:
-        return "<p>Nothing happens in this round.</p>"
+        return f"<p>{_e(rnd.quiet)}</p>"
     rows = [
         [
             _e(p.when) + (" ≡" if p.simultaneous else ""),

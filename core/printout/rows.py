@@ -145,6 +145,8 @@ class RoundSummary:
     states_note: str
     timeline: tuple[TimelineStep, ...]
     axis: Axis
+    quiet: str = ""
+    """What the round says when no step happened in it (words.quiet_round_words)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from core.printout.words import (
     option_label,
     option_meanings,
     purpose_words,
+    quiet_round_words,
     step_sentence,
     step_why,
 )
@@ -283,8 +284,11 @@ def _effect_rows(
             started_text = f"TU {eff.start_tu}"
         else:
             left = eff.start_round + eff.duration - round_no
-            if left < 0 or (left == 0 and system == "popcorn"):
-                continue  # popcorn reports the expiry itself; the others run out quietly
+            if left < 0:
+                continue  # run out (popcorn also reports the expiry: see ``expired``)
+            # popcorn.end.effect-durations: at Duration 0 an effect still runs through the
+            # round; it expires at that round's End of Round (a 1-round Bless cast in round 1
+            # lasts all of round 2), so it is shown until its expiry step.
             remaining = (
                 "ends at the end of this round" if left == 0 else f"{plural(left, 'more round')}"
             )
@@ -447,7 +451,8 @@ def build_summary(
         ref = s.detail.get("declaration")
         if isinstance(ref, str) and ref.startswith("actions["):
             action_rounds.setdefault(ref, round_of[s.seq])
-    rolled_by_app = _rolled_by_app(resolution.rolls, recorded_rolls, names)
+    rolled_by_app = _rolled_by_app(resolution.rolls, recorded_rolls, names,
+                                   [a.actor for a in scenario.actions])
     seen: dict[str, int] = {}
     rolls = []
     for i, r in enumerate(resolution.rolls):
@@ -583,10 +588,35 @@ def _tokens(text: str, names: Names) -> frozenset[str]:
     return frozenset(names.text(text).lower().split())
 
 
+_ENGINE_TU = re.compile(r"initiative (.+) \(actions\[(\d+)\]\)")
+_ASKED_TU = re.compile(r"initiative (.+) \([^,()]+(?:, (\d+)(?:st|nd|rd|th) action)?\)")
+
+
+def _tu_action_key(purpose: str, actors: Sequence[str]) -> tuple[str, int] | None:
+    """Gets (actor, n-th action of that actor) from a time-unit d10's purpose, as the engine
+    words it (``initiative bolog (actions[3])``) or as the app asked for it (``initiative
+    bolog (melee, 2nd action)``): the two name one die in different words."""
+    engine = _ENGINE_TU.fullmatch(purpose)
+    if engine is not None:
+        index = int(engine.group(2))
+        if index >= len(actors):
+            return None
+        actor = engine.group(1)
+        return actor, sum(1 for a in actors[: index + 1] if a == actor)
+    asked = _ASKED_TU.fullmatch(purpose)
+    if asked is not None:
+        return asked.group(1), int(asked.group(2) or 1)
+    return None
+
+
 def _rolled_by_app(
-    rolls: Sequence[Roll], recorded: Sequence[Roll] | None, names: Names
+    rolls: Sequence[Roll], recorded: Sequence[Roll] | None, names: Names,
+    actors: Sequence[str] = (),
 ) -> frozenset[int]:
-    """Finds the engine's "given" dice that the app rolled (the log knows; the scenario not)."""
+    """Finds the engine's "given" dice that the app rolled (the log knows; the scenario not).
+
+    ``actors``: the actor of each time-unit action, so a d10 is matched to the action it was
+    rolled for (issue 25: app-rolled d10s printed as typed in)."""
     if not recorded:
         return frozenset()
     pool = [r for r in recorded if not r.manual]
@@ -595,12 +625,15 @@ def _rolled_by_app(
         if not roll.manual:
             continue
         mine = _tokens(roll.purpose, names)
+        key = _tu_action_key(roll.purpose, actors) if actors else None
         for j, candidate in enumerate(pool):
             theirs = _tokens(candidate.purpose, names)
+            same = (key is not None and key == _tu_action_key(candidate.purpose, actors)) or (
+                mine <= theirs or theirs <= mine)
             if (
                 candidate.total == roll.total
                 and candidate.expression == roll.expression
-                and (mine <= theirs or theirs <= mine)
+                and same
             ):
                 found.add(i)
                 del pool[j]
@@ -734,7 +767,10 @@ def _round_summary(
         hi = max(tu_range[1], *(s.tu for s in own if s.tu is not None))
         tu_range = (lo, hi)
     axis = popcorn_axis or _axis(system, own, surprise, tu_range, round_tu)
+    quiet = "" if own else quiet_round_words(
+        len(spec_items), [f"{r.purpose}: {r.total}" for r in rolls])
     return RoundSummary(
+        quiet=quiet,
         number=number,
         title=_round_title(system, number, surprise, round_tu),
         surprise=surprise,

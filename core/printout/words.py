@@ -9,7 +9,7 @@ no Qt, no store, so the command line, the app and the tests word things the same
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
@@ -370,9 +370,14 @@ def purpose_words(purpose: str, names: Names) -> str:
     return text
 
 
+def entered_words(manual: bool) -> str:
+    """Gets how a die was entered, as the dice list on screen and the printed appendix say it."""
+    return "typed in from the table" if manual else "rolled by the app"
+
+
 def roll_words(roll: Roll, names: Names) -> str:
     """Gets ``initiative party: 5 on 1d6 (rolled by the app)``."""
-    how = "typed in from the table" if roll.manual else "rolled by the app"
+    how = entered_words(roll.manual)
     return f"{purpose_words(roll.purpose, names)}: {roll.total} on {roll.expression} ({how})"
 
 
@@ -421,6 +426,16 @@ def _detail_words(key: str, value: Any, step: Step, names: Names) -> str:
         return "double damage (weapon set against a charge)" if value else ""
     if key == "damage_rolled":
         return f"{value_words(value)} rolled"
+    if key == "death_save":
+        return ""  # said with death_saves_left
+    if key == "death_saves_left" and isinstance(value, int):
+        if step.event == StepEvent.DIES:
+            return "no Death save left"
+        who = names(step.target) if step.target else names(step.actor)
+        return (f"{who} spends a Death save and is out of the fight "
+                f"({plural(value, 'Death save')} left)")
+    if key == "held" and value is True:
+        return "held back: a slow weapon strikes once every creature not waiting has acted"
     if key == "contact_segment":
         return f"reaches in segment {value_words(value)}"
     if key == "contact_round":
@@ -428,6 +443,19 @@ def _detail_words(key: str, value: Any, step: Step, names: Names) -> str:
     if isinstance(value, str) and value in names.labels:
         return f"{key_words(key)} {names(value)}"
     return f"{key_words(key)} {value_words(value)}"
+
+
+def quiet_round_words(declared: int, dice: Sequence[str]) -> str:
+    """Gets what a round in which no step happened says, on screen and on paper alike.
+
+    ``dice`` are the round's rolls in words (``initiative party: 3``): a round whose dice were
+    rolled did not see "nothing happen", and the page must not contradict its dice list.
+    """
+    rolled = f" Its dice were rolled: {'; '.join(dice)}." if dice else ""
+    if declared:
+        return (f"No one acted in this round: {plural(declared, 'declaration')} came to no "
+                f"step (called off, or the actor was down).{rolled}")
+    return f"No one acted in this round: no action was declared.{rolled}"
 
 
 _FELL_WORDS = {"dead": "died", "fled": "fled", "unconscious": "fell unconscious",
@@ -621,6 +649,8 @@ def command_words(command: Command, names: Names, system_title: str = "") -> str
         what = names.entry_words(str(data.get("list")), int(data["index"]), round_index)
         return f"Take back {what}{in_round}"
     if kind in (EventKind.SCENARIO_FIELD_SET, EventKind.ROUND_FIELD_SET):
+        if len(command.events) > 1:  # several fields at once: the command's own name says it
+            return names.text(command.name)
         return f"Set {key_words(str(data.get('name')))}{in_round}"
     if kind is EventKind.HP_CHANGED:
         delta = data.get("delta")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from core.model.dice import DiceError, parse_dice
 from core.model.limits import MAX_NAME
 from core.model.values import Weapon
-from core.roster.entries import MAX_CLASSES, MonsterTemplate, RosterEntry
+from core.roster.entries import DEATH_SAVES, MAX_CLASSES, MonsterTemplate, RosterEntry
 from core.rules.abilities import adnd_dex_reaction, bx_initiative_modifier
 
 ABILITY_RANGE = (3, 18)
@@ -94,6 +94,8 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
         problems["movement"] = "Movement is 0–240."
     if entry.morale is not None and not 2 <= entry.morale <= 12:
         problems["morale"] = "Morale is 2–12 (2d6)."
+    if not 0 <= entry.death_saves <= DEATH_SAVES:
+        problems["death_saves"] = f"Death saves are 0–{DEATH_SAVES} (lifetime)."
     if not 1 <= entry.attack_routines <= 10:
         problems["attack_routines"] = "Attack routines are 1–10."
     if not 0 <= entry.attacks <= 20:

@@ -9,6 +9,9 @@ from enum import StrEnum
 
 from core.model.values import Kind, Spell, Weapon
 
+DEATH_SAVES = 3
+"""Lifetime Death saves a PC starts with (popcorn-initiative-ose.md, Rolling for Damage)."""
+
 
 class RosterStatus(StrEnum):
     """Where a roster entry stands between sessions."""
@@ -72,6 +75,9 @@ class RosterEntry:
     class_levels: tuple[int, ...] = ()
     """One level per class of a multi-classed character (Fighter/Magic-User 2/2), in the
     order of its classes; empty for a single class. ``level`` is the highest of them."""
+    death_saves: int = DEATH_SAVES
+    """Lifetime Death saves left (popcorn / OSE: "PCs have 3 lifetime Death saves"); a fight
+    in which the PC spent one proposes this count going down."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from core.roster.cells import (
 )
 from core.roster.checks import check_entry, check_template
 from core.roster.entries import (
+    DEATH_SAVES,
     LevelTextError,
     MonsterTemplate,
     RosterEntry,
@@ -47,7 +48,7 @@ PROGRESS_EVERY = 250
 Progress = Callable[[int, int], None]
 """Called with (rows read, rows in the file) while a large file is read."""
 
-_ROSTER_ONLY = ("char_class", "class", "str_score", "str", "notes", "status")
+_ROSTER_ONLY = ("char_class", "class", "str_score", "str", "notes", "status", "death_saves")
 """Roster fields the scenario shape lacks (status: the roster has "retired", not "surrendered")."""
 
 
@@ -212,9 +213,15 @@ def entry_from_json(value: Any, where: str) -> RosterEntry:
         spent_spells=spent,
         notes=_opt_str(value, "notes", where=where),
         class_levels=class_levels,
+        death_saves=_death_saves(_opt_int(value, "death_saves", where=where)),
     )
     _refuse_problems(entry, where)
     return entry
+
+
+def _death_saves(value: int | None) -> int:
+    """Gets the lifetime Death saves a file gives (none given: the full count)."""
+    return DEATH_SAVES if value is None else value
 
 
 def _tick(progress: Progress | None, done: int, total: int) -> None:
@@ -306,6 +313,7 @@ def entry_to_json(entry: RosterEntry) -> dict[str, Any]:
     )
     if entry.str_score is not None:
         out["str_score"] = entry.str_score
+    out["death_saves"] = entry.death_saves
     if entry.class_levels:  # a multi-class writes its levels as the DM does; one level, a number
         out["level"] = level_text(entry)
     out["spells"] = _spells_json(entry)  # every memorised spell, the spent ones marked
@@ -398,7 +406,7 @@ _ENTRY_KEYS: Mapping[str, tuple[str, ...]] = {
     "missile_adj": ("missile_adj",), "reaction_adj": ("reaction_adj",),
     "movement": ("movement",), "morale": ("morale",), "attack_routines": ("attack_routines",),
     "attacks": ("attacks",), "weapons": ("weapons",), "spells": ("spells", "spent_spells"),
-    "notes": ("notes",),
+    "notes": ("notes",), "death_saves": ("death_saves",),
 }  # fmt: skip
 """The roster entry's fields each key (JSON) or column (CSV) of a file gives."""
 _TEMPLATE_FIELDS: Mapping[str, tuple[str, ...]] = {
@@ -430,7 +438,7 @@ CSV_COLUMNS = (
     "name", "kind", "side", "status", "level", "class", "race", "hp", "max_hp", "ac",
     "str", "dex", "wis", "initiative_adj", "surprise_adj", "missile_adj", "reaction_adj",
     "movement", "morale", "attack_routines", "attacks", "weapons", "spells", "notes",
-    "hit_dice", "surprises_on", "xp",
+    "hit_dice", "surprises_on", "xp", "death_saves",
 )  # fmt: skip
 TEMPLATE_KIND = "template"
 """The ``kind`` of a CSV row holding a monster template (hit_dice, surprises_on, xp are theirs)."""
@@ -608,6 +616,7 @@ def _entry_from_row(row: Mapping[str, str], line: int) -> RosterEntry:
         spent_spells=spent,
         notes=cells.text("notes"),
         class_levels=class_levels,
+        death_saves=_death_saves(cells.int("death_saves")),
         **ints,
     )
     failed = {field for col, field in _CSV_INTS.items() if col in cells.failed} | {
@@ -715,6 +724,7 @@ def write_roster_csv(
         )  # fmt: skip
         row["class"] = e.char_class
         row["level"] = level_text(e)
+        row["death_saves"] = e.death_saves
         for col, field in _CSV_INTS.items():
             value = getattr(e, field)
             row[col] = "" if value is None else value

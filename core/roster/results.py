@@ -19,11 +19,14 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from core.fight.log import EncounterState
-from core.model.values import Combatant, Status, frozen_mapping
+from core.model.values import Combatant, Status, Step, StepEvent, frozen_mapping
 from core.roster.entries import RosterEntry, RosterStatus, available_spells, spend_spells
 
 ROSTER_ID_KEY = "roster_id"
-START_KEYS = ("roster_version", "roster_hp", "roster_status", "roster_spells")
+DEATH_SAVES_KEY = "death_saves"
+"""The combatant field holding a PC's lifetime Death saves left (popcorn reads it)."""
+START_KEYS = ("roster_version", "roster_hp", "roster_status", "roster_spells",
+              "roster_death_saves")
 """The combatant's ``extra`` keys holding its roster entry as the fight began."""
 
 _STATUS = {
@@ -44,6 +47,8 @@ class ChangeField(StrEnum):
     HP = "hp"
     STATUS = "status"
     SPELLS = "spells"
+    DEATH_SAVES = "death_saves"
+    """Lifetime Death saves left (popcorn): a fight in which the PC spent one lowers it."""
 
 
 class Choice(StrEnum):
@@ -99,24 +104,29 @@ class Baseline:
     status: RosterStatus
     spells: tuple[str, ...]
     version: int | None
+    death_saves: int | None = None
+    """Lifetime Death saves (None: a log or baseline written before they were kept)."""
 
     def to_json(self) -> dict[str, object]:
         return {"hp": self.hp, "status": str(self.status), "spells": list(self.spells),
-                "version": self.version}
+                "version": self.version, "death_saves": self.death_saves}
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> Baseline:
         hp, version, spells = data.get("hp"), data.get("version"), data.get("spells")
+        saves = data.get("death_saves")
         return cls(
             hp if isinstance(hp, int) else None,
             RosterStatus(str(data.get("status", RosterStatus.ACTIVE))),
             tuple(str(s) for s in spells) if isinstance(spells, list | tuple) else (),
             version if isinstance(version, int) else None,
+            saves if isinstance(saves, int) and not isinstance(saves, bool) else None,
         )
 
 
 def _label(field: ChangeField) -> str:
-    return {ChangeField.HP: "HP", ChangeField.STATUS: "status"}.get(field, "spells")
+    return {ChangeField.HP: "HP", ChangeField.STATUS: "status",
+            ChangeField.DEATH_SAVES: "Death saves"}.get(field, "spells")
 
 
 def _text(value: object) -> str:
@@ -162,8 +172,32 @@ def roster_combatant(entry: RosterEntry, cid: str | None = None) -> Combatant:
             "roster_hp": entry.hp,
             "roster_status": str(entry.status),
             "roster_spells": [s.name for s in available_spells(entry)],
+            # popcorn reads the lifetime Death saves left (popcorn.death.death-saves)
+            DEATH_SAVES_KEY: entry.death_saves,
+            "roster_death_saves": entry.death_saves,
         }),
     )
+
+
+def death_saves_left(steps: Sequence[Step]) -> dict[str, int]:
+    """Gets, by combatant id, the Death saves a PC has left after the fight's steps (only for
+    those the resolution says spent one or ran out: popcorn.death.death-saves)."""
+    out: dict[str, int] = {}
+    for step in steps:
+        left = step.detail.get("death_saves_left")
+        if isinstance(left, int) and not isinstance(left, bool):
+            who = step.actor if step.event is StepEvent.DIES else step.target
+            if who is not None:
+                out[who] = left
+    return out
+
+
+def with_death_saves(combatant: Combatant, left: Mapping[str, int]) -> Combatant:
+    """Gets the combatant carrying the Death saves the fight left it (for the results)."""
+    if combatant.id not in left:
+        return combatant
+    return replace(combatant, extra=frozen_mapping({**combatant.extra,
+                                                    DEATH_SAVES_KEY: left[combatant.id]}))
 
 
 def _start(combatant: Combatant, entry: RosterEntry) -> Baseline:
@@ -175,6 +209,7 @@ def _start(combatant: Combatant, entry: RosterEntry) -> Baseline:
     return Baseline.from_json({
         "hp": extra.get("roster_hp"), "status": extra.get("roster_status", "active"),
         "spells": extra.get("roster_spells", []), "version": extra.get("roster_version"),
+        "death_saves": extra.get("roster_death_saves"),
     })
 
 
@@ -274,6 +309,13 @@ def propose_results(
             changes.append(change(ChangeField.STATUS, status,
                                   f"{entry.name}: {entry.status} → {status}{note}",
                                   start.status, status))
+        saves = _death_saves_change(combatant, start)
+        if saves is not None:
+            first, last = saves
+            left = max(0, entry.death_saves - (first - last))
+            changes.append(change(ChangeField.DEATH_SAVES, left,
+                                  f"{entry.name}: Death saves {entry.death_saves} → {left} "
+                                  f"({first - last} spent in this fight){note}", first, last))
         spent = _spells_spent(start.spells, combatant, (spells_cast or {}).get(combatant.id, ()))
         held = Counter(s.name for s in available_spells(entry))  # what it still holds now
         spent = tuple(n for n in spent if _take(held, n))
@@ -332,6 +374,17 @@ def _gone_changes(
     return out
 
 
+def _death_saves_change(combatant: Combatant, start: Baseline) -> tuple[int, int] | None:
+    """Gets (Death saves as the fight began, as it ended) when the PC spent one, else None.
+
+    The end value is the combatant's ``death_saves`` as the resolution left it (the end state
+    carries it); the start is the count brought into the fight (or a reopening's baseline)."""
+    end = combatant.extra.get(DEATH_SAVES_KEY)
+    if start.death_saves is None or not isinstance(end, int) or end >= start.death_saves:
+        return None
+    return start.death_saves, end
+
+
 def _differs(field: ChangeField, now: object, start: object) -> bool:
     """Tells whether a value in the roster now differs from the same value as the fight began."""
     if field is ChangeField.SPELLS and isinstance(now, tuple) and isinstance(start, tuple):
@@ -352,6 +405,8 @@ def _now(entry: RosterEntry, field: ChangeField) -> object:
         return entry.hp
     if field is ChangeField.STATUS:
         return entry.status
+    if field is ChangeField.DEATH_SAVES:
+        return entry.death_saves
     return tuple(s.name for s in available_spells(entry))
 
 
@@ -385,9 +440,11 @@ def reopen_baseline(
         spent = Counter(_spells_spent(start.spells, combatant,
                                       (spells_cast or {}).get(combatant.id, ())))
         left = [n for n in start.spells if not _take(spent, n)]
+        saves = combatant.extra.get(DEATH_SAVES_KEY)
         out[combatant.id] = Baseline(
             _end_hp(combatant, entry), _STATUS.get(combatant.status, start.status),
             tuple(left), entry.version,
+            saves if isinstance(saves, int) else start.death_saves,
         ).to_json()
     return out
 
@@ -414,6 +471,8 @@ def apply_changes(
             entry = replace(entry, hp=change.new if isinstance(change.new, int) else None)
         elif change.field is ChangeField.STATUS:
             entry = replace(entry, status=RosterStatus(str(change.new)))
+        elif change.field is ChangeField.DEATH_SAVES:
+            entry = replace(entry, death_saves=int(str(change.new)))
         else:  # spent, not forgotten: the memorised list stays for the next rest
             entry = spend_spells(entry, change.new if isinstance(change.new, tuple) else ())
         changed[change.entry_id] = entry

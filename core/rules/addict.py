@@ -160,6 +160,9 @@ class Options:
     bleed to -10. True: a monster (kind ``monster``) dies at 0 hp or below."""
     bleed_from_zero: bool = False
     """Phase 9 says *negative* hp at the start of the round bleeds; True bleeds at 0 too."""
+    healed_stops_bleeding: bool = False
+    """Phase 9 word for word: whoever had negative hp at the start of the round loses 1 hp,
+    even if healed above 0 during it. True: healing above 0 stops that round's loss too."""
     roll_missing_reaction: bool = False
     """Phase 1: a scenario without ``reaction`` is read as "the DM's notes decided"."""
     morale_dice: str = "2d6"
@@ -346,6 +349,11 @@ RULES = rule_table(
          "On a tie attacks without speed factor always resolve.", "no_speed_factor_in_ties"),
     Rule("addict.tie.d-vs-d", REV, "D vs D",
          "On a tie, missiles at a caster compare the caster's side die with casting time."),
+    Rule("addict.tie.missile-without-speed-factor", REV, "G vs D (footnote 21)",
+         "A missile weapon is timed by its speed factor when it has one (footnote 21: speed "
+         "factors include missile weapons); the PHB gives bows, slings, crossbows, darts and "
+         "thrown weapons none (p.38 lists only their rate of fire), so a shot from one at a "
+         "caster is timed by the caster's die, as a weapon without speed factor."),
     Rule("addict.tie.e-vs-d", REV, "E vs D",
          "A charge at a caster compares the charge time with the casting time.",
          "default_charge_segments"),
@@ -357,13 +365,18 @@ RULES = rule_table(
          "At -10 hp a combatant dies.", "death_at"),
     Rule("addict.spell.heals", REV, "Phase 8: Action resolution",
          "A healing spell gives its target hit points back when it takes effect, up to the "
-         "maximum; an unconscious target healed above 0 wakes and stops bleeding."),
+         "maximum; an unconscious target healed above 0 wakes and bleeds no more from the "
+         "next round on."),
     Rule("addict.death.monsters-at-zero", REV, "Phase 9: Bleeding",
          "Bleeding is for any combatants, monsters too; as a house rule a monster may die at "
          "0 hp instead.", "monsters_die_at_zero"),
     Rule("addict.bleeding.lose-one", REV, "Phase 9: Bleeding",
          "Whoever had negative hp at the start of the round loses 1 hp at its end.",
          "bleed_from_zero"),
+    Rule("addict.bleeding.healed-this-round", REV, "Phase 9: Bleeding",
+         "Read word for word, a combatant who had negative hp at the start of the round loses "
+         "its 1 hp at the end even if healed above 0 during the round; as an option healing "
+         "above 0 stops that loss at once.", "healed_stops_bleeding"),
     Rule("addict.recap", REV, "Phase 10: Recap",
          "The DM sums up the round (the resolution list is that summary)."),
     *care_rules("addict", REV, "Phase 8: Action resolution"),
@@ -407,9 +420,11 @@ PHASES: tuple[Phase, ...] = (
            "addict.missile.rate-of-fire", "addict.missile.split-volley",
            "addict.missile.next-target", "addict.area.targets", "addict.tie.letter-order",
            "addict.tie.speed-factor", "addict.tie.no-speed-factor", "addict.tie.d-vs-d",
+           "addict.tie.missile-without-speed-factor",
            "addict.tie.e-vs-d", "addict.tie.g-vs-d", "addict.death.unconscious",
            "addict.death.dead", "addict.death.monsters-at-zero")),
-    Phase("addict.phase-9", "Phase 9: Bleeding", ("addict.bleeding.lose-one",)),
+    Phase("addict.phase-9", "Phase 9: Bleeding",
+          ("addict.bleeding.lose-one", "addict.bleeding.healed-this-round")),
     Phase("addict.phase-10", "Phase 10: Recap", ("addict.recap",)),
     Phase("addict.phase-11", "Phase 11: Reset or recovery", ("addict.recovery",)),
 )
@@ -1516,6 +1531,8 @@ class _Engine:
         complete = end.key[1]
         if is_tie:
             rule = "addict.tie.g-vs-d" if it.kind == "attack" else "addict.tie.d-vs-d"
+            if it.kind == "missile":
+                it.because.insert(0, "addict.tie.missile-without-speed-factor")
         elif it.kind == "missile":
             return  # out of sequence, G vs D speaks of a caster "targeted by a melee" only
         else:
@@ -1976,11 +1993,16 @@ class _Engine:
                 continue
             current = self.hp[cid]
             assert current is not None
+            because = ["addict.bleeding.lose-one"]
             if current > 0:
-                continue  # healed above 0 this round: the bleeding has stopped
+                # Healed above 0 this round: "Any combatants who had negative hit points at
+                # the start of the round lose 1 hit point", word for word (an option stops it).
+                if self.opts.healed_stops_bleeding:
+                    continue
+                because.append("addict.bleeding.healed-this-round")
             self.hp[cid] = current - 1
             self.update_status(cid, fallen)
-            self.emit(key, cid, StepEvent.BLEEDS, ["addict.bleeding.lose-one"],
+            self.emit(key, cid, StepEvent.BLEEDS, because,
                       new_group=first, detail={"hp": self.hp[cid]})
             first = False
         self.announce_deaths(key, fallen)

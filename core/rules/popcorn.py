@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -88,8 +88,18 @@ class TieBreak(StrEnum):
 class ZeroHp(StrEnum):
     """What 0 hit points or less means for a player's creature (monsters always die)."""
 
+    DEATH_SAVES = "death-saves"
+    """"For PCs reduced to 0 hit points, see Death"; "PCs have 3 lifetime Death saves": a PC
+    with a Death save left spends one and is out of the fight (unconscious), not killed;
+    with none left it dies. Henchmen and hirelings die at 0 like monsters."""
     DEAD = "dead"
+    """Dead at 0 or less, PCs too (OSE without the group's Death saves)."""
     UNCONSCIOUS = "unconscious"
+    """Every player's creature (PCs, henchmen, hirelings) falls unconscious at 0 or less."""
+
+
+DEATH_SAVES = 3
+"""Lifetime Death saves a PC has when the scenario gives none (the source's note)."""
 
 
 class MoraleChecks(StrEnum):
@@ -124,6 +134,15 @@ class SlowWeapons(StrEnum):
     """The turn is refused: the DM must make the creature wait."""
 
 
+class ReadiedSlow(StrEnum):
+    """When a readied attack with a slow weapon is made once its trigger comes."""
+
+    WAITS = "waits"
+    """Like any slow-weapon attack, after every non-waiting creature has taken its turn."""
+    AT_ONCE = "at-once"
+    """At once, when the trigger comes, as other readied actions."""
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """House-rule options for popcorn initiative; every default follows the source text."""
@@ -142,7 +161,7 @@ class Options:
     initiative_ability: InitiativeAbility = InitiativeAbility.CHOICE
     ability_table: AbilityTable = AbilityTable.INITIATIVE
     ties: TieBreak = TieBreak.PLAYERS_WIN
-    pc_zero_hp: ZeroHp = ZeroHp.DEAD
+    pc_zero_hp: ZeroHp = ZeroHp.DEATH_SAVES
     morale: MoraleChecks = MoraleChecks.EVERY_ROUND
     morale_failure: MoraleFailure = MoraleFailure.FLEES
     minimum_damage: bool = True
@@ -150,6 +169,7 @@ class Options:
     require_full_rounds: bool = True
     surprised_lose_round: bool = True
     fallen_nominee: FallenNominee = FallenNominee.CHOOSE_AGAIN
+    readied_slow_weapons: ReadiedSlow = ReadiedSlow.WAITS
 
 
 # --- rule catalogue -----------------------------------------------------------------------------
@@ -201,6 +221,10 @@ RULES = rule_table(
     _rule("attack.slow-weapon-last", "Slow Weapons",
           "An attack with a slow weapon happens only once every non-waiting creature has "
           "taken its turn.", "slow_weapons"),
+    _rule("ready.slow-weapon-waits", "Slow Weapons",
+          "A readied attack with a slow weapon is set off by its trigger but made only once "
+          "every non-waiting creature has taken its turn (the text makes no exception for "
+          "readied attacks); as an option it is made at once.", "readied_slow_weapons"),
     _rule("attack.per-round", "Attacks Per Round",
           "A creature makes at most its number of attacks in one action (PCs: one)."),
     _rule("attack.split-targets", "Attacks Per Round",
@@ -217,7 +241,13 @@ RULES = rule_table(
     _rule("attack.invulnerable", "Invulnerabilities",
           "A hit on a creature immune to the attack deals no damage."),
     _rule("death.zero-hp", "Rolling for Damage",
-          "A creature reduced to 0 hit points or less is killed.", "pc_zero_hp"),
+          "A monster reduced to 0 hit points or less is killed; PCs are sent to Death (see "
+          "the Death saves); as options PCs die at 0 too, or every player's creature falls "
+          "unconscious.", "pc_zero_hp"),
+    _rule("death.death-saves", "Rolling for Damage",
+          "A PC reduced to 0 hit points or less spends one of its 3 lifetime Death saves and "
+          "is out of the fight (unconscious) instead of dying; a PC with none left dies. The "
+          "count is kept per PC across fights (the roster's Death saves).", "pc_zero_hp"),
     _rule("move.encounter-rate", "Movement",
           "A creature may move up to its encounter rate on its turn, for at most 60 rounds."),
     _rule("move.fighting-withdrawal", "Movement",
@@ -249,7 +279,9 @@ RULES = rule_table(
           "morale"),
     _rule("end.effect-durations", "Effect Durations",
           "At the End of Round an effect already at Duration 0 expires; every other effect "
-          "loses 1 from its Duration."),
+          "loses 1 from its Duration. An effect at Duration 0 still runs through that round "
+          "(a 1-round spell cast in round 1 lasts all of round 2) and is shown as running "
+          "until it expires."),
     _rule("surprise.lose-round", "Combat Order - Popcorn Initiative",
           "Source silent: in a surprise round surprised creatures take no turn (OSE).",
           "surprised_lose_round"),
@@ -263,7 +295,8 @@ PHASES = (
     Phase("take-action", "Take Action",
           ("popcorn.turn.take-action", "popcorn.wait.nominate-another", "popcorn.spell.heals",
            "popcorn.care.condition", "popcorn.care.cannot-act",
-           "popcorn.ready.trigger", "popcorn.attack.slow-weapon-last")),
+           "popcorn.ready.trigger", "popcorn.attack.slow-weapon-last",
+           "popcorn.ready.slow-weapon-waits")),
     Phase("pass-action", "Pass the Action",
           ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round",
            "popcorn.pass.fallen-nominee")),
@@ -284,6 +317,7 @@ R_MUST_ACT = "popcorn.wait.must-act"
 R_READY = "popcorn.ready.trigger"
 R_LAPSE = "popcorn.ready.lapses-when-nominated"
 R_SLOW = "popcorn.attack.slow-weapon-last"
+R_READY_SLOW = "popcorn.ready.slow-weapon-waits"
 R_ATTACKS = "popcorn.attack.per-round"
 R_SPLIT = "popcorn.attack.split-targets"
 R_NATURAL = "popcorn.attack.natural-1-and-20"
@@ -291,6 +325,7 @@ R_COVER = "popcorn.attack.range-and-cover"
 R_MIN_DAMAGE = "popcorn.attack.minimum-damage"
 R_IMMUNE = "popcorn.attack.invulnerable"
 R_DEATH = "popcorn.death.zero-hp"
+R_DEATH_SAVE = "popcorn.death.death-saves"
 R_MOVE = "popcorn.move.encounter-rate"
 R_WITHDRAW = "popcorn.move.fighting-withdrawal"
 R_RETREAT = "popcorn.move.retreat"
@@ -397,6 +432,8 @@ class _Engine:
         }
         self.move_rounds: Counter[str] = Counter()
         self.initiative: dict[str, int] = {}
+        self.saves_left: dict[str, int] = {}
+        """PC id → Death saves left after one was spent in this fight."""
         # per round
         self.round_no = 0
         self.surprise = False
@@ -405,7 +442,7 @@ class _Engine:
         self.cast: set[str] = set()
         self.reacted: set[str] = set()
         self.moved: set[str] = set()
-        self.held_slow: list[tuple[_Act, list[_Reaction]]] = []
+        self.held_slow: list[tuple[_Act, list[_Reaction], list[str]]] = []
         self.casting: _Act | None = None
         # Pass the Action: who named the creature due next, and who must choose again
         self.nominated_by: tuple[str, str] | None = None
@@ -716,12 +753,47 @@ class _Engine:
         if hp - amount > 0 or not self.active(target):
             return
         c = self.by_id[target]
-        if _is_player(c) and self.options.pc_zero_hp == ZeroHp.UNCONSCIOUS:
+        rule = self.options.pc_zero_hp
+        if _is_player(c) and rule == ZeroHp.UNCONSCIOUS:
             self.status[target] = Status.UNCONSCIOUS
+        elif c.kind is Kind.PC and rule == ZeroHp.DEATH_SAVES and self.death_saves(c) > 0:
+            # Rolling for Damage: "For PCs reduced to 0 hit points, see Death"; "PCs have 3
+            # lifetime Death saves": one is spent and the PC is out of the fight, alive.
+            self.saves_left[target] = self.death_saves(c) - 1
+            self.status[target] = Status.UNCONSCIOUS
+            self.mark_death_save(target)
         else:
             self.status[target] = Status.DEAD
-            self.emit(target, StepEvent.DIES, [R_DEATH, *because], hp=self.hp[target])
+            why = [R_DEATH_SAVE] if c.kind is Kind.PC and rule == ZeroHp.DEATH_SAVES else []
+            self.emit(target, StepEvent.DIES, [R_DEATH, *why, *because], hp=self.hp[target],
+                      death_saves_left=0 if why else None)
         self.remove(target)
+
+    def death_saves(self, c: Combatant) -> int:
+        """Gets a PC's lifetime Death saves left (its ``death_saves``; 3 when not given)."""
+        if c.id in self.saves_left:
+            return self.saves_left[c.id]
+        given = c.extra.get("death_saves")
+        if given is None:
+            return DEATH_SAVES
+        if isinstance(given, bool) or not isinstance(given, int) or given < 0:
+            where = f"combatants[{self.scenario.combatants.index(c)}].death_saves"
+            raise ScenarioError(where, f"expected the Death saves left (0 or more), got "
+                                f"{given!r}")
+        return given
+
+    def mark_death_save(self, target: str) -> None:
+        """Notes on the step that felled ``target`` that it spent a Death save (the results
+        lower the roster's count from it)."""
+        for i in range(len(self.steps) - 1, -1, -1):
+            step = self.steps[i]
+            if step.target == target and step.event in (StepEvent.HITS,
+                                                        StepEvent.SPELL_TAKES_EFFECT):
+                detail = {**step.detail, "death_save": True,
+                          "death_saves_left": self.saves_left[target]}
+                self.steps[i] = replace(step, because=tuple(dict.fromkeys(
+                    (*step.because, R_DEATH_SAVE))), detail=frozen_mapping(detail))
+                return
 
     def hit_damage(self, act: _Act, hit: Hit) -> tuple[int, list[str]]:
         """Gets the damage a recorded hit deals, with the rules that shaped it."""
@@ -962,8 +1034,18 @@ class _Engine:
                                 "sole action (Spell Casting)")
         del self.readied[cid]
         act = self.act_from(reaction.data, path, cid, base=readied.act)
-        self.emit(cid, StepEvent.READIED_TRIGGERS, [R_READY], action=act.kind, target=act.target,
-                  trigger=readied.trigger, triggered_by=trigger.actor, turn=path)
+        slow = (act.kind in ATTACKS and act.weapon is not None and act.weapon.slow
+                and self.options.readied_slow_weapons == ReadiedSlow.WAITS
+                and len(self.to_act) > len(self.waiting))
+        self.emit(cid, StepEvent.READIED_TRIGGERS, [R_READY, *([R_READY_SLOW] if slow else [])],
+                  action=act.kind, target=act.target, trigger=readied.trigger,
+                  triggered_by=trigger.actor, turn=path, held=True if slow else None)
+        if slow:
+            # Slow Weapons: "may only attack after all non-waiting creatures have taken their
+            # turn" — a readied blow is no exception; it is held like any slow attack.
+            self.reacted.add(cid)
+            self.held_slow.append((act, [], [R_SLOW, R_READY_SLOW, R_READY]))
+            return
         self.perform(act, [R_READY], [])
         self.reacted.add(cid)
         if act.fails_save and act.target is not None and act.kind != "spell":
@@ -1201,7 +1283,7 @@ class _Engine:
                     raise ScenarioError(f"{path}.weapon", f"{act.weapon.name} is slow: "
                                         f"{self.name(cid)} may attack only after every non-waiting "
                                         "creature has acted (wait instead)")
-                self.held_slow.append((act, reactions))
+                self.held_slow.append((act, reactions, [R_SLOW]))
                 return
             because.append(R_SLOW)
         self.perform(act, because, reactions)
@@ -1211,9 +1293,9 @@ class _Engine:
         if not self.held_slow or len(self.to_act) > len(self.waiting):
             return
         held, self.held_slow = self.held_slow, []
-        for act, reactions in held:
+        for act, reactions, because in held:
             if self.active(act.actor):
-                self.perform(act, [R_SLOW], reactions)
+                self.perform(act, because, reactions)
 
     # --- 4. End of Round -----------------------------------------------------------------------
 
@@ -1271,6 +1353,9 @@ class _Engine:
 
     def run(self) -> Resolution:
         """Resolves every round and gathers the end state."""
+        for c in self.scenario.combatants:
+            if c.kind is Kind.PC:
+                self.death_saves(c)  # a bad count is refused up front, naming its field
         self.roll_initiative()
         rounds = self.scenario.rounds
         expected: frozenset[str] | None = None

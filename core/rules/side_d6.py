@@ -119,6 +119,16 @@ class SpellStarts(StrEnum):
     """Segment 1 of the round, whatever the dice (a common house rule)."""
 
 
+class SurpriseMove(StrEnum):
+    """How far a charge or a close may go in one surprise segment."""
+
+    ROUND_ALLOWS = "round-allows"
+    """As far as a round's move allows: "actions that would normally happen over the course
+    of a round may be completed in one surprise segment … charging, closing to melee"."""
+    ONE_SEGMENT = "one-segment"
+    """Only as far as one segment's share of the move (a tenth), as before issue 25."""
+
+
 class HpRule(StrEnum):
     """When a combatant stops fighting (the source is silent)."""
 
@@ -153,6 +163,7 @@ class Options:
     set_weapon_double_damage: bool = False
     """A weapon set against a charge deals double the recorded damage (AD&D; the source is
     silent, so recorded damage stands by default)."""
+    surprise_move: SurpriseMove = SurpriseMove.ROUND_ALLOWS
 
 
 # --- rule catalogue ---------------------------------------------------------------------------
@@ -178,6 +189,8 @@ R_OTHER_DIE = "side-d6.initiative.other-sides-die"
 R_MULTI_SIDE = "side-d6.initiative.multi-side"
 R_MISSILE = "side-d6.initiative.missile-bonus"
 R_TIE = "side-d6.initiative.tie-simultaneous"
+R_SHARED = "side-d6.initiative.shared-segment"
+R_SPELL_SEGMENT_1 = "side-d6.spell.starts-in-segment-1"
 R_TIE_DAMAGE = "side-d6.initiative.damage-lands-in-tie"
 R_IMMEDIATE = "side-d6.round.damage-immediate"
 R_TEN = "side-d6.round.ten-segments"
@@ -195,6 +208,8 @@ R_FLEEING_ATTACK = "side-d6.interrupt.fleeing-attack"
 R_SET_VS_CHARGE = "side-d6.interrupt.set-against-charge"
 R_SET_DOUBLE = "side-d6.interrupt.set-double-damage"
 R_CONTACT = "side-d6.move.contact-segment"
+R_NO_INTERRUPT = "side-d6.surprise.no-interrupt-while-surprised"
+R_SURPRISE_CHARGE = "side-d6.surprise.charge-a-round-allows"
 R_SPLIT = "side-d6.routine.split-targets"
 
 RULES = rule_table(
@@ -234,7 +249,10 @@ RULES = rule_table(
          "A combatant shooting a missile weapon acts earlier by its missile bonus (within "
          "segments 1–6); Dexterity does not change melee initiative.", "missile_bonus"),
     Rule(R_TIE, SOURCE, H_INIT,
-         "Tied dice make the sides act simultaneously; so does any segment shared by sides."),
+         "Tied dice make the sides act simultaneously."),
+    Rule(R_SHARED, SOURCE, H_INIT,
+         "Sides that act in one segment without tied dice (a surprise segment both may act "
+         "in, a missile bonus, a held action) act in it simultaneously, as tied sides do."),
     Rule(R_TIE_DAMAGE, SOURCE, H_INIT,
          "Damage dealt in a simultaneous segment lands even if its dealer dies in it."),
     Rule(R_IMMEDIATE, SOURCE, H_INIT,
@@ -250,8 +268,11 @@ RULES = rule_table(
          "between listed targets: one at each in order, the rest at the last; an attack whose "
          "target has fallen goes at the next listed one still standing, or is not made."),
     Rule(R_SPELL_START, SOURCE, H_SPELLS,
-         "Casting begins in the caster's initiative segment, the first casting segment "
-         "(as a house rule: in segment 1).", "spell_starts"),
+         "Casting begins in the caster's initiative segment, the first casting segment.",
+         "spell_starts"),
+    Rule(R_SPELL_SEGMENT_1, SOURCE, H_SPELLS,
+         "As a house rule (option), casting begins in segment 1 of the round whatever the "
+         "dice.", "spell_starts"),
     Rule(R_HEALS, SOURCE, H_SPELLS,
          "A healing spell gives its target hit points back when it takes effect, up to the "
          "maximum (a combatant already down stays down)."),
@@ -277,6 +298,15 @@ RULES = rule_table(
          "Optionally a weapon set against a charge deals double the recorded damage (AD&D); "
          "the source is silent, so by default the recorded damage stands.",
          "set_weapon_double_damage"),
+    Rule(R_SURPRISE_CHARGE, SOURCE, H_SURPRISE,
+         "A charge or a close that a round's move allows is completed in one surprise "
+         "segment, as talking, attacking, charging and closing to melee are; one that needs "
+         "more than a round's move cannot be done in a single segment and is refused (as an "
+         "option: only a tenth of the move fits in the segment).", "surprise_move"),
+    Rule(R_NO_INTERRUPT, SOURCE, H_SURPRISE,
+         "A combatant still surprised in a surprise segment is \"unable to act\": it is "
+         "neither offered nor allowed an interrupt (a fleeing attack, a weapon set against a "
+         "charge) in that segment."),
     Rule(R_CONTACT, SOURCE, H_SURPRISE,
          "Source silent on distances: a charge or close given a distance reaches after "
          "distance ÷ (movement rate ÷ 10) segments, counting its own segment; a charge strikes "
@@ -287,15 +317,15 @@ RULES = rule_table(
 PHASES = (
     Phase("surprise", "Determine surprise (d6 per side)",
           (R_SURPRISE_DIE, R_SURPRISE_SEGMENTS, R_STEALTHY, R_CANNOT, R_ALERTED, R_DEX,
-           R_SURPRISE_ACT, R_ONE_SEGMENT)),
+           R_SURPRISE_ACT, R_ONE_SEGMENT, R_SURPRISE_CHARGE, R_NO_INTERRUPT)),
     Phase("declare", "Declare spells and general actions",
           (R_DECLARE_SPELL, R_NO_SUBSTITUTE, R_ACTIONS)),
     Phase("initiative", "Roll initiative (d6 per side)",
           (R_INIT_DIE, R_OTHER_DIE, R_MULTI_SIDE, R_MISSILE)),
     Phase("act", "Play segments 1–10",
-          (R_TIE, R_TIE_DAMAGE, R_IMMEDIATE, R_TEN, R_HELD, R_ROUTINE, R_SPELL_START,
-           R_SPELL_EFFECT, R_HEALS, R_SPELL_SPOILED, R_BUSY, R_DEATH, R_FLEEING_ATTACK,
-           R_SET_VS_CHARGE, R_SET_DOUBLE, R_CONTACT, R_CONDITION, R_CANNOT_ACT)),
+          (R_TIE, R_SHARED, R_TIE_DAMAGE, R_IMMEDIATE, R_TEN, R_HELD, R_ROUTINE, R_SPELL_START,
+           R_SPELL_SEGMENT_1, R_SPELL_EFFECT, R_HEALS, R_SPELL_SPOILED, R_BUSY, R_DEATH,
+           R_FLEEING_ATTACK, R_SET_VS_CHARGE, R_SET_DOUBLE, R_CONTACT, R_CONDITION, R_CANNOT_ACT)),
 )
 
 # --- action kinds -----------------------------------------------------------------------------
@@ -781,6 +811,8 @@ class _Planner:
         self.actions: list[_Action] = []
         self.cancelled: dict[str, str] = {}
         self.facts: dict[str, _RoundFacts] = {}
+        self.tied: dict[int, int] = {}
+        """Round number → the die every side rolled, for rounds of tied dice."""
         self.order = 0
         has_sr = bool(scenario.rounds) and scenario.rounds[0].surprise
         self.clock = _Clock(surprise.total, 2 if has_sr else 1)
@@ -854,22 +886,51 @@ class _Planner:
                 action.surprise_spell = True
             needed = _contact_segments(decl, kind, actor)
             if needed is not None and needed > 1:
-                raise ScenarioError(f"{decl.path}.distance" if "distance" in decl.raw
-                                    else f"{decl.path}.charge_segments",
-                                    f"a surprise segment holds only what one segment allows; "
-                                    f"{actor.label} needs {needed} segments to reach")
-            self._place(action, rnd)
+                # "1. Determine Surprise": charging and closing to melee fit in one surprise
+                # segment "provided that it is possible for the action to take place during a
+                # single segment": what a round's move allows, not a minute-long speech.
+                where = (f"{decl.path}.distance" if "distance" in decl.raw
+                         else f"{decl.path}.charge_segments")
+                if self.options.surprise_move is SurpriseMove.ONE_SEGMENT:
+                    raise ScenarioError(where, f"a surprise segment holds only a tenth of a "
+                                        f"move (option); {actor.label} needs {needed} "
+                                        "segments to reach")
+                if needed > SEGMENTS_PER_ROUND:
+                    raise ScenarioError(where, f"{actor.label} cannot reach in one surprise "
+                                        f"segment: the distance is more than a round's move "
+                                        f"({needed} segments of movement)")
+            self._place(action, rnd, in_surprise=True)
 
-    def _place(self, action: _Action, rnd: RoundSpec) -> None:
+    def _place(self, action: _Action, rnd: RoundSpec, in_surprise: bool = False) -> None:
         """Adds an action with its interrupts, splitting a charge that reaches later."""
         decl, kind, actor = action.decl, action.kind, action.actor
         facts = self.facts.get(rnd.path)
         if facts is None:
             facts = self.facts[rnd.path] = _round_facts(rnd)
         interrupts = _read_interrupts(decl, kind, actor, self.by_id, facts.sets)
-        action.may_interrupt = _interrupt_candidates(kind, actor, facts, self.by_id)
+        may = _interrupt_candidates(kind, actor, facts, self.by_id)
+        if in_surprise:
+            # "Unable to act during the first few seconds": no interrupt from the surprised.
+            free = tuple(w for w in may if _can_act_in_surprise(
+                self.by_id[w], action.t, self.surprise, self.options))
+            if free != may:
+                action.because = (*action.because, R_NO_INTERRUPT)
+            may = free
+            for it in interrupts:
+                if not _can_act_in_surprise(self.by_id[it.actor], action.t, self.surprise,
+                                            self.options):
+                    what = "strike as it flees" if it.kind == FLEEING_ATTACK else (
+                        "strike with a weapon set against its charge")
+                    raise ScenarioError(
+                        f"{it.path}.actor",
+                        f"{self.by_id[it.actor].label} is surprised in surprise segment "
+                        f"{action.t} and unable to act, so it cannot {what}")
+        action.may_interrupt = may
         needed = _contact_segments(decl, kind, actor)
         if needed is not None:
+            if in_surprise and needed > 1:
+                needed = 1  # checked by the caller: a round's move fits in the segment
+                action.because = (R_SURPRISE_CHARGE, *action.because)
             action.contact = action.t + needed - 1
             action.because = (R_CONTACT, *action.because)
         if kind is Kind.CHARGE and (interrupts or (
@@ -933,6 +994,9 @@ class _Planner:
         """Schedules a normal round's declarations ("3. Determine Initiative")."""
         kinds = self._kinds(rnd)
         dice = self._round_dice(rnd, number)
+        if len(dice) > 1 and len(set(dice.values())) == 1:
+            self.tied[self.clock.at(self.clock.time(index, 1))[0] or number] = next(
+                iter(dice.values()))
         for decl, kind, cancelled in kinds:
             actor = self.by_id[decl.actor]
             if "segment" in decl.raw:
@@ -946,9 +1010,11 @@ class _Planner:
             because: list[str] = [R_OTHER_DIE, R_INIT_DIE]
             if multi:
                 because.append(R_MULTI_SIDE)
-            if kind is Kind.SPELL and self.options.spell_starts is SpellStarts.SEGMENT_1:
+            segment_1 = kind is Kind.SPELL and (
+                self.options.spell_starts is SpellStarts.SEGMENT_1)
+            if segment_1:
                 seg = 1  # option spell_starts: casting begins in segment 1 whatever the dice
-                because = [R_SPELL_START]
+                because = [R_SPELL_SEGMENT_1]
             if self.options.missile_bonus and _missile_in_hand(decl, kind, actor):
                 adj = _dex_adj(actor, actor.missile_adj, self.options)
                 if adj:
@@ -967,7 +1033,8 @@ class _Planner:
                     seg = hold
                     because = [R_HELD, R_TEN, *because]
             first, second = _routine_hits(decl, actor)
-            start_because = (R_SPELL_START, *because) if kind is Kind.SPELL else tuple(because)
+            start_because = (R_SPELL_START, *because) if kind is Kind.SPELL and not (
+                segment_1) else tuple(because)
             action = _Action(self.clock.time(index, seg), 1, self._next_order(), decl, kind,
                              actor, hits=first if kind is Kind.MELEE else decl.outcome.hits,
                              because=start_because)
@@ -1019,6 +1086,8 @@ class _Engine:
         self.last_round = len(scenario.rounds)
         self.used_sets: set[str] = set()
         """Set declarations whose weapon already struck a charge."""
+        self.tied: Mapping[int, int] = {}
+        """Round number → the tied die (set by the planner)."""
 
     # -- steps --
 
@@ -1363,7 +1432,11 @@ class _Engine:
         t = live[0].t
         simultaneous = len({a.actor.side for a in live}) > 1
         if simultaneous:
-            # "3. Determine Initiative": tied sides act at once; every blow lands.
+            # "3. Determine Initiative": tied sides act at once; every blow lands. Sides that
+            # share a segment for another reason act at once too (not "tied dice").
+            rnd_no, seg, in_surprise = self.clock.at(t)
+            why_together = R_TIE if not in_surprise and self.tied.get(
+                rnd_no or 0) == seg else R_SHARED
             self.group += 1
             group = self.group
             damaged: list[str] = []
@@ -1373,7 +1446,7 @@ class _Engine:
                     self._interrupt(a)
                     if not self._usable(a):
                         continue
-                a.because = (R_TIE, *a.because) if a.effect_of is None else a.because
+                a.because = (why_together, *a.because) if a.effect_of is None else a.because
                 self._perform(a, group, damaged, fleeing)
                 self._conditions(a, group)
             self._consequences(t, damaged, simultaneous=True)
@@ -1418,6 +1491,7 @@ def resolve_with_ledger(scenario: Scenario, dice: RollSource) -> LedgerResolutio
     planner = _Planner(scenario, options, dice, rolls, surprise)
     planner.plan()
     engine = _Engine(scenario, options, planner.clock)
+    engine.tied = planner.tied
     engine.state.ledger.update(planner.cancelled)
     engine.surprised(surprise, scenario)
     engine.run(planner.actions)
@@ -1434,6 +1508,13 @@ def resolve_with_ledger(scenario: Scenario, dice: RollSource) -> LedgerResolutio
         rolls=tuple(rolls),
     )
     return LedgerResolution(resolution, dict(engine.state.ledger))
+
+
+class _UnrolledSurprise:
+    """Stands in for a surprise die not rolled yet: it surprises no one (a 6)."""
+
+    def roll(self, expression: str, purpose: str = "") -> Roll:
+        return Roll(expression, 6, purpose=purpose)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1468,12 +1549,20 @@ def interrupt_offers(scenario: Scenario, round_index: int) -> list[InterruptOffe
     rnd = scenario.rounds[round_index]
     by_id = {c.id: c for c in scenario.combatants}
     facts = _round_facts(rnd)
+    surprise: SurpriseResult | None = None
+    options = parse_options(Options, scenario.options)
+    if rnd.surprise:
+        surprise = _surprise(scenario, options, _UnrolledSurprise(), [])
     out: list[InterruptOffer] = []
     for decl in rnd.declarations:
         kind = action_kind(decl)
         if kind not in (Kind.FLEE, Kind.CHARGE):
             continue
         who = _interrupt_candidates(kind, by_id[decl.actor], facts, by_id)
+        if surprise is not None:
+            # side-d6.surprise.no-interrupt-while-surprised: the surprised are offered nothing.
+            seg = _raw_int(decl.raw, "segment", decl.path) or 1
+            who = tuple(w for w in who if _can_act_in_surprise(by_id[w], seg, surprise, options))
         if who:
             out.append(InterruptOffer(decl.path, decl.actor,
                                       FLEEING_ATTACK if kind is Kind.FLEE

@@ -164,7 +164,8 @@ RULES: Mapping[str, Rule] = rule_table(
           "A tie on the encounter d6 is settled by the option (default: no side has it).",
           "encounter_tie"),
     _rule("encounter.reaction-2d6", _ENC,
-          "The DM rolls 2d6 for each monster side's first reaction."),
+          "The DM rolls 2d6 for each monster side's first reaction (asked for with the "
+          "encounter dice)."),
     _rule("clock.count-up", _BASICS,
           "Combat starts at TU 0 and counts up; there are no rounds, only the TUs things happen."),
     _rule("clock.at-least-one-tu", _SEQ,
@@ -217,8 +218,9 @@ RULES: Mapping[str, Rule] = rule_table(
           "A surprised creature counts its first action from TU 10 instead of TU 0.",
           "surprise_start_tu"),
     _rule("surprise.d6", _NOTE,
-          "A side's surprise d6 (when the scenario gives one) surprises its members on 1-2 "
-          "(or their own surprised-on range)."),
+          "A side's surprise d6 surprises its members on 1-2 (or their own surprised-on "
+          "range); once the DM checks surprise the app asks for each side's die, and a "
+          "combatant may be marked surprised on its own."),
     _rule("change-mind.new-roll", _NOTE,
           "A change of mind cancels the pending action and rolls anew from the TU of the change."),
     _rule("duration.rounds-to-tu", _BASICS,
@@ -1156,6 +1158,15 @@ class TimeUnitSystem:
         if isinstance(document.get("initiative"), Mapping):
             needed += missing_side_dice(document, ("initiative",), document["initiative"],
                                         "encounter initiative")
+        reaction = document.get("reaction")
+        if isinstance(reaction, Mapping):
+            # The Encounter Sequence, item 2: the DM's 2d6 for each monster side's reaction.
+            needed += missing_side_dice(document, ("reaction",), reaction, "reaction",
+                                        expression="2d6", skip=frozenset({PARTY_SIDE}))
+        if isinstance(document.get("surprise"), Mapping):
+            # time-units.surprise.d6: a side's surprise d6, once the DM asks for surprise.
+            needed += missing_side_dice(document, ("surprise",), document["surprise"],
+                                        "surprise")
         count: dict[object, int] = {}
         for index, action in enumerate(document.get("actions") or []):
             if not isinstance(action, Mapping):

@@ -11,6 +11,7 @@ from typing import Any
 
 from core.model.values import Kind, Spell, Weapon
 from core.roster.entries import (
+    DEATH_SAVES,
     LevelTextError,
     MonsterTemplate,
     RosterEntry,
@@ -25,7 +26,7 @@ CHARACTER_COLUMNS = (
     "kind", "name", "side", "status", "level", "char_class", "race", "hp", "max_hp", "ac",
     "str_score", "dex", "wis", "initiative_adj", "surprise_adj", "missile_adj", "reaction_adj",
     "movement", "morale", "attack_routines", "attacks", "weapons", "spells", "notes",
-    "class_levels",
+    "class_levels", "death_saves",
 )  # fmt: skip
 TEMPLATES_TABLE = Base.metadata.tables["monster_templates"]
 TEMPLATE_COLUMNS = (
@@ -103,6 +104,7 @@ def entry_of(row: CharacterRow) -> RosterEntry:
         notes=row.notes,
         version=row.version,
         class_levels=_class_levels(row.class_levels),
+        death_saves=DEATH_SAVES if row.death_saves is None else row.death_saves,
     )
 
 
@@ -156,6 +158,7 @@ def fill_character(row: CharacterRow, entry: RosterEntry) -> None:
         for i, s in enumerate(entry.spells)
     ]
     row.notes = entry.notes
+    row.death_saves = entry.death_saves
 
 
 # --- monster templates -------------------------------------------------------------------------

@@ -42,7 +42,7 @@ CHECKED: dict[str, tuple[str, ...]] = {
         "campaign_id", "kind", "name", "side", "status", "level", "char_class", "race", "hp",
         "max_hp", "ac", "str_score", "dex", "wis", "initiative_adj", "surprise_adj",
         "missile_adj", "reaction_adj", "movement", "morale", "attack_routines", "attacks",
-        "weapons", "spells", "notes", "version", "updated_at", "class_levels",
+        "weapons", "spells", "notes", "version", "updated_at", "class_levels", "death_saves",
     ),
     "monster_templates": (
         "campaign_id", "name", "hit_dice", "ac", "movement", "morale", "attacks",

@@ -165,6 +165,8 @@ class CharacterRow(RowChecked, Audited, Base):
     class_levels: Mapped[str | None] = mapped_column(String(20))
     """One level a class as the DM writes it ("2/2", schema 0005); NULL for a single class,
     whose one level is ``level``."""
+    death_saves: Mapped[int | None]
+    """Lifetime Death saves left (schema 0010); NULL in rows saved before: none spent (3)."""
 
     # Optimistic concurrency: every UPDATE checks and bumps ``version``.
     __mapper_args__ = {"version_id_col": version}

@@ -647,9 +647,12 @@ class EncounterActions:
             spell = step.detail.get("spell")
             if spell and step.event in (StepEvent.SPELL_TAKES_EFFECT, StepEvent.SPELL_DISRUPTED):
                 spent.setdefault(step.actor, []).append(str(spell))
+        from core.roster.results import death_saves_left, with_death_saves
+
+        saves = death_saves_left(resolution.steps)  # popcorn: a PC that spent a Death save
         combatants = {
-            cid: replace(c, hp=resolution.combatants[cid].hp,
-                         status=resolution.combatants[cid].status)
+            cid: with_death_saves(replace(c, hp=resolution.combatants[cid].hp,
+                                          status=resolution.combatants[cid].status), saves)
             if cid in resolution.combatants else c
             for cid, c in state.combatants.items()
         }

@@ -6,6 +6,7 @@ applies its own defaults exactly as it does for a scenario file.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
@@ -114,12 +115,19 @@ class EntryEditor(QGroupBox):
                 "How far the mover is from its target, in feet: it covers a tenth of its move a "
                 "segment (a charge twice that indoors) and strikes once within its weapon's "
                 "length. Not given: the usual count of segments.")
-        else:  # side-d6 counts the distance in the unit of the combatant's Move
-            self.distance.setSuffix(" (Move's unit)")
+        else:  # side-d6 counts the distance in the unit of the combatant's Move: inches
+            # "(Move's unit)" left a DM typing 20 for 20 ft, read as 20″ = 200 ft (issue 25).
+            self.distance.setSuffix("″ (1″ = 10 ft)")
             self.distance.setToolTip(
-                "How far the mover is from its target, in the unit of its Move (inches on the "
-                "table for a Move of 9): it covers a tenth of its Move a segment. Not given: "
-                "the usual count of segments.")
+                "How far the mover is from its target, in inches as its Move is (1″ = 10 ft "
+                "indoors): it covers a tenth of its Move a segment. Not given: the usual "
+                "count of segments.")
+        self.distance_note = QLabel()
+        self.distance_note.setObjectName("distanceNote")
+        self.distance_note.setWordWrap(True)
+        self._mover: Combatant | None = None
+        self._surprise = False
+        self.distance.valueChanged.connect(lambda _v: self._show_distance_note())
         self.range = QComboBox()
         for text, value in ((NONE, None), ("short (+1)", "short"), ("medium", "medium"),
                             ("long (−1)", "long"), ("beyond long (no attack)", "beyond")):
@@ -211,6 +219,8 @@ class EntryEditor(QGroupBox):
                 form.addRow("", self.weapon_facts)
             if name == "cover":
                 form.addRow("", self.attack_notes)
+            if name == "distance":
+                form.addRow("", self.distance_note)
         buttons = QHBoxLayout()
         buttons.addWidget(self.submit_button)
         buttons.addWidget(cancel)
@@ -231,6 +241,8 @@ class EntryEditor(QGroupBox):
         moving = self.action in MOVING or self.charge.isChecked()
         if "distance" in self.fields:
             self.form.setRowVisible(self.distance, moving)
+            self.form.setRowVisible(self.distance_note, moving)
+            self._show_distance_note()
         attacking = self.action in ATTACKING
         for name in ("range", "cover"):
             if name in self.fields:
@@ -256,6 +268,29 @@ class EntryEditor(QGroupBox):
             return self.action in WEAPON_ACTIONS
         return True
 
+    def _show_distance_note(self) -> None:
+        """Says what the typed distance is and how long the mover takes (side-d6: a tenth of
+        its Move a segment; side-d6.move.contact-segment)."""
+        mover, value = self._mover, self.distance.value()
+        if self.system_id != "side-d6" or mover is None or not value:
+            self.distance_note.clear()
+            return
+        charge = self.action == "charge" or self.charge.isChecked()
+        raw = mover.extra.get("charge_movement") if charge else None
+        rate = raw if isinstance(raw, int | float) and not isinstance(raw, bool) else (
+            mover.movement)
+        text = f"{value}″ is {value * 10} ft."
+        if rate:
+            segments = max(1, math.ceil(value * 10 / rate))
+            text += (f" {mover.label} moves {rate:g}″ a round, {rate / 10:g}″ a segment: "
+                     f"{segments} segment{'s' if segments > 1 else ''} to reach")
+            if self._surprise:  # side-d6.surprise.charge-a-round-allows
+                text += (", within a round's move: done in this surprise segment"
+                         if segments <= 10 else ", more than a round's move: not in one "
+                         "surprise segment")
+            text += "."
+        self.distance_note.setText(text)
+
     def show_attack_notes(self) -> None:
         """Shows what modifies the attack's roll as the form stands (popcorn)."""
         if self.describe_attack is None or self.action not in ATTACKING or not self.actor:
@@ -268,6 +303,7 @@ class EntryEditor(QGroupBox):
         if "segment" in self.fields:
             self.form.setRowVisible(self.segment, surprise)
         self._surprise = surprise
+        self._show_distance_note()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         # Fields pass Enter and Escape up to here (line edits after emitting returnPressed).
@@ -292,6 +328,7 @@ class EntryEditor(QGroupBox):
         """
         self.actor, self.action, self.editing = actor.id, action, editing
         self.show_problem("")
+        self._mover = actor
         self.setTitle(f"{verb}: {actor.label} — {action}")
         self.heading.setText(f"<b>{escape(actor.label)}</b> → <b>{escape(action)}</b>")
         self.submit_button.setText(f"&{verb}")

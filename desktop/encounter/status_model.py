@@ -30,7 +30,9 @@ def _when(step: Step) -> str:
     return ""
 
 
-def _notes(state: EncounterState, resolution: Resolution) -> dict[str, list[str]]:
+def _notes(state: EncounterState, resolution: Resolution) -> tuple[dict[str, list[str]], str]:
+    """Gets each combatant's notes, and what the latest round says if nothing happened in it
+    (the printout's words: :func:`core.printout.words.quiet_round_words`)."""
     notes: dict[str, list[str]] = {}
     running: dict[str, dict[str, str]] = {}  # creature → condition → since when
     for step in resolution.steps:
@@ -48,13 +50,19 @@ def _notes(state: EncounterState, resolution: Resolution) -> dict[str, list[str]
     try:
         summary = build_summary(parse_scenario(scenario_document(state)), resolution)
     except (ScenarioError, SummaryError, ValueError):
-        return notes
+        return notes, ""
+    quiet = ""
     if summary.rounds:
         for effect in summary.rounds[-1].effects:
             who = next((c.cid for c in summary.combatants if c.name == effect.target),
                        effect.target)
             notes.setdefault(who, []).append(f"{effect.name}: {effect.remaining}")
-    return notes
+        last = summary.rounds[-1]
+        if state.rounds and summary.system_id != "time-units" and last.rolls:
+            # a round whose dice are in and in which nothing happened (not one still being
+            # declared: that round has no dice yet)
+            quiet = last.quiet
+    return notes, quiet
 
 
 class StatusModel(QAbstractTableModel):
@@ -63,10 +71,13 @@ class StatusModel(QAbstractTableModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._rows: list[tuple[str, str, str, Status, str]] = []
+        self.round_note = ""
+        """What the latest round says when nothing happened in it, as the printout says it."""
 
     def set_state(self, state: EncounterState, resolution: Resolution | None) -> None:
         self.beginResetModel()
-        notes = _notes(state, resolution) if resolution is not None else {}
+        notes, self.round_note = _notes(state, resolution) if resolution is not None else (
+            {}, "")
         for cid in state.hidden:  # the DM sees who the players' screen leaves out
             notes.setdefault(cid, []).insert(0, HIDDEN_NOTE)
         self._rows = []

@@ -19,8 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from core.fight.encounter import set_field, set_round_field
+from core.fight.log import Command
 from core.fight.procedure import current_phase
-from core.printout.words import Names, purpose_words, request_words
+from core.printout.words import Names, entered_words, purpose_words, request_words
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
 from desktop.encounter.controller import EncounterController
@@ -78,12 +79,27 @@ class ProcedureStepper(QWidget):
             self.surprise_button.clicked.connect(
                 lambda: controller.run(set_field("surprise", {})))
             extra.addWidget(self.surprise_button)
+        self.encounter_button: QPushButton | None = None
         if self.system.id == "time-units":
-            self.surprise_button = QPushButton("&Encounter Dice")
-            self.surprise_button.setToolTip("Ask for the encounter d6 per side")
+            # The Encounter Sequence: a d6 per side, then the DM's 2d6 reaction for the
+            # monsters; one command, so one Ctrl+Z takes both requests back.
+            self.encounter_button = QPushButton("&Encounter Dice")
+            self.encounter_button.setToolTip("Ask for the encounter d6 per side and the "
+                                             "monsters' 2d6 reaction roll")
+            self.encounter_button.clicked.connect(lambda: controller.run(Command(
+                "Ask for the encounter dice",
+                (*set_field("initiative", {}).events, *set_field("reaction", {}).events))))
+            # A row of their own: three buttons beside Next Phase were cut at 1280x720.
+            self.encounter_row = QHBoxLayout()
+            self.encounter_row.addWidget(self.encounter_button)
+            # "Surprised creatures add their first initiative roll to TU = 10": a surprise d6
+            # per side (1–2 surprised, time-units.surprise.d6).
+            self.surprise_button = QPushButton("Check &Surprise")
+            self.surprise_button.setToolTip("Ask for a surprise d6 per side: a side rolling "
+                                            "1–2 is surprised and starts counting at TU 10")
             self.surprise_button.clicked.connect(
-                lambda: controller.run(set_field("initiative", {})))
-            extra.addWidget(self.surprise_button)
+                lambda: controller.run(set_field("surprise", {})))
+            self.encounter_row.addWidget(self.surprise_button)
 
         self.morale_who: QComboBox | None = None
         if self.system.id == "addict":
@@ -173,6 +189,8 @@ class ProcedureStepper(QWidget):
         phases_layout.addWidget(system_label)
         phases_layout.addWidget(self.phase_list)
         phases_layout.addLayout(extra)
+        if self.encounter_button is not None:
+            phases_layout.addLayout(self.encounter_row)
         if self.morale_who is not None:
             phases_layout.addLayout(self.morale_row)
         layout = QVBoxLayout(self)
@@ -271,7 +289,7 @@ class ProcedureStepper(QWidget):
             elif roll.manual:
                 item.setForeground(QColor("#1f6f43"))
             faces = f" faces {list(roll.dice)}" if roll.dice else ""
-            how = "typed in from the table" if roll.manual else "rolled by the app"
+            how = entered_words(roll.manual)
             later = "; a later roll replaced it" if replaced else ""
             item.setToolTip(f"{roll.expression}{faces} — {how}{later}")
             item.setEditable(False)

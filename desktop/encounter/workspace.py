@@ -97,6 +97,10 @@ class EncounterWorkspace(QWidget):
         self.engine_error.setObjectName("engineError")
         self.engine_error.setWordWrap(True)
         self.engine_error.setStyleSheet("color: #c0392b; font-weight: bold;")
+        self.round_note = QLabel()
+        self.round_note.setObjectName("roundNote")
+        self.round_note.setWordWrap(True)
+        self.round_note.setVisible(False)
         if isinstance(self.board, TimeUnitBoard):
             self.board.advanced.connect(self.sync.select_step)
 
@@ -136,6 +140,7 @@ class EncounterWorkspace(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.engine_error)
+        layout.addWidget(self.round_note)
         layout.addWidget(self._ended_banner())
         layout.addWidget(self._lease_banner())
         layout.addWidget(self.main, 1)
@@ -218,6 +223,10 @@ class EncounterWorkspace(QWidget):
         shown = self.controller.known_resolution()
         self.sync.set_resolution(shown, combatants)
         self.status_model.set_state(state, shown)
+        # the printout's words for a quiet round, once no die of it is still awaited
+        note = "" if self.controller.rolls_needed() else self.status_model.round_note
+        self.round_note.setText(plain(note))
+        self.round_note.setVisible(bool(note))
         self.outcome.set_step(self._selected_step())
         error = self.controller.error
         reason = f"The engine cannot resolve this yet: {error}" if error else ""

@@ -28,7 +28,14 @@ from PySide6.QtWidgets import (
 
 from core.printout.words import KIND_WORDS
 from core.roster.checks import adjustments, ascending_ac, check_entry
-from core.roster.entries import LevelTextError, RosterEntry, RosterStatus, level_text, parse_levels
+from core.roster.entries import (
+    DEATH_SAVES,
+    LevelTextError,
+    RosterEntry,
+    RosterStatus,
+    level_text,
+    parse_levels,
+)
 from desktop.plain_text import plain
 from desktop.roster.tables import SpellsEditor, TableError, WeaponsEditor
 
@@ -49,8 +56,11 @@ INT_FIELDS = {
     "morale": "Morale",
     "attack_routines": "Attack routines",
     "attacks": "Attacks / routine",
+    "death_saves": "Death saves",
 }
 REQUIRED_INTS = {"attack_routines", "attacks"}
+BLANK_INTS = {"death_saves": DEATH_SAVES}
+"""Fields a blank means a value for: Death saves left blank are the full lifetime count."""
 TEXT_FIELDS = {"name": "Name", "char_class": "Class", "race": "Race", "side": "Side"}
 ERROR_STYLE = "color: #b00020;"
 
@@ -297,8 +307,13 @@ class EntryEditor(RecordEditor):
                 ("M&orale", self._line("morale", short), "morale"),
                 ("Attack ro&utines", self._line("attack_routines", short), "attack_routines"),
                 ("Attacks / routine", self._line("attacks", short), "attacks"),
+                ("Death saves", self._line("death_saves", short), "death_saves"),
             ],
         )
+        self.fields["death_saves"].setToolTip(
+            f"Lifetime Death saves left (0–{DEATH_SAVES}). Under popcorn initiative a PC "
+            "brought to 0 hit points spends one and is out of the fight instead of dying; "
+            "ending the fight proposes the count going down.")
         combat.layout().addWidget(hp_reason, 0, 2)  # type: ignore[attr-defined]
         abilities = self._grid(
             "Abilities and adjustments (blank adjustment = derived from Dex)",
@@ -364,6 +379,9 @@ class EntryEditor(RecordEditor):
             if key == "level":
                 continue
             text = self.fields[key].text().strip().replace("−", "-")
+            if not text and key in BLANK_INTS:
+                ints[key] = BLANK_INTS[key]
+                continue
             if not text:
                 if key in REQUIRED_INTS:
                     problems[key] = f"{label} is needed."

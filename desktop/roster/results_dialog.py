@@ -41,7 +41,8 @@ def _text(value: object) -> str:
 
 
 def _what(field: ChangeField) -> str:
-    return {ChangeField.HP: "HP", ChangeField.STATUS: "Status"}.get(field, "Spells used")
+    return {ChangeField.HP: "HP", ChangeField.STATUS: "Status",
+            ChangeField.DEATH_SAVES: "Death saves"}.get(field, "Spells used")
 
 
 def _ended_with(change: ProposedChange) -> str:

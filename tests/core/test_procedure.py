@@ -109,3 +109,12 @@ def test_time_units_encounter_dice_then_declarations_then_the_clock() -> None:
     log[-1] = add_entry("actions", {"actor": "brannoc", "action": "melee", "target": "orc-1",
                                     "roll": 4})
     assert phase(log) == "clock"
+    # time-units.surprise.d6, time-units.encounter.reaction-2d6: dice the DM asked for
+    # belong to the encounter phase until they are in
+    log.append(set_field("surprise", {}))
+    assert phase(log) == "encounter"
+    log.append(set_field("surprise", {"party": 5, "monsters": 1}))
+    log.append(set_field("reaction", {}))
+    assert phase(log) == "encounter"
+    log.append(set_field("reaction", {"monsters": 7}))
+    assert phase(log) == "clock"

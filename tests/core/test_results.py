@@ -68,3 +68,56 @@ def test_only_a_value_that_moved_since_the_start_is_flagged_as_changed() -> None
     assert flags[ChangeField.SPELLS][2] is True
     hp = next(c for c in changes if c.field is ChangeField.HP)
     assert "changed since" not in hp.description
+
+
+def test_a_death_save_spent_in_a_fight_lowers_the_rosters_count() -> None:
+    """popcorn.death.death-saves: the count is kept per PC across fights. Brannoc comes in with
+    2; the fight's steps say he spent one (1 left): End proposes 2 → 1, applied to the roster
+    as it is now; ending again after a reopening proposes nothing more."""
+    from core.model.scenario import parse_scenario
+    from core.roster.files import (
+        read_roster_csv,
+        read_roster_json,
+        write_roster_csv,
+        write_roster_json,
+    )
+    from core.roster.results import (
+        death_saves_left,
+        reopen_baseline,
+        with_death_saves,
+    )
+    from core.rules.popcorn import SYSTEM
+
+    brannoc = RosterEntry(name="Brannoc", id=4, hp=4, max_hp=9, death_saves=2)
+    fighter = roster_combatant(brannoc)
+    assert fighter.extra["death_saves"] == 2
+    doc = {"system": "popcorn",
+           "combatants": [{**{k: v for k, v in fighter.extra.items()}, "id": fighter.id,
+                           "name": "Brannoc", "side": "party", "kind": "pc", "hp": 4},
+                          {"id": "ogre", "side": "monsters", "kind": "monster", "hp": 9}],
+           "initiative": {"ogre": 15, fighter.id: 3},
+           "rounds": [{"turns": [{"actor": "ogre", "action": "attack", "target": fighter.id,
+                                  "hit": True, "damage": 6}]}]}
+    resolution = SYSTEM.resolve(parse_scenario(doc), _NoDice())
+    left = death_saves_left(resolution.steps)
+    assert left == {fighter.id: 1}
+    log = EncounterLog([add_combatant(fighter)])
+    end = replace(log.state, combatants=frozen_mapping(
+        {cid: with_death_saves(c, left) for cid, c in log.state.combatants.items()}))
+    changes = propose_results([brannoc], end)
+    saves = [c for c in changes if c.field is ChangeField.DEATH_SAVES]
+    assert [(c.old, c.new, c.description) for c in saves] == [
+        (2, 1, "Brannoc: Death saves 2 → 1 (1 spent in this fight)")]
+    assert apply_changes([brannoc], saves) == [replace(brannoc, death_saves=1)]
+    after = replace(brannoc, death_saves=1, version=1)
+    again = reopen_baseline([after], end)
+    assert propose_results([after], end, baseline=again) == []
+    # the count travels through the roster's files
+    assert read_roster_json(write_roster_json([after]))[0].death_saves == 1
+    assert read_roster_csv(write_roster_csv([after]))[0].death_saves == 1
+    assert read_roster_csv("name\nPip\n")[0].death_saves == 3  # not given: the full three
+
+
+class _NoDice:
+    def roll(self, expression: str, purpose: str = "") -> object:
+        raise AssertionError(f"no die should be rolled: {purpose}")

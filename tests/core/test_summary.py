@@ -293,3 +293,73 @@ def test_the_default_weapon_is_named_in_the_hits_table() -> None:
     summary = build_summary(scenario, resolve_scenario(scenario))
     pips = [h.means for rnd in summary.rounds for h in rnd.hits if h.actor == "Pip"]
     assert pips == ["short sword", "short sword"]
+
+
+# --- issue 25: what the print says, as the screen says it ---------------------------------------
+
+
+def test_a_bless_lasting_through_round_2_is_shown_running_in_round_2() -> None:
+    """popcorn.end.effect-durations: a 1-round effect cast in round 1 is at Duration 0 in
+    round 2 and still runs all through it ("It continues through the entire next Round");
+    the round-2 summary (which the status column reads) shows it until it expires."""
+    doc: dict[str, Any] = {
+        "system": "popcorn",
+        "combatants": [
+            {"id": "ysolde", "name": "Sister Ysolde", "side": "party", "kind": "pc", "hp": 6},
+            {"id": "orc", "name": "Orc", "side": "monsters", "kind": "monster", "hp": 6},
+        ],
+        "initiative": {"ysolde": 15, "orc": 5},
+        "rounds": [
+            {"turns": [
+                {"actor": "ysolde", "action": "spell", "spell": "Bless", "target": "ysolde",
+                 "effect": {"name": "Bless", "duration": 1}, "nominates": "orc"},
+                {"actor": "orc", "action": "other", "nominates": "ysolde"}]},
+            {"turns": [{"actor": "ysolde", "action": "other", "nominates": "orc"}]},
+        ],
+    }
+    scenario = parse_scenario(doc)
+    summary = build_summary(scenario, resolve_scenario(scenario))
+    assert [(e.name, e.remaining) for e in summary.rounds[-1].effects] == [
+        ("Bless", "ends at the end of this round")]
+    doc["rounds"][1]["turns"].append({"actor": "orc", "action": "other", "nominates": "orc"})
+    scenario = parse_scenario(doc)
+    ended = build_summary(scenario, resolve_scenario(scenario))
+    assert ended.rounds[-1].effects == ()  # its expiry step came at that End of Round
+
+
+def test_a_round_with_dice_but_no_step_does_not_say_nothing_happened() -> None:
+    """Issue 25, point 6: an addict round whose initiative was rolled but in which no one
+    declared prints what the screen shows (words.quiet_round_words), dice included."""
+    doc = {"system": "addict",
+           "combatants": [{"id": "f", "name": "Fighter", "side": "party", "hp": 8},
+                          {"id": "o", "name": "Orc", "side": "monsters", "hp": 5}],
+           "rounds": [{"initiative": {"party": 3, "monsters": 5}, "declarations": []}]}
+    scenario = parse_scenario(doc)
+    html = render_html(build_summary(scenario, resolve_scenario(scenario)))
+    assert "Nothing happens" not in html
+    assert ("No one acted in this round: no action was declared. Its dice were rolled: "
+            "initiative party: 3; initiative monsters: 5.") in html
+
+
+def test_a_time_unit_d10_the_app_rolled_prints_as_rolled() -> None:
+    """Issue 25, point 6: the app asks for "initiative bolog (melee, 2nd action)" and the
+    engine reads "initiative bolog (actions[1])" back as given; the appendix must still say
+    the app rolled it, and a typed-in die stays typed in."""
+    from core.model.values import Roll
+
+    doc = {"system": "time-units",
+           "combatants": [{"id": "bolog", "name": "Bolog", "side": "party", "hp": 8},
+                          {"id": "orc", "name": "Orc", "side": "monsters", "hp": 5}],
+           "actions": [{"actor": "bolog", "action": "melee", "target": "orc", "roll": 7},
+                       {"actor": "bolog", "action": "melee", "target": "orc", "roll": 4},
+                       {"actor": "orc", "action": "melee", "target": "bolog", "roll": 4}]}
+    scenario = parse_scenario(doc)
+    recorded = [Roll("1d10", 7, dice=(7,), purpose="initiative bolog (melee)"),
+                Roll("1d10", 4, dice=(4,), purpose="initiative bolog (melee, 2nd action)"),
+                Roll("1d10", 4, manual=True, purpose="initiative orc (melee)")]
+    summary = build_summary(scenario, resolve_scenario(scenario), recorded_rolls=recorded)
+    rows = {r.purpose: r.manual for rnd in summary.rounds for r in rnd.rolls}
+    rows.update({r.purpose: r.manual for r in summary.encounter_rolls})
+    assert rows == {"initiative Bolog (1st action)": False,
+                    "initiative Bolog (2nd action)": False,
+                    "initiative Orc": True}, rows

@@ -348,3 +348,13 @@ def test_a_carried_weapon_the_table_calls_slow_is_only_pointed_out() -> None:
 def test_declaring_without_a_table() -> None:
     chosen = declare_weapon(CARRIED, "Long sword", None, "addict")
     assert (chosen.name, dict(chosen.facts)) == ("Long sword", {})
+
+
+@pytest.mark.parametrize("name", sorted(PHB_RATE_OF_FIRE))
+def test_adnd_missiles_carry_no_speed_factor_and_say_why(name: str) -> None:
+    """Issue 25, point 9 (addict.tie.missile-without-speed-factor): the long bow and the sling
+    have no speed factor because the book cited gives none: PHB p.38 lists missile weapons
+    under "Hurled weapons and missiles" with a rate of fire only. The entry says so."""
+    entry = _raw_entries("adnd1e")[fold(name)]
+    assert "speed_factor" not in entry and "length" not in entry
+    assert "PHB p.38" in entry["note"] and "no speed factor" in entry["note"]

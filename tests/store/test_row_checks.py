@@ -261,3 +261,34 @@ def test_a_value_saved_equal_in_python_but_not_in_text_still_checks(tmp_path: Pa
     store.templates.update(replace(template, weapons=(Weapon("Pike", 13, 18.0),)))
     assert row_checks.stored_problems(path) == []
     store.close()
+
+
+def test_migration_0010_adds_death_saves_and_rechecks_every_character(db_url: str) -> None:
+    """Schema 0010 (issue 25, popcorn Death saves): rows saved before read as the full three,
+    a count saved since reads back, and every character's check verifies after the upgrade
+    and after a downgrade to 0007 (whose check leaves the column out)."""
+    from alembic import command
+
+    store = Store.open(db_url)
+    every_write(store)
+    cid = store.campaigns.create("Death saves").id
+    kept = store.roster.add(cid, RosterEntry(name="Brannoc", death_saves=2))
+    assert store.roster.get(kept.id or 0).death_saves == 2  # type: ignore[union-attr]
+    path = store.file
+    store.close()
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        command.downgrade(alembic_config(conn), "0007")
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("PRAGMA user_version = 0")  # unsealed: checks are verified
+    engine.dispose()
+    store = Store.open(db_url)  # upgrades to 0010 again: the saved 2 is gone with the column
+    assert store.damage == ()
+    assert {e.name: e.death_saves for e in store.roster.entries(cid)} == {"Brannoc": 3}
+    store.close()
+    if path is not None:
+        assert row_checks.stored_problems(path) == []
+    else:
+        assert unchecked(db_url) == []

@@ -532,6 +532,29 @@ def test_tie_d_vs_d() -> None:
     assert ("m", "spell-takes-effect") in brief(res)
 
 
+def test_missile_without_speed_factor_timed_by_the_casters_die() -> None:
+    """addict.tie.missile-without-speed-factor: the weapon table's long bow has no speed
+    factor (PHB p.38 gives a rate of fire only), so the caster's die 4 times the shot against
+    a 3-segment spell: the spell goes off first. Given a speed factor of 2, the shot is timed by
+    it and lands first (footnote 21)."""
+    archer = {"id": "a", "side": "monsters", "hp": 4}
+    def shoot(facts: dict[str, Any]) -> Resolution:
+        return run(scenario([MAGE, archer], [{"initiative": {"party": 4, "monsters": 4},
+                                              "declarations": [
+            {"actor": "m", "action": "D", "spell": "slow", "target": "a"},
+            {"actor": "a", "action": "D", "target": "m", "weapon": "Long bow",
+             "weapon_facts": facts, "hits": [{"hit": True, "damage": 1}]}]}]))
+    res = shoot({"missile": True, "rate_of_fire": 2})
+    hit = step(res, "a", "hits")
+    assert "addict.tie.missile-without-speed-factor" in hit.because
+    assert hit.detail["compared"] == {"casting": 3, "against": 4}
+    assert [e for e in brief(res) if e[1] in ("spell-takes-effect", "hits")] == [
+        ("m", "spell-takes-effect"), ("a", "hits")]
+    res = shoot({"missile": True, "rate_of_fire": 1, "speed_factor": 2})
+    assert step(res, "a", "hits").detail["compared"] == {"casting": 3, "against": 2}
+    assert ("m", "spell-disrupted") in brief(res)
+
+
 def test_tie_e_vs_d() -> None:
     """addict.tie.e-vs-d: a 2-segment charge at a 3-segment caster arrives first."""
     doc = scenario([MAGE, ORC], [{"initiative": {"party": 4, "monsters": 4}, "declarations": [
@@ -596,7 +619,27 @@ def test_a_healing_spell_wakes_the_fallen_fighter() -> None:
     assert "addict.spell.heals" in effect.because
     assert res.combatants["f"].status.value == "active"
     doc["rounds"][0]["declarations"][0]["heal"] = 30
-    assert run(doc).combatants["f"].hp == 10
+    assert step(run(doc), "c", "spell-takes-effect").detail["hp"] == 10  # never above max
+
+
+def test_healed_this_round_still_loses_the_point_word_for_word() -> None:
+    """addict.bleeding.healed-this-round: "Any combatants who had negative hit points at the
+    start of the round lose 1 hit point" — the fighter at -2 cured to 5 ends the round at 4;
+    the next round he bleeds no more. As an option the cure stops the loss at once."""
+    fallen = {**FIGHTER, "hp": -2, "max_hp": 10}
+    cleric = {"id": "c", "side": "party", "hp": 8,
+              "spells": [{"name": "cure light wounds", "casting_time": 1}]}
+    rounds = [{"initiative": {"party": 5, "monsters": 2}, "declarations": [
+        {"actor": "c", "action": "D", "spell": "cure light wounds", "target": "f",
+         "heal": 7}]}, {"initiative": {"party": 3, "monsters": 2}}]
+    res = run(scenario([fallen, cleric, ORC], rounds))
+    bleeds = [s for s in res.steps if s.event.value == "bleeds"]
+    assert [(s.actor, s.round, s.detail["hp"]) for s in bleeds] == [("f", 1, 4)]
+    assert "addict.bleeding.healed-this-round" in bleeds[0].because
+    assert (res.combatants["f"].hp, res.combatants["f"].status.value) == (4, "active")
+    res = run(scenario([fallen, cleric, ORC], rounds, options={"healed_stops_bleeding": True}))
+    assert not [s for s in res.steps if s.event.value == "bleeds"]
+    assert res.combatants["f"].hp == 5
 
 
 def test_bleeding() -> None:

@@ -275,6 +275,28 @@ def test_slow_weapon_attacks_after_non_waiting_creatures() -> None:
     assert err.field == "rounds[0].turns[0].weapon"
 
 
+def test_readied_slow_weapon_waits_for_the_non_waiting() -> None:
+    """popcorn.ready.slow-weapon-waits: "Characters with Slow weapons … may only attack after
+    all non-waiting creatures have taken their turn" — a readied blow is no exception."""
+    cs = [pc("ann", weapons=[{"name": "polearm", "slow": True}]), mon("orc"), mon("gob")]
+    init = {"ann": 15, "orc": 5, "gob": 3}
+    rounds = [{"turns": [
+        t("ann", "orc", action="attack", target="orc", weapon="polearm", ready="the orc moves"),
+        t("orc", "gob", action="move"),
+        {"actor": "ann", "triggered": True, "hit": True, "damage": 4},
+        t("gob", "gob", action="attack", target="ann", hit=False)]}]
+    res = resolve(cs, rounds, initiative=init)
+    assert [e[:2] for e in events(res)] == [
+        ("ann", "readies"), ("ann", "nominates"), ("orc", "moves"), ("ann", "readied-triggers"),
+        ("orc", "nominates"), ("gob", "misses"), ("gob", "nominates"), ("ann", "hits")]
+    trig = next(s for s in res.steps if s.event == StepEvent.READIED_TRIGGERS)
+    assert "popcorn.ready.slow-weapon-waits" in trig.because and trig.detail["held"] is True
+    blow = next(s for s in res.steps if s.event == StepEvent.HITS)
+    assert "popcorn.ready.slow-weapon-waits" in blow.because and res.combatants["orc"].hp == 46
+    fast = resolve(cs, rounds, initiative=init, options={"readied_slow_weapons": "at-once"})
+    assert [e[:2] for e in events(fast)][3:5] == [("ann", "readied-triggers"), ("ann", "hits")]
+
+
 def test_attacks_per_round() -> None:
     """popcorn.attack.per-round: a PC attacks once a round; a monster up to its attacks."""
     hits = [{"hit": True, "damage": 1}, {"hit": False}]
@@ -367,7 +389,7 @@ def test_zero_hp_is_death() -> None:
     init = {"ann": 15, "orc": 5, "gob": 1}
     rounds = [{"turns": [t("ann", "gob", action="attack", target="orc", hit=True, damage=4),
                          t("gob", "gob", action="attack", target="ann", hit=True, damage=3)]}]
-    res = resolve(cs, rounds, initiative=init)
+    res = resolve(cs, rounds, initiative=init, options={"pc_zero_hp": "dead"})
     assert ("orc", "dies", None) in events(res)
     assert res.combatants["orc"].status == Status.DEAD
     assert res.combatants["ann"].status == Status.DEAD
@@ -375,6 +397,38 @@ def test_zero_hp_is_death() -> None:
     assert res.combatants["ann"].status == Status.UNCONSCIOUS
     rounds[0]["turns"].insert(1, t("orc", action="attack", target="ann"))
     assert refused(cs, rounds, initiative=init).field == "rounds[0].turns[1].actor"
+
+
+def test_a_pc_at_zero_spends_a_death_save() -> None:
+    """popcorn.death.death-saves: "For PCs reduced to 0 hit points, see Death"; "PCs have 3
+    lifetime Death saves". Ann, with 2 left, drops at 0: she spends one and is out of the fight,
+    alive; with none left she dies; a henchman has none and dies; a monster always dies."""
+    def fight(**ann: Any) -> Resolution:
+        cs = [pc("ann", hp=3, **ann), mon("gob"),
+              {"id": "hal", "side": "party", "kind": "henchman", "hp": 2}]
+        rounds = [{"turns": [
+            t("gob", "ann", action="attack", target="ann", hit=True, damage=3),
+            t("hal", "hal", action="other")]}]
+        rounds[0]["turns"][0]["nominates"] = "hal"
+        return resolve(cs, rounds, initiative={"gob": 18, "ann": 5, "hal": 3})
+    res = fight(death_saves=2)
+    hit = next(s for s in res.steps if s.event == StepEvent.HITS)
+    assert hit.detail["death_save"] is True and hit.detail["death_saves_left"] == 1
+    assert "popcorn.death.death-saves" in hit.because
+    assert res.combatants["ann"].status == Status.UNCONSCIOUS
+    assert "dies" not in [e[1] for e in events(res)]
+    assert fight().steps[0].detail["death_saves_left"] == 2  # none given: the text's 3
+    gone = fight(death_saves=0)
+    dies = next(s for s in gone.steps if s.event == StepEvent.DIES)
+    assert dies.actor == "ann" and dies.detail["death_saves_left"] == 0
+    assert "popcorn.death.death-saves" in dies.because
+    assert gone.combatants["ann"].status == Status.DEAD
+    dead = resolve([pc("ann", hp=3), mon("gob")], [{"turns": [
+        t("gob", "ann", action="attack", target="ann", hit=True, damage=3)]}],
+        initiative={"gob": 18, "ann": 5}, options={"pc_zero_hp": "dead"})
+    assert dead.combatants["ann"].status == Status.DEAD  # "dead at 0" stays an option
+    assert refused([pc("ann", death_saves="two"), mon("gob")], [],
+                   initiative={"gob": 18, "ann": 5}).field == "combatants[0].death_saves"
 
 
 # --- Movement ------------------------------------------------------------------------------------
@@ -502,8 +556,8 @@ def test_surprised_creatures_lose_the_surprise_round() -> None:
 def test_options_defaults_follow_source() -> None:
     """Every option default follows the text (players win ties, dead at 0, morale each round)."""
     o = Options()
-    assert (o.ties.value, o.pc_zero_hp.value, o.morale.value) == ("players-win", "dead",
-                                                                   "every-round")
+    assert (o.ties.value, o.pc_zero_hp.value, o.morale.value) == (
+        "players-win", "death-saves", "every-round")
     assert refused(TWO, [], options={"ties": "coin"}).field == "options.ties"
 
 

@@ -291,8 +291,26 @@ def test_tie_is_simultaneous_and_damage_lands() -> None:
     deaths = [s for s in res.steps if str(s.event) == "dies"]
     assert len(hits) == 2 and hits[0].group == hits[1].group
     assert "side-d6.initiative.tie-simultaneous" in hits[0].because
+    assert "side-d6.initiative.shared-segment" not in hits[0].because
     assert len(deaths) == 2 and deaths[0].group == deaths[1].group > hits[0].group
     assert "side-d6.initiative.damage-lands-in-tie" in deaths[0].because
+
+
+def test_a_shared_segment_without_tied_dice_is_not_called_a_tie() -> None:
+    """side-d6.initiative.shared-segment: a surprise segment both may act in, or a held
+    action landing in the other side's segment, is simultaneous but not "tied dice"."""
+    thief = {"id": "thief", "side": "party", "hp": 5, "surprise_adj": 1}
+    res = run([P, thief, M], [{"surprise": True, "declarations": [
+        {"actor": "thief", "action": "attack", "target": "orc", "segment": 2, "hit": False},
+        {"actor": "orc", "action": "attack", "target": "thief", "segment": 2, "hit": False}]}],
+        surprise={"party": 2, "monsters": 6})
+    for s in res.steps[-2:]:
+        assert s.because[0] == "side-d6.initiative.shared-segment", s
+        assert "side-d6.initiative.tie-simultaneous" not in s.because
+    held = run([P, M], [{"initiative": {"party": 5, "monsters": 2}, "declarations": [
+        {"actor": "fighter", "action": "attack", "target": "orc", "hold": 5, "hit": False},
+        {"actor": "orc", "action": "attack", "target": "fighter", "hit": False}]}])
+    assert {s.because[0] for s in held.steps} == {"side-d6.initiative.shared-segment"}
 
 
 def test_damage_is_immediate_outside_ties() -> None:
@@ -617,19 +635,93 @@ def test_contact_segment_from_distance_and_movement() -> None:
     with pytest.raises(ScenarioError, match="only a charge or a close"):
         run([KNIGHT, PIKE], [{"initiative": {"raiders": 1, "militia": 3}, "declarations": [
             {"actor": "knight", "action": "attack", "target": "pikeman", "distance": 30}]}])
-    with pytest.raises(ScenarioError, match="surprise segment holds only"):
+    with pytest.raises(ScenarioError, match="surprise segment holds only a tenth"):
         run([KNIGHT, PIKE], [{"surprise": True, "declarations": [
             {"actor": "knight", "action": "charge", "target": "pikeman", "distance": 30}]}],
-            surprise={"raiders": 6, "militia": 1})
+            surprise={"raiders": 6, "militia": 1}, options={"surprise_move": "one-segment"})
+
+
+# --- issue 25: the third audit --------------------------------------------------------------------
+
+GOBLIN = {"id": "goblin", "name": "Goblin 2", "side": "monsters", "hp": 4, "movement": 6}
+GUARD = {"id": "guard", "name": "Guard", "side": "party", "hp": 8}
+
+
+def test_charge_a_round_allows_completes_in_one_surprise_segment() -> None:
+    """side-d6.surprise.charge-a-round-allows: "charging, closing to melee" fit in a surprise
+    segment when a round's move allows them; more than a round's move is refused."""
+    def charge(distance: int, **extra: Any) -> Resolution:
+        return run([GOBLIN, GUARD], [{"surprise": True, "declarations": [
+            {"actor": "goblin", "action": "charge", "target": "guard", "distance": distance,
+             "hit": True, "damage": 3}]}], surprise={"party": 1, "monsters": 6}, **extra)
+    res = charge(2)  # 2 at Move 6: 4 segments of movement, within the round's 6
+    assert [(s.actor, str(s.event), s.segment, s.surprise) for s in res.steps] == [
+        ("guard", "surprised", 1, True), ("goblin", "charges", 1, True),
+        ("goblin", "hits", 1, True)]
+    blow = only(res, "goblin", "hits")
+    assert "side-d6.surprise.charge-a-round-allows" in blow.because
+    assert blow.detail["contact_segment"] == 1 and res.combatants["guard"].hp == 5
+    with pytest.raises(ScenarioError, match="more than a round's move") as err:
+        charge(7)
+    assert err.value.field == "rounds[0].declarations[0].distance"
+    with pytest.raises(ScenarioError, match="only a tenth"):
+        charge(2, options={"surprise_move": "one-segment"})
+
+
+def test_surprised_combatant_makes_no_interrupt_in_a_surprise_segment() -> None:
+    """side-d6.surprise.no-interrupt-while-surprised: "unable to act" — a surprised fighter
+    is not offered, and may not make, a fleeing attack in the segment he is surprised."""
+    from core.rules.side_d6 import interrupt_offers
+
+    def flee(segment: int, interrupts: list[dict[str, Any]] | None = None) -> Any:
+        decl: dict[str, Any] = {"actor": "orc", "action": "flee", "segment": segment}
+        if interrupts is not None:
+            decl["interrupts"] = interrupts
+        return scenario([P, M], [{"surprise": True, "declarations": [
+            {"actor": "orc", "action": "attack", "target": "fighter", "segment": 1,
+             "hit": False}, decl] if segment > 1 else [decl]}],
+            surprise={"party": 1, "monsters": 6})
+    sc = flee(1)
+    res = SYSTEM.resolve(sc, Roller.seeded(1))
+    assert "may_interrupt" not in only(res, "orc", "flees").detail
+    assert interrupt_offers(sc, 0) == []
+    with pytest.raises(ScenarioError, match="surprised in surprise segment 1 and unable to "
+                       "act") as err:
+        SYSTEM.resolve(flee(1, [{"actor": "fighter", "hit": True, "damage": 2}]),
+                       Roller.seeded(1))
+    assert err.value.field == "rounds[0].declarations[0].interrupts[0].actor"
+    # surprised for two segments: still no interrupt in the second
+    sc2 = scenario([P, M], [{"surprise": True, "declarations": [
+        {"actor": "orc", "action": "attack", "target": "fighter", "segment": 1, "hit": False},
+        {"actor": "orc", "action": "flee", "segment": 2}]}], surprise={"party": 2,
+                                                                       "monsters": 6})
+    flight = only(SYSTEM.resolve(sc2, Roller.seeded(1)), "orc", "flees")
+    assert "may_interrupt" not in flight.detail
+    assert "side-d6.surprise.no-interrupt-while-surprised" in flight.because
+    # once no longer surprised the fleeing attack is offered and taken
+    thief = {"id": "thief", "side": "party", "hp": 5, "surprise_adj": 1}
+    sc3 = scenario([P, thief, M], [{"surprise": True, "declarations": [
+        {"actor": "orc", "action": "attack", "target": "thief", "segment": 1, "hit": False},
+        {"actor": "orc", "action": "flee", "segment": 2,
+         "interrupts": [{"actor": "thief", "hit": True, "damage": 1}]}]},
+        {"initiative": {"party": 3, "monsters": 3}, "declarations": []}],
+        surprise={"party": 2, "monsters": 6})
+    res3 = SYSTEM.resolve(sc3, Roller.seeded(1))
+    assert list(only(res3, "orc", "flees").detail["may_interrupt"]) == ["thief"]
+    assert only(res3, "thief", "hits").segment == 2
+    assert [o.by for o in interrupt_offers(sc3, 0)] == [("thief",)]
 
 
 def test_spell_starts_option_segment_1() -> None:
-    """side-d6.spell.starts-in-initiative-segment: option spell_starts=segment-1."""
+    """side-d6.spell.starts-in-initiative-segment: option spell_starts=segment-1
+    (side-d6.spell.starts-in-segment-1); without the option no step cites the house rule."""
     rounds = [{"initiative": {"party": 1, "monsters": 4},
                "declarations": [{"actor": "mage", "action": "spell", "spell": "sleep"}]}]
-    assert only(run([MAGE, M], rounds), "mage", "begins-casting").segment == 4
+    begun = only(run([MAGE, M], rounds), "mage", "begins-casting")
+    assert begun.segment == 4 and "side-d6.spell.starts-in-segment-1" not in begun.because
     res = run([MAGE, M], rounds, options={"spell_starts": "segment-1"})
     assert only(res, "mage", "begins-casting").segment == 1
+    assert only(res, "mage", "begins-casting").because[0] == "side-d6.spell.starts-in-segment-1"
     assert only(res, "mage", "spell-takes-effect").segment == 3
 
 

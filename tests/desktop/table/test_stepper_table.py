@@ -34,7 +34,11 @@ def test_the_stepper_follows_a_time_units_fight_and_rolls_all_pending_dice(
         drop_action(board, "melee", actor)
         declare(board, target)
     rows = ws.stepper.rows
-    assert len(rows) == 6  # two encounter d6s and four d10s, each on its own readable line
+    # two encounter d6s, the monsters' 2d6 reaction (issue 25) and four d10s, each on its
+    # own readable line
+    assert len(rows) == 7
+    assert any(r.request.purpose == "reaction monsters" and r.request.expression == "2d6"
+               for r in rows)
     labels = [r.findChild(type(ws.stepper.nothing_needed)).text() for r in rows]
     assert any("Brannoc the Bold" in text for text in labels), labels
     assert all(r.field.width() >= 60 for r in rows if r.isVisible())
@@ -46,7 +50,7 @@ def test_the_stepper_follows_a_time_units_fight_and_rolls_all_pending_dice(
     first.field.setFocus()
     first.field.setText("3")
     QTest.keyClick(first.field, Qt.Key.Key_Return)
-    assert len(ws.stepper.rows) == 5
+    assert len(ws.stepper.rows) == 6
     assert QApplication.focusWidget() is ws.stepper.rows[0].field
 
     # Reading ahead in the procedure is a view: nothing joins the undo stack.
@@ -63,7 +67,7 @@ def test_the_stepper_follows_a_time_units_fight_and_rolls_all_pending_dice(
     ids.check()
     table.tabs.setCurrentWidget(ws)
     QTest.keySequence(table, "Ctrl+Z")
-    assert len(ws.stepper.rows) == 5
+    assert len(ws.stepper.rows) == 6
     assert engine_phase(ws) == "Encounter: d6 per side, 2d6 reaction"
     QTest.keySequence(table, "Ctrl+Shift+Z")
     assert ws.stepper.rows == []
