@@ -1,8 +1,8 @@
 """An upgrade on a nearly full disk: refused in words naming the copies that could go, leaving
 no copy per try, and done once space is freed, leaving exactly one copy of the old campaign.
 
-Runs on a small tmpfs mounted for the test (root only; skipped otherwise), filled with a file
-to leave chosen amounts of room.
+Runs on a small tmpfs mounted for the test (root only; skipped otherwise; 8 MB: room for the
+campaign and its downgrade), filled with a file to leave chosen amounts of room.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         pytest.skip("mounting a small disk needs root")
     folder = tmp_path / "disk"
     folder.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(folder)],
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(folder)],
                           capture_output=True, check=False)
     if done.returncode:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace')}")

@@ -65,3 +65,10 @@ def downgrade() -> None:
     with op.batch_alter_table("characters", schema=None) as batch_op:
         batch_op.drop_column("death_saves")
     _recheck(BEFORE)
+    bind = op.get_bind()
+    if bind.dialect.name == "sqlite" and sa.inspect(bind).has_table("row_tallies"):
+        # Back to 0008 or later: its tallies sum each row's check, all of which just changed
+        # (an upgrade's are recounted by Store._upgrade once every revision has run).
+        from core.store import tallies
+
+        tallies.recount(bind.exec_driver_sql)
