@@ -8,12 +8,17 @@
   the process that prints the summary, from what every worker counted.
 - ``--replay-order FILE`` runs exactly the tests listed in FILE, in that order: a failing run
   writes one such file per worker (it says where) to replay what that worker ran.
+- A worker that crashes (a segmentation fault in Qt, say) reports nothing itself; each worker
+  therefore writes the tests it starts, and Python's fault handler its stacks, to files the
+  summary prints from ("a crashed worker").
 """
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -95,6 +100,42 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 _ran: list[str] = []
 """The test ids this process ran, in order."""
 _failed: set[str] = set()
+_crashed: dict[str, str] = {}
+"""On the xdist controller: the crashed workers, by id, with the test each was running."""
+
+
+# --- a crashed worker: what it ran and where it died ----------------------------------------------
+
+CRASH_DIR = "COMBATDESK_TEST_CRASH_DIR"
+"""The folder (set by the controller, inherited by its workers) of the workers' crash files."""
+CRASHED = re.compile(r"worker '(?P<worker>[^']+)' crashed while running '(?P<test>[^']+)'")
+PLUMBING = re.compile(r"/(pluggy|_pytest|execnet|xdist)/")
+_crash_files: list[Any] = []  # kept open for the fault handler, which writes to their descriptors
+
+
+def _worker_id(config: pytest.Config) -> str | None:
+    workerinput = getattr(config, "workerinput", None)
+    return None if workerinput is None else str(workerinput["workerid"])
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's faulthandler plugin, which writes to stderr
+def pytest_configure(config: pytest.Config) -> None:
+    worker = _worker_id(config)
+    if worker is None:
+        os.environ.setdefault(CRASH_DIR, tempfile.mkdtemp(prefix="combatdesk-test-crashes-"))
+        return
+    folder = Path(os.environ.get(CRASH_DIR) or tempfile.mkdtemp(prefix="combatdesk-crash-"))
+    faults = open(folder / f"{worker}.faults", "w")  # noqa: SIM115 (open while the worker lives)
+    order = open(folder / f"{worker}.order", "w")  # noqa: SIM115
+    _crash_files.extend([faults, order])
+    faulthandler.enable(file=faults, all_threads=True)
+
+
+def _note_started(nodeid: str) -> None:
+    """Writes a started test's id to the worker's order file at once (a crash loses no line)."""
+    if len(_crash_files) == 2:
+        _crash_files[1].write(nodeid + "\n")
+        _crash_files[1].flush()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -102,6 +143,32 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _ran.append(report.nodeid)
     if report.failed:
         _failed.add(report.nodeid)
+        found = CRASHED.search(str(report.longrepr))
+        if found:
+            _crashed[found["worker"]] = found["test"]
+
+
+def pytest_runtest_logstart(nodeid: str, location: Any) -> None:
+    _note_started(nodeid)
+
+
+def _report_crashes(terminalreporter: pytest.TerminalReporter) -> None:
+    folder = os.environ.get(CRASH_DIR)
+    if not _crashed or not folder:
+        return
+    terminalreporter.write_sep("-", "a crashed worker")
+    for worker, test in sorted(_crashed.items()):
+        faults = Path(folder, f"{worker}.faults")
+        order = Path(folder, f"{worker}.order")
+        terminalreporter.write_line(f"{worker} crashed in {test}; what it ran, in order: {order}")
+        terminalreporter.write_line(
+            f"  replay alone: python -m pytest -p no:xdist --replay-order {order} tests")
+        text = faults.read_text(errors="replace") if faults.exists() else ""
+        terminalreporter.write_line("  its fault handler's stacks (innermost call first; pytest's "
+                                    "own frames left out):")
+        lines = [line for line in text.splitlines() if not PLUMBING.search(line)]
+        for line in lines[:120] or ["  (none written)"]:
+            terminalreporter.write_line("  " + line)
 
 
 # --- the summary: PostgreSQL backends and reliability figures, summed over the workers -----------
@@ -171,6 +238,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter,
             terminalreporter.write_line(line)
         terminalreporter.write_line(f"(also written to {figures.write(counts)})")
 
+    _report_crashes(terminalreporter)
     if _failed and _workers:
         folder = Path(tempfile.mkdtemp(prefix="combatdesk-test-order-"))
         terminalreporter.write_sep("-", "replaying a worker's order")

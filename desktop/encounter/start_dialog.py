@@ -49,6 +49,11 @@ PARTY_SIDE = "party"
 _Index = QModelIndex | QPersistentModelIndex
 
 
+def fresh_seed() -> int:
+    """A new fight's dice seed: a different one every time (the tests fix it)."""
+    return random.SystemRandom().randrange(2**31 - 1)
+
+
 
 def _check_options(system: str, options: dict[str, Any], combatants: list[Combatant]) -> None:
     """Lets the engine refuse house rules it cannot play (as a file would be refused)."""
@@ -159,7 +164,7 @@ class StartEncounterDialog(QDialog):
             self.system.addItem(system.title, system.id)
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
-        self.seed.setValue(random.SystemRandom().randrange(2**31 - 1))
+        self.seed.setValue(fresh_seed())
         self.seed.setToolTip("Dice seed: the app's rolls and any die not given follow it")
         self._sides: list[str] = list(dict.fromkeys(
             [PARTY_SIDE, MONSTER_SIDE, *(e.side for e in self.roster if e.side)]))
