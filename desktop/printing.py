@@ -186,7 +186,12 @@ def show_print_preview(html: str, parent: QWidget | None = None, page: str = "a4
     dialog = QPrintPreviewDialog(printer, parent)
     dialog.setWindowTitle("Round summary — print preview")
     dialog.paintRequested.connect(lambda p: print_document(document, p))
-    return int(dialog.exec())
+    try:
+        return int(dialog.exec())
+    finally:
+        # The dialog keeps only a pointer to the printer, which Python frees on return: the
+        # dialog goes first (left as the parent's hidden child, it outlived its printer).
+        dialog.deleteLater()
 
 
 @dataclass(frozen=True, slots=True)
