@@ -146,9 +146,16 @@ class StoreActions:
             self.restore(Path(name))
 
     def ask_database(self) -> None:
-        from desktop.database_settings import DatabaseSettingsDialog  # on first use
+        from sqlalchemy.engine import make_url
 
-        DatabaseSettingsDialog(self.window._settings, "", self.window).exec()
+        from desktop.database_settings import DatabaseSettingsDialog, saved_database_url
+
+        # What the next start will use: the saved choice, else the campaign open now (its
+        # password, hidden in the store's address, is not put in the field).
+        settings = self.window._settings
+        current = saved_database_url(settings) or make_url(self.window.store.url)._replace(
+            password=None).render_as_string(hide_password=False)
+        DatabaseSettingsDialog(settings, current, self.window).exec()
 
 
 def install_store_actions(window: Any) -> StoreActions:

@@ -6,12 +6,16 @@ when there is one. Without a keyring backend the dialog says so and saves no pas
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -39,6 +43,15 @@ def keyring_available() -> bool:
     return not isinstance(backend, fail.Keyring | null.Keyring)
 
 
+NO_FILE = "Choose the campaign file first: an SQLite campaign lives in a file."
+
+
+def names_a_file(url: URL) -> bool:
+    """Tells whether an SQLite URL names a file (not memory, which is gone at the end)."""
+    database = url.database or ""
+    return bool(database.strip()) and database != ":memory:" and not database.startswith("file:")
+
+
 def _account(url: URL) -> str:
     return url._replace(password=None).render_as_string(hide_password=False)
 
@@ -48,7 +61,12 @@ def saved_database_url(settings: QSettings) -> str | None:
     text = settings.value(URL_KEY)
     if not text:
         return None
-    url = make_url(str(text))
+    try:
+        url = make_url(str(text))
+    except Exception:  # a hand-edited setting: the default campaign file is used instead
+        return None
+    if url.get_backend_name() == "sqlite" and not names_a_file(url):
+        return None  # an SQLite address with no file keeps nothing once Combat Desk closes
     if url.password is None and url.username and keyring_available():
         import keyring
 
@@ -141,7 +159,15 @@ class DatabaseSettingsDialog(QDialog):
         self._other_query: dict[str, str | tuple[str, ...]] = {}
         form = QFormLayout()
         form.addRow("Kind", self.kind)
-        form.addRow("File", self.path)
+        self.browse = QPushButton("&Choose…")
+        self.browse.clicked.connect(self.choose_file)
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.path, 1)
+        file_row.addWidget(self.browse)
+        self._file_row = QWidget()
+        self._file_row.setLayout(file_row)
+        file_row.setContentsMargins(0, 0, 0, 0)
+        form.addRow("File", self._file_row)
         form.addRow("Host", self.host)
         form.addRow("Port", self.port)
         form.addRow("Database", self.database)
@@ -173,6 +199,7 @@ class DatabaseSettingsDialog(QDialog):
         self._form = form
         self.set_url(current or saved_database_url(settings) or "")
         self._show_fields()
+        self.setMinimumWidth(520)  # the answers are sentences: room for them to read whole
 
     def set_url(self, text: str) -> None:
         """Fills the fields from a URL."""
@@ -228,17 +255,39 @@ class DatabaseSettingsDialog(QDialog):
         for widget in (self.host, self.port, self.database, self.user, self.password, self.tls,
                        self.root_certificate):
             self._form.setRowVisible(widget, server)
-        self._form.setRowVisible(self.path, not server)
+        self._form.setRowVisible(self._file_row, not server)
         self.keyring_note.setVisible(server and not keyring_available())
+
+    def missing(self) -> str:
+        """Says what must be filled in before the address can be tested or saved ("" if none)."""
+        if self.kind.currentIndex() == 0 and not self.path.text().strip():
+            return NO_FILE
+        if self.kind.currentIndex() == 1 and not self.host.text().strip():
+            return "Give the server's host name (or address) first."
+        return ""
 
     def run_test(self) -> str:
         """Tests the connection and shows the answer (as plain text)."""
-        answer = test_connection(self.url())
+        answer = self.missing() or test_connection(self.url())
         self.result.setText(answer)
         return answer
 
+    def choose_file(self) -> None:
+        """Picks the campaign file with the system's file dialog."""
+        start = self.path.text().strip() or str(Path.home())
+        name, _ = QFileDialog.getSaveFileName(
+            self, "Campaign file", start, "Campaign files (*.sqlite);;All files (*)",
+            options=QFileDialog.Option.DontConfirmOverwrite,  # an existing campaign is opened
+        )
+        if name:
+            self.path.setText(name)
+
     def save(self) -> None:
         """Saves the URL (password to the keyring, if any) and closes the dialog."""
+        missing = self.missing()
+        if missing:  # an empty file would be a campaign kept in memory: nothing saved
+            self.result.setText(missing)
+            return
         note = save_database_url(self._settings, self.url())
         self.result.setText(f"Saved; Combat Desk uses it from the next start. {note}".strip())
         self.accept()

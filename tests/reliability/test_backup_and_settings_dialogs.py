@@ -144,3 +144,72 @@ def test_a_port_that_is_not_a_number_gets_a_sentence_in_test_connection(qtbot: A
         said = test_connection(url)
         assert said.startswith("Cannot use it: "), said
         assert "port" in said and "Traceback" not in said and "ValueError" not in said
+
+
+def _open_database_dialog(window: Any, qtbot: Any) -> DatabaseSettingsDialog:
+    """File → Campaign database… through its menu action; returns the dialog it shows."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    shown: list[DatabaseSettingsDialog] = []
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, DatabaseSettingsDialog)
+        shown.append(dialog)
+        dialog.reject()
+
+    QTimer.singleShot(0, look)
+    window.store_actions.database_action.trigger()
+    assert shown, "no dialog was shown"
+    return shown[0]
+
+
+def test_the_database_dialog_starts_from_the_campaign_file_in_use(
+    window: Any, qtbot: Any, tmp_path: Path,
+) -> None:
+    """Nothing saved yet: the File box names the file Combat Desk has open (it was empty, and
+    Test connection then spoke of 'sqlite:///', a database kept in memory)."""
+    dialog = _open_database_dialog(window, qtbot)
+    assert dialog.kind.currentText() == "SQLite file"
+    assert dialog.path.text() == str(tmp_path / "campaigns.sqlite")
+    assert "ready to use" in dialog.run_test()
+
+
+def test_a_campaign_kept_in_memory_is_never_saved_as_the_database(
+    qtbot: Any, tmp_path: Path,
+) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue(URL_KEY, f"sqlite:///{tmp_path / 'kept.sqlite'}")
+    dialog = DatabaseSettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.path.clear()
+    assert dialog.run_test() == database_settings.NO_FILE
+    dialog.save()
+    from PySide6.QtWidgets import QDialog
+
+    assert dialog.result.text() == database_settings.NO_FILE
+    assert QDialog.result(dialog) != QDialog.DialogCode.Accepted  # the dialog stays open
+    assert str(settings.value(URL_KEY)) == f"sqlite:///{tmp_path / 'kept.sqlite'}"  # untouched
+    # A setting that names no file (written by hand, or by an older version) is not used.
+    settings.setValue(URL_KEY, "sqlite:///")
+    assert database_settings.saved_database_url(settings) is None
+    with pytest.raises(Exception, match="names no file"):
+        from core.store.probe import probe
+
+        probe("sqlite://")
+
+
+def test_choose_puts_the_picked_file_in_the_file_box(
+    qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    picked = str(tmp_path / "greyhawk.sqlite")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (picked, ""))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    dialog = DatabaseSettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.browse.click()
+    assert dialog.path.text() == picked
+    assert "will create" in dialog.run_test()
