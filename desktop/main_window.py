@@ -149,8 +149,9 @@ class MainWindow(QMainWindow):
         self.new_campaign_action.triggered.connect(self.ask_new_campaign)
         self.reload_action = QAction("&Reload", self)
         self.reload_action.setShortcut(QKeySequence.StandardKey.Refresh)
-        self.reload_action.setStatusTip("Read the campaign again from the database")
-        self.reload_action.triggered.connect(self.reload_campaigns)
+        self.reload_action.setStatusTip("Read the campaign again from the database (on an "
+                                        "encounter's tab: that encounter)")
+        self.reload_action.triggered.connect(self.reload_shown)
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
@@ -240,6 +241,14 @@ class MainWindow(QMainWindow):
         self.resize(width, height)
 
     # --- campaigns -----------------------------------------------------------------------------
+
+    def reload_shown(self) -> None:
+        """F5 (File › Reload): reads again what the tab shown holds — its encounter, or the
+        campaigns. One key for both: two actions on F5 made Qt call neither ("ambiguous")."""
+        if self.encounter_actions.current() is not None:
+            self.encounter_actions.reload_current()
+        else:
+            self.reload_campaigns()
 
     def reload_campaigns(self) -> None:
         """Reads the campaign list (and the shown campaign) again from the store."""

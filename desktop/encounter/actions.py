@@ -85,8 +85,10 @@ class EncounterActions:
                                        "End the encounter shown; results go back to the roster")
         self.reopen_action = self._action("&Reopen Encounter…", self.reopen_current, [],
                                           "Play on in the ended encounter shown")
+        # F5 itself belongs to File › Reload, which reloads the encounter shown (the menu
+        # names the key after the tab).
         self.reload_action = self._action(
-            "Re&load Encounter", self.reload_current, [QKeySequence.StandardKey.Refresh],
+            "Re&load Encounter\tF5", self.reload_current, [],
             "Read the encounter shown again from the campaign (after another window changed it)")
         self.print_action = self._action("&Print Summary…", self.print_current,
                                          [QKeySequence.StandardKey.Print],

@@ -58,3 +58,41 @@ def test_a_window_behind_another_is_refused_and_reloads(qtbot, tmp_path: Path) -
     assert len(store.commands.load(mine.session.info.id)) == before + 1
     other_store.close()
     store.close()
+
+
+def test_f5_reads_again_what_the_tab_shown_holds(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """F5 on an encounter's tab reloads that encounter; on the roster, the campaigns. (Two
+    actions on F5, File › Reload and Reload Encounter, made Qt run neither: "ambiguous".)"""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from tests.desktop.table.conftest import make_active
+
+    url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
+    store = Store.open(url)
+    campaign = store.campaigns.create("Greyhawk")
+    session = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6")
+    for command in commands_for_scenario(FIGHT):
+        if command.events[0].kind is EventKind.COMBATANT_ADDED:
+            session.execute(command)
+    window = MainWindow(store, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.show()
+    mine = window.encounter_actions.workspaces[0]
+    window.tabs.setCurrentWidget(mine)
+    other_store = Store.open(url)
+    other = EncounterSession.resume(other_store, other_store.encounters.get(mine.session.info.id))
+    other.execute(start_round(1))
+    make_active(window)
+    QTest.keyClick(window, Qt.Key.Key_F5)
+    reloaded = window.encounter_actions.current()
+    assert reloaded is not None and reloaded is not mine
+    assert reloaded.session.state.rounds, "the round the other window began is read"
+    # On the roster's tab, F5 reads the campaigns again.
+    other_store.campaigns.create("Made elsewhere")
+    window.tabs.setCurrentIndex(0)
+    assert window.encounter_actions.current() is None
+    QTest.keyClick(window, Qt.Key.Key_F5)
+    assert window.campaign_box.findText("Made elsewhere") >= 0
+    other_store.close()
+    store.close()
