@@ -460,6 +460,7 @@ class EncounterActions:
                 count = self._count
         self._count = count
         self.open_menu.setEnabled(self._count > 0)
+        self.window.refresh_fighting()  # the roster shows who is in an open fight
 
     def _fill_open_menu(self) -> None:
         from core.store import StoreError
