@@ -428,6 +428,7 @@ def test_orcs_stamped_into_a_running_round_wait_for_their_dice_and_a_nomination(
     asked = [r.purpose for r in ws.controller.rolls_needed()]
     assert asked == ["initiative Orc 3", "initiative Orc 4"]
     assert ws.engine_error.isHidden(), ws.engine_error.text()
+    assert "hits list" not in ws.outcome.another.toolTip()  # no field names on screen
     assert board.initiative_label.text().startswith(
         "Joining the fight: Orc 3, Orc 4 — waiting for their initiative d20")
     shot(table, "popcorn-newcomers-wait-for-dice.png")
