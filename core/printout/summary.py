@@ -217,6 +217,14 @@ class _StartedEffect:
     source: str
     start_round: int
     start_tu: int | None
+    area: str = ""
+    """The area the spell was cast at, for an effect on no one creature (Sleep on "the
+    orcs"): printed where the target goes."""
+
+
+def _area(item: Declaration | Turn | TimedAction) -> str:
+    area = item.raw.get("area")
+    return area.strip() if isinstance(area, str) else ""
 
 
 def _effects_started(
@@ -229,7 +237,8 @@ def _effects_started(
             if item.effect:
                 e = item.effect
                 out.append(
-                    _StartedEffect(item.path, e.name, e.duration, e.target, item.actor, i + 1, None)
+                    _StartedEffect(item.path, e.name, e.duration, e.target, item.actor, i + 1,
+                                   None, _area(item))
                 )
     for action in scenario.actions:
         if not action.effect:
@@ -248,7 +257,8 @@ def _effects_started(
         e = action.effect
         out.append(
             _StartedEffect(
-                action.path, e.name, e.duration, e.target, action.actor, round_of[last.seq], last.tu
+                action.path, e.name, e.duration, e.target, action.actor, round_of[last.seq],
+                last.tu, _area(action),
             )
         )
     return out
@@ -297,7 +307,7 @@ def _effect_rows(
         rows.append(
             EffectRow(
                 name=eff.name,
-                target=names(eff.target),
+                target=names(eff.target) or (f"area: {eff.area}" if eff.area else ""),
                 source=names(eff.source),
                 started=started_text,
                 remaining=remaining,
