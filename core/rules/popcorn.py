@@ -449,6 +449,8 @@ class _Engine:
         self.surprise = False
         self.to_act: set[str] = set()
         self.waiting: set[str] = set()
+        self.next_round_only: set[str] = set()
+        """Newcomers added once every creature had acted: in the fight from the next round."""
         self.cast: set[str] = set()
         self.reacted: set[str] = set()
         self.moved: set[str] = set()
@@ -1151,12 +1153,14 @@ class _Engine:
         self.to_act = {c.id for c in self.scenario.combatants
                        if self.active(c.id) and c.id not in lost
                        and self.arrived(c.id, self.round_no, 0)}
-        # Newcomers of this round join the creatures still to act from the turn before the
-        # one they were added after: that turn may still name them (3. Pass the Action).
-        joining = {cid: max(at[1] - 1, 0) for cid, at in self.arrivals.items()
+        # Newcomers of this round join the creatures still to act before the turn they were
+        # added before; the turn they were added after may still name them (3. Pass the
+        # Action). One added once every creature has acted joins the next round.
+        joining = {cid: at[1] for cid, at in self.arrivals.items()
                    if at[0] == self.round_no and at[1] > 0 and cid not in lost}
         index_of = {t.path: i for i, t in enumerate(rnd.turns)}
         self.waiting = set()
+        self.next_round_only = set()
         self.cast, self.reacted, self.moved = set(), set(), set()
         self.held_slow = []
         acted: set[str] = set()
@@ -1251,6 +1255,7 @@ class _Engine:
                     if not self.arrived(nominee, self.round_no, index + 1):
                         raise ScenarioError(npath,
                                             f"{self.name(nominee)} has not joined the fight yet")
+                    self.join(joining, index + 1)  # those added after this turn may be named
                     if nominee in acted or nominee not in self.to_act:
                         raise ScenarioError(npath,
                                             f"{self.name(nominee)} already acted this round and "
@@ -1281,12 +1286,15 @@ class _Engine:
         return next_first, next_because, next_why
 
     def join(self, joining: dict[str, int], index: int) -> None:
-        """Adds this round's newcomers due by turn ``index`` to the creatures still to act."""
+        """Adds this round's newcomers due by turn ``index`` to the creatures still to act,
+        while the round runs (once every creature has acted they wait for the next round)."""
         for cid, at in list(joining.items()):
             if at <= index:
                 del joining[cid]
-                if self.active(cid):
+                if self.active(cid) and self.to_act:
                     self.to_act.add(cid)
+                else:
+                    self.next_round_only.add(cid)
 
     def fallen(self, expected: frozenset[str]) -> frozenset[str] | None:
         """Notes that the nominee fell before its turn; its nominator chooses again."""
@@ -1374,7 +1382,8 @@ class _Engine:
         checks = [c for c in self.scenario.combatants
                   if self.options.morale == MoraleChecks.EVERY_ROUND and not _is_player(c)
                   and c.morale is not None and self.active(c.id)
-                  and self.arrived(c.id, self.round_no, len(rnd.turns))]
+                  and self.arrived(c.id, self.round_no, len(rnd.turns))
+                  and c.id not in self.next_round_only]
         checking = {c.id for c in checks}
         for cid, value in given.items():
             if cid not in self.by_id:

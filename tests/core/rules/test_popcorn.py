@@ -741,3 +741,19 @@ def test_attack_notes_give_the_modifiers_in_words() -> None:
                                      cover="partial", cover_penalty=-5)]}], initiative=INIT)
     assert err.field == "rounds[0].turns[0].cover_penalty"
     assert all(n.rule in RULES for n in notes + long_shot + blocked + melee)
+
+
+def test_a_newcomer_added_after_the_last_turn_joins_the_next_round() -> None:
+    """popcorn.initiative.newcomer-joins: skeletons stamped once Ann and the orc have both
+    acted (Ann named who opens round 2) leave round 1 as it was and are in round 2."""
+    skel = mon("skel", morale=7, arrives={"round": 1, "after_turns": 2})
+    init = {**INIT, "skel": 20}
+    round_1 = {"turns": [t("ann", "orc"), t("orc", "ann")]}
+    res = resolve([*TWO, skel], [round_1], initiative=init)
+    assert [s.actor for s in res.steps if s.event == StepEvent.MORALE_CHECK] == []
+    res = resolve([*TWO, skel], [round_1, {"turns": [t("ann", "skel"), t("skel", "orc"),
+                                                     t("orc")]}], initiative=init)
+    assert [s.actor for s in res.steps if s.event == StepEvent.NOMINATES][-2:] == ["ann", "skel"]
+    err = refused([*TWO, skel], [round_1, {"turns": [t("ann", "orc"), t("orc")]},
+                                 {"turns": []}], initiative=init)
+    assert err.field == "rounds[1].turns" and "skel still to act" in err.message
