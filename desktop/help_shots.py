@@ -29,6 +29,9 @@ from desktop.app import ensure_sample_campaign
 from desktop.main_window import MainWindow
 
 WIDTH = 760  # pixels of the saved picture
+SAMPLE_FILE = "campaigns.sqlite"
+"""What the status bar names as the database in the pictures: a sample campaign's file, not
+the temporary folder the pictures were taken in (/tmp/tmp…/campaign.sqlite)."""
 PARTY = ("Brannoc the Bold", "Sister Ysolde")
 # Per system, the buttons called out, in the order of their numbers (texts without "&").
 CALLOUTS = {
@@ -65,6 +68,12 @@ def _start(window: MainWindow, system_id: str) -> QWidget:
     workspace = window.encounter_actions.current()
     assert workspace is not None
     return workspace
+
+
+def sample_bars(window: MainWindow) -> None:
+    """Makes the status bar name the sample campaign's file, the same on every machine."""
+    window.db_label.setText(SAMPLE_FILE)
+    window.db_label.setToolTip("")
 
 
 def annotate(window: QWidget, names: tuple[str, ...]) -> QPixmap:
@@ -121,6 +130,7 @@ def make_shots(folder: Path) -> list[Path]:
             window.resize(1280, 720)
             window.show()
             _start(window, system_id)
+            sample_bars(window)
             app.processEvents()
             path = folder / f"{system_id}.png"
             annotate(window, names).save(str(path), "PNG", 60)

@@ -377,6 +377,7 @@ class MainWindow(QMainWindow):
         self.entries = roster
         self.templates = templates
         self.roster_panel.set_values(roster, templates, keep, keep_template)
+        self.refresh_fighting()
         shown = self.editor.before
         if shown is not None and not self.editor.is_dirty:
             fresh = next((e for e in roster if e.id == shown.id), None)
@@ -399,6 +400,23 @@ class MainWindow(QMainWindow):
             self.store_failed(exc, "The roster was not read again")
             return
         self._show_values(roster, templates, keep, keep_template)
+
+    def refresh_fighting(self) -> None:
+        """Reads which roster entries fight in an open encounter (in this window or another)
+        and shows it in the roster and the entry form."""
+        from core.play.session import encounters_holding
+        from core.store import StoreError
+
+        fighting: dict[int, list[str]] = {}
+        campaign, store = self.campaign, self._store
+        ids = [e.id for e in self.entries if e.id is not None]
+        if campaign is not None and ids:
+            try:
+                fighting = self.store_call(lambda: encounters_holding(store, campaign.id, ids))
+            except StoreError:
+                fighting = {}  # only a hint: the roster shows as it was read
+        self.roster_panel.model.set_fighting(fighting)
+        self.editor.set_fighting(fighting)
 
     def entry(self, entry_id: int | None) -> RosterEntry | None:
         """Gets the roster entry with ``entry_id`` as last read from the store."""

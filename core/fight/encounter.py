@@ -23,9 +23,10 @@ from core.fight.log import (
     record_roll,
 )
 from core.model.scenario import SCENARIO_FORMAT, combatant_to_json, parse_scenario
-from core.model.values import Resolution, Roll, frozen_mapping
+from core.model.values import Combatant, Resolution, Roll, frozen_mapping
 from core.rules import RollSource, find_system
 from core.rules.base import RollRequest
+from core.rules.popcorn import ARRIVES
 
 _STRUCTURE = frozenset({"format", "system", "options", "seed", "combatants", "rounds", "actions"})
 
@@ -93,6 +94,16 @@ def scenario_document(state: EncounterState) -> dict[str, Any]:
     if state.actions:
         document["actions"] = _plain(state.actions)
     return document
+
+
+def arriving(state: EncounterState, combatants: Sequence[Combatant]) -> list[Combatant]:
+    """Marks creatures added to a running popcorn fight with where they arrive: they roll
+    initiative on arrival and wait to be named instead of taking the first turn."""
+    if state.config.get("system") != "popcorn" or not state.rounds:
+        return list(combatants)
+    turns = state.rounds[-1].get("turns") or ()
+    arrival = {"round": len(state.rounds), "after_turns": len(turns)}
+    return [replace(c, extra=frozen_mapping({**c.extra, ARRIVES: arrival})) for c in combatants]
 
 
 def rolls_needed(state: EncounterState) -> list[RollRequest]:

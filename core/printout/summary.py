@@ -37,6 +37,7 @@ from core.printout.words import (
     option_meanings,
     purpose_words,
     quiet_round_words,
+    round_title,
     step_sentence,
     step_why,
 )
@@ -216,6 +217,14 @@ class _StartedEffect:
     source: str
     start_round: int
     start_tu: int | None
+    area: str = ""
+    """The area the spell was cast at, for an effect on no one creature (Sleep on "the
+    orcs"): printed where the target goes."""
+
+
+def _area(item: Declaration | Turn | TimedAction) -> str:
+    area = item.raw.get("area")
+    return area.strip() if isinstance(area, str) else ""
 
 
 def _effects_started(
@@ -228,7 +237,8 @@ def _effects_started(
             if item.effect:
                 e = item.effect
                 out.append(
-                    _StartedEffect(item.path, e.name, e.duration, e.target, item.actor, i + 1, None)
+                    _StartedEffect(item.path, e.name, e.duration, e.target, item.actor, i + 1,
+                                   None, _area(item))
                 )
     for action in scenario.actions:
         if not action.effect:
@@ -247,7 +257,8 @@ def _effects_started(
         e = action.effect
         out.append(
             _StartedEffect(
-                action.path, e.name, e.duration, e.target, action.actor, round_of[last.seq], last.tu
+                action.path, e.name, e.duration, e.target, action.actor, round_of[last.seq],
+                last.tu, _area(action),
             )
         )
     return out
@@ -296,7 +307,7 @@ def _effect_rows(
         rows.append(
             EffectRow(
                 name=eff.name,
-                target=names(eff.target),
+                target=names(eff.target) or (f"area: {eff.area}" if eff.area else ""),
                 source=names(eff.source),
                 started=started_text,
                 remaining=remaining,
@@ -392,11 +403,12 @@ def _timeline(
     return tuple(out), None
 
 
-def _round_title(system: str, number: int, surprise: bool, round_tu: int) -> str:
+def _round_title(system: str, number: int, surprise: bool, round_tu: int,
+                 after_surprise: bool = False) -> str:
     if system == "time-units":
         lo = (number - 1) * round_tu
         return f"Round {number} (TU {lo}–{lo + round_tu - 1})"
-    return f"Round {number}" + (" — surprise segments" if surprise else "")
+    return round_title(number, surprise, after_surprise)  # the screen's words too
 
 
 def build_summary(
@@ -474,16 +486,18 @@ def build_summary(
 
     track = {c.id: _Track(hp=c.hp, status=str(c.status), known=True) for c in scenario.combatants}
     rounds: list[RoundSummary] = []
+    surprised_before = False  # the round before was the surprise segments
     for number in range(1, round_count + 1):
         own = [s for s in steps if round_of[s.seq] == number]
         for s in own:
             _follow(track, s)
+        spec = scenario.rounds[number - 1] if number <= len(scenario.rounds) else None
+        surprise = bool(spec and spec.surprise) or any(s.surprise for s in own)
+        after_surprise, surprised_before = surprised_before and not surprise, surprise
         if not first <= number <= last:
             continue
         if first != last and scenario.system == "time-units" and not own:
             continue  # a quiet stretch of the TU clock: nothing to print
-        spec = scenario.rounds[number - 1] if number <= len(scenario.rounds) else None
-        surprise = bool(spec and spec.surprise) or any(s.surprise for s in own)
         rounds.append(
             _round_summary(
                 scenario,
@@ -496,6 +510,7 @@ def build_summary(
                 else "Declarations",
                 rolls=tuple(r for r in rolls if r.round == number),
                 surprise=surprise,
+                after_surprise=after_surprise,
                 names=names,
                 turn_index=turn_index,
                 track=track,
@@ -679,6 +694,7 @@ def _round_summary(
     declarations_title: str,
     rolls: tuple[RollRow, ...],
     surprise: bool,
+    after_surprise: bool = False,
     names: Names,
     turn_index: Mapping[int, str],
     track: Mapping[str, _Track],
@@ -772,7 +788,7 @@ def _round_summary(
     return RoundSummary(
         quiet=quiet,
         number=number,
-        title=_round_title(system, number, surprise, round_tu),
+        title=_round_title(system, number, surprise, round_tu, after_surprise),
         surprise=surprise,
         declarations_title=declarations_title,
         declarations=tuple(DeclarationRow(*declaration_parts(item, names)) for item in spec_items),

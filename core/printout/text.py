@@ -81,7 +81,13 @@ def declaration_parts(
     if outcome:
         details.append(outcome)
     shown = action_words(action) if action else "—"
-    return names(item.actor), shown, names(item.target), "; ".join(details)
+    # every target named (a split volley, an area's victims), then the area a spell fills:
+    # a Sleep or a Slow cast at an area names no creature and read as "—"
+    targets = ", ".join(names(t) for t in item.targets) if item.targets else names(item.target)
+    area = item.raw.get("area")
+    if isinstance(area, str) and area.strip():
+        targets = f"{targets} (area: {area})" if targets else f"area: {area}"
+    return names(item.actor), shown, targets, "; ".join(details)
 
 
 def step_text(step: Step, names: WordNames) -> str:

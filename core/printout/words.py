@@ -445,6 +445,20 @@ def _detail_words(key: str, value: Any, step: Step, names: Names) -> str:
     return f"{key_words(key)} {value_words(value)}"
 
 
+def round_title(number: int, surprise: bool, after_surprise: bool = False) -> str:
+    """Gets a round's heading as the board, the timeline and the printout all say it.
+
+    The convention, said where it matters: the surprise segments are counted as round 1, so
+    the first full round after them is round 2.
+    """
+    if surprise:
+        return f"Round {number} — surprise segments"
+    if after_surprise:
+        return (f"Round {number} — first full round (round {number - 1} was the surprise "
+                "segments)")
+    return f"Round {number}"
+
+
 def quiet_round_words(declared: int, dice: Sequence[str]) -> str:
     """Gets what a round in which no step happened says, on screen and on paper alike.
 

@@ -192,6 +192,11 @@ RULES = rule_table(
           "tied creatures of one side choose among themselves.", "ties"),
     _rule("initiative.reroll-ties", "1. Roll Initiative",
           "Optionally, creatures tied across sides roll again until one side is ahead.", "ties"),
+    _rule("initiative.newcomer-joins", "1. Roll Initiative",
+          "A creature that joins once the combat's first turn is taken rolls its initiative on "
+          "arrival; it does not take the first turn, and from its arrival it is one of the "
+          "creatures still to act in that round, to be nominated as any other (3. Pass the "
+          "Action)."),
     _rule("turn.take-action", "2. Take Action",
           "The active creature takes one action (attack, spell, move, …) and may move."),
     _rule("pass.nominate-next", "3. Pass the Action",
@@ -291,7 +296,8 @@ RULES = rule_table(
 PHASES = (
     Phase("roll-initiative", "Roll Initiative",
           ("popcorn.initiative.d20-plus-modifier", "popcorn.initiative.highest-first",
-           "popcorn.initiative.players-win-ties", "popcorn.initiative.reroll-ties")),
+           "popcorn.initiative.players-win-ties", "popcorn.initiative.reroll-ties",
+           "popcorn.initiative.newcomer-joins")),
     Phase("take-action", "Take Action",
           ("popcorn.turn.take-action", "popcorn.wait.nominate-another", "popcorn.spell.heals",
            "popcorn.care.condition", "popcorn.care.cannot-act",
@@ -308,6 +314,10 @@ R_INIT = "popcorn.initiative.d20-plus-modifier"
 R_FIRST = "popcorn.initiative.highest-first"
 R_TIE = "popcorn.initiative.players-win-ties"
 R_REROLL = "popcorn.initiative.reroll-ties"
+R_NEWCOMER = "popcorn.initiative.newcomer-joins"
+ARRIVES = "arrives"
+"""A combatant's field: where it joined a running fight, ``{"round": 2, "after_turns": 1}``
+(the round's number and how many of its turns were already written)."""
 R_ACTION = "popcorn.turn.take-action"
 R_NOMINATE = "popcorn.pass.nominate-next"
 R_LAST = "popcorn.pass.last-nominates-next-round"
@@ -439,6 +449,8 @@ class _Engine:
         self.surprise = False
         self.to_act: set[str] = set()
         self.waiting: set[str] = set()
+        self.next_round_only: set[str] = set()
+        """Newcomers added once every creature had acted: in the fight from the next round."""
         self.cast: set[str] = set()
         self.reacted: set[str] = set()
         self.moved: set[str] = set()
@@ -451,6 +463,8 @@ class _Engine:
         # Conditions (core.rules.care): read with each action's fields.
         self.conditions = Conditions()
         self.care_of: dict[str, Care] = {}
+        self.arrivals = self.read_arrivals()
+        """Creature id → (round, turns written before it) for those that joined mid-fight."""
 
     # --- output helpers ------------------------------------------------------------------------
 
@@ -490,6 +504,37 @@ class _Engine:
         """Takes a creature out of the creatures still to act this round."""
         self.to_act.discard(cid)
         self.waiting.discard(cid)
+
+    # --- newcomers (1. Roll Initiative; 3. Pass the Action) -------------------------------------
+
+    def read_arrivals(self) -> dict[str, tuple[int, int]]:
+        """Reads where each newcomer joined the fight (its ``arrives`` field)."""
+        out: dict[str, tuple[int, int]] = {}
+        for i, c in enumerate(self.scenario.combatants):
+            value = c.extra.get(ARRIVES)
+            if value is None:
+                continue
+            path = f"combatants[{i}].{ARRIVES}"
+            at = value.get("round") if isinstance(value, Mapping) else None
+            after = value.get("after_turns", 0) if isinstance(value, Mapping) else None
+            if (isinstance(at, bool) or not isinstance(at, int) or at < 1
+                    or isinstance(after, bool) or not isinstance(after, int) or after < 0):
+                raise ScenarioError(path, "expected a round number from 1 and a count of turns "
+                                    f"from 0, got {value!r}")
+            out[c.id] = (at, after)
+        return out
+
+    def arrived(self, cid: str, round_no: int, turns_before: int) -> bool:
+        """Tells whether a creature is in the fight once ``turns_before`` turns of round
+        ``round_no`` are taken (a newcomer joins at the turn it was added after)."""
+        at = self.arrivals.get(cid)
+        if at is None or round_no > at[0]:
+            return True
+        return round_no == at[0] and turns_before >= at[1]
+
+    def newcomer_because(self, cid: str) -> list[str]:
+        """Gets the newcomer rule for a creature that joined the running fight."""
+        return [R_NEWCOMER] if cid in self.arrivals else []
 
     # --- 1. Roll Initiative --------------------------------------------------------------------
 
@@ -1106,8 +1151,16 @@ class _Engine:
                 self.emit(c.id, StepEvent.CANNOT_ACT, [R_CANNOT_ACT], condition=why)
                 lost.add(c.id)
         self.to_act = {c.id for c in self.scenario.combatants
-                       if self.active(c.id) and c.id not in lost}
+                       if self.active(c.id) and c.id not in lost
+                       and self.arrived(c.id, self.round_no, 0)}
+        # Newcomers of this round join the creatures still to act before the turn they were
+        # added before; the turn they were added after may still name them (3. Pass the
+        # Action). One added once every creature has acted joins the next round.
+        joining = {cid: at[1] for cid, at in self.arrivals.items()
+                   if at[0] == self.round_no and at[1] > 0 and cid not in lost}
+        index_of = {t.path: i for i, t in enumerate(rnd.turns)}
         self.waiting = set()
+        self.next_round_only = set()
         self.cast, self.reacted, self.moved = set(), set(), set()
         self.held_slow = []
         acted: set[str] = set()
@@ -1119,6 +1172,11 @@ class _Engine:
         next_why = ""
         for turn, reactions in self.plays(rnd):
             cid, path = turn.actor, turn.path
+            index = index_of[path]
+            self.join(joining, index)
+            if not self.arrived(cid, self.round_no, index):
+                raise ScenarioError(f"{path}.actor",
+                                    f"{self.name(cid)} has not joined the fight yet")
             if not self.active(cid):
                 raise ScenarioError(f"{path}.actor",
                                     f"{self.name(cid)} is {self.status[cid]} and cannot act")
@@ -1194,6 +1252,10 @@ class _Engine:
                         raise ScenarioError(npath,
                                             f"{self.name(nominee)} is surprised and loses this "
                                             "round")
+                    if not self.arrived(nominee, self.round_no, index + 1):
+                        raise ScenarioError(npath,
+                                            f"{self.name(nominee)} has not joined the fight yet")
+                    self.join(joining, index + 1)  # those added after this turn may be named
                     if nominee in acted or nominee not in self.to_act:
                         raise ScenarioError(npath,
                                             f"{self.name(nominee)} already acted this round and "
@@ -1201,7 +1263,7 @@ class _Engine:
                     rules = [R_NOMINATE, R_WAIT] if not acted_now else [R_NOMINATE]
                     if self.held_slow and self.held_slow[-1][0].path == path:
                         rules.append(R_SLOW)
-                    rules += self.lapse(nominee, npath)
+                    rules += self.lapse(nominee, npath) + self.newcomer_because(nominee)
                     self.emit(cid, StepEvent.NOMINATES, rules, target=nominee, turn=path)
                     expected, because = frozenset({nominee}), (R_NOMINATE,)
                     self.nominated_by = (cid, path)
@@ -1211,6 +1273,7 @@ class _Engine:
                                     "another creature")
             self.flush_slow()
         self.flush_slow()
+        self.join(joining, len(rnd.turns))
         if self.to_act:
             if self.options.require_full_rounds and not last_round:
                 names = ", ".join(sorted(self.name(e) for e in self.to_act))
@@ -1221,6 +1284,17 @@ class _Engine:
         else:
             self.end_of_round(rnd)
         return next_first, next_because, next_why
+
+    def join(self, joining: dict[str, int], index: int) -> None:
+        """Adds this round's newcomers due by turn ``index`` to the creatures still to act,
+        while the round runs (once every creature has acted they wait for the next round)."""
+        for cid, at in list(joining.items()):
+            if at <= index:
+                del joining[cid]
+                if self.active(cid) and self.to_act:
+                    self.to_act.add(cid)
+                else:
+                    self.next_round_only.add(cid)
 
     def fallen(self, expected: frozenset[str]) -> frozenset[str] | None:
         """Notes that the nominee fell before its turn; its nominator chooses again."""
@@ -1307,7 +1381,9 @@ class _Engine:
             raise ScenarioError(mpath, "expected an object of 2d6 results")
         checks = [c for c in self.scenario.combatants
                   if self.options.morale == MoraleChecks.EVERY_ROUND and not _is_player(c)
-                  and c.morale is not None and self.active(c.id)]
+                  and c.morale is not None and self.active(c.id)
+                  and self.arrived(c.id, self.round_no, len(rnd.turns))
+                  and c.id not in self.next_round_only]
         checking = {c.id for c in checks}
         for cid, value in given.items():
             if cid not in self.by_id:
@@ -1364,8 +1440,10 @@ class _Engine:
         for i, rnd in enumerate(rounds):
             if i == 0:
                 lost = set(self.surprised_in(rnd))
+                # a newcomer added once the first turn is written does not take it
                 eligible = [c.id for c in self.scenario.combatants
-                            if self.active(c.id) and c.id not in lost]
+                            if self.active(c.id) and c.id not in lost
+                            and self.arrived(c.id, 1, 0)]
                 expected, because = self.winners(eligible)
                 best = max((self.initiative.get(cid, 0) for cid in expected), default=0)
                 why = f"the initiative winner takes the first turn (total {best})"
@@ -1417,7 +1495,8 @@ def initiative_standing(scenario: Scenario, dice: RollSource) -> InitiativeStand
         (InitiativeTotal(cid, d20s[cid], engine.initiative[cid] - d20s[cid])
          for cid in engine.initiative),
         key=lambda t: -t.total)
-    openers, because = engine.winners(list(engine.initiative))
+    openers, because = engine.winners([cid for cid in engine.initiative
+                                       if engine.arrived(cid, 1, 0)])
     return InitiativeStanding(tuple(totals), openers, because)
 
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPaintEvent
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from core.fight.encounter import scenario_document
+from core.fight.encounter import arriving, scenario_document
 from core.fight.log import EncounterState, add_combatant
 from core.model.scenario import ScenarioError, parse_scenario
 from core.model.values import Combatant, StepEvent, frozen_mapping
@@ -370,6 +370,7 @@ class EncounterActions:
             first += 1  # number on after the ones already fighting
         numbered = stamp(template, len(combatants), [c.hp or 1 for c in combatants],
                          first_number=first)
+        numbered = arriving(workspace.controller.state, numbered)
         stack = workspace.controller.stack
         stack.beginMacro(f"Stamp {template.name} ×{len(numbered)}")
         added = [c for c in numbered if workspace.controller.run(add_combatant(c), check=False)]
@@ -461,6 +462,7 @@ class EncounterActions:
                 count = self._count
         self._count = count
         self.open_menu.setEnabled(self._count > 0)
+        self.window.refresh_fighting()  # the roster shows who is in an open fight
 
     def _fill_open_menu(self) -> None:
         from core.store import StoreError

@@ -17,20 +17,23 @@ from desktop.plain_text import elide_name
 
 
 def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-    """Gets ``Halvaine: spell sleep → orc-1 (miss)`` for a declaration, turn or action."""
+    """Gets ``Halvaine: spell sleep → Orc 1 (miss)``, ``Brannoc: waits, names Ysolde`` for a
+    declaration, turn or action."""
     actor = labels.get(str(entry.get("actor")), str(entry.get("actor")))
-    text = f"{actor}: {entry.get('action') or 'turn'}"
+    # the words the undo menu uses ("Brannoc: waits, names Ysolde"), never markers
+    action = entry.get("action") or ("waits" if entry.get("waits") else "turn")
+    text = f"{actor}: {action}"
     what = entry.get("spell") or entry.get("weapon")
     if what:
         text += f" {what}"
     if entry.get("target"):
         text += f" → {labels.get(str(entry['target']), entry['target'])}"
     if entry.get("prepared") or entry.get("ready"):
-        text += f" [prepared: {entry.get('prepared') or entry.get('ready')}]"
-    if entry.get("waits"):
-        text += " [waits]"
+        text += f", readied for: {entry.get('prepared') or entry.get('ready')}"
+    if entry.get("waits") and entry.get("action"):
+        text += ", waits"
     if entry.get("nominates"):
-        text += f" ⇒ {labels.get(str(entry['nominates']), entry['nominates'])}"
+        text += f", names {labels.get(str(entry['nominates']), entry['nominates'])}"
     outcome = []
     if "hit" in entry:
         outcome.append(f"hit {entry.get('damage', 0)}" if entry["hit"] else "miss")

@@ -13,6 +13,7 @@ are the ones written into the declaration.
 from __future__ import annotations
 
 from dataclasses import replace
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QTimer
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 from core.fight.encounter import add_entry, remove_entry, replace_entry, start_round
 from core.fight.log import Command
 from core.model.values import Status, StepEvent
+from core.printout.words import round_title
 from core.rules import find_system
 from desktop.encounter.board_base import BoardBase, form_area, wrapped_label
 from desktop.encounter.controller import EncounterController
@@ -241,7 +243,9 @@ class LetterBoard(BoardBase):
                                      "side not surprised does")
             self.new_round_button.setText("Start &Round 2")
         else:
-            self.round_label.setText(f"<b>Round {self.round_number()}</b>")
+            after = len(state.rounds) > 1 and bool(state.rounds[-2].get("surprise"))
+            title = escape(round_title(self.round_number(), False, after))
+            self.round_label.setText(f"<b>{title}</b>")  # the timeline's and print's words
             self.new_round_button.setText("New &Round")
         self.new_round_button.setShortcut(QKeySequence("Ctrl+R"))
         self.dice_label.setText(plain(self.dice_text()))

@@ -72,7 +72,7 @@ class OutcomePanel(QGroupBox):
         self.damage.setRange(0, 999)
         self.damage.setToolTip("Damage of a hit")
         self.another = QCheckBox("another attack")
-        self.another.setToolTip("Add this as one more attack of the same declaration (hits list)")
+        self.another.setToolTip("Add this as one more attack of the same declaration")
         self.hit_button = QPushButton("&Hit")
         self.hit_button.setShortcut(QKeySequence("Ctrl+H"))
         self.hit_button.clicked.connect(lambda: self.record(True))

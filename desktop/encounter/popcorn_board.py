@@ -448,7 +448,17 @@ class PopcornBoard(BoardBase):
     def _initiative_text(self) -> str:
         """Shows every initiative total, and how a tie for the first turn was broken."""
         state = self.controller.state
-        if self.controller.rolls_needed() or not state.combatants:
+        needed = self.controller.rolls_needed()
+        if needed and _last_turn_of(state) is not None:
+            # Newcomers of a running fight (popcorn.initiative.newcomer-joins), in words.
+            labels = self.labels()
+            joining = [escape(labels.get(str(r.where[1]), str(r.where[1]))) for r in needed
+                       if r.where and r.where[0] == "initiative" and len(r.where) > 1]
+            if joining:
+                return (f"Joining the fight: {', '.join(joining)} — waiting for their "
+                        "initiative d20 (Dice needed). They do not take the first turn; name "
+                        "them like any creature still to act.")
+        if needed or not state.combatants:
             return ""
         try:
             standing = initiative_standing(parse_scenario(scenario_document(state)),

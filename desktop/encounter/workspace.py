@@ -221,6 +221,7 @@ class EncounterWorkspace(QWidget):
         self.board.refresh()
         # Steps hanging on a die not yet entered are not shown as known (segment systems).
         shown = self.controller.known_resolution()
+        self.timeline.set_rounds_started(len(state.rounds))  # a round begun shows at once
         self.sync.set_resolution(shown, combatants)
         self.status_model.set_state(state, shown)
         # the printout's words for a quiet round, once no die of it is still awaited

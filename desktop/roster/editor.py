@@ -6,6 +6,7 @@ undoable command. Save stays disabled while any field holds a value that could n
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +39,7 @@ from core.roster.entries import (
 )
 from desktop.plain_text import plain
 from desktop.roster.tables import SpellsEditor, TableError, WeaponsEditor
+from desktop.roster.tree_model import fight_tip
 
 KIND_LABELS = KIND_WORDS
 INT_FIELDS = {
@@ -63,6 +65,7 @@ BLANK_INTS = {"death_saves": DEATH_SAVES}
 """Fields a blank means a value for: Death saves left blank are the full lifetime count."""
 TEXT_FIELDS = {"name": "Name", "char_class": "Class", "race": "Race", "side": "Side"}
 ERROR_STYLE = "color: #b00020;"
+FIGHT_NOTE_STYLE = "background: #fff4d6; color: #5c4300; padding: 4px;"
 
 
 def _signed(value: int | None) -> str:
@@ -159,6 +162,7 @@ class RecordEditor(QWidget):
             form_layout.addWidget(box)
         form_layout.addStretch(1)
         scroll = QScrollArea()
+        self.scroll = scroll
         scroll.setWidget(form)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -174,8 +178,14 @@ class RecordEditor(QWidget):
         buttons.addWidget(self.save_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
+        for note in self._notes():
+            layout.addWidget(note)
         layout.addWidget(scroll, 1)
         layout.addLayout(buttons)
+
+    def _notes(self) -> list[QWidget]:
+        """Gets the lines shown under the title, above the fields (none by default)."""
+        return []
 
     # --- state -----------------------------------------------------------------------------------
 
@@ -265,11 +275,21 @@ class EntryEditor(RecordEditor):
         self.table_reason = QLabel()
         self.table_reason.setStyleSheet(ERROR_STYLE)
         self.table_reason.setWordWrap(True)
+        self.fighting: Mapping[int, Sequence[str]] = {}
+        """Entry id → the open encounters it fights in (see set_fighting)."""
+        self.fight_note = QLabel()
+        self.fight_note.setObjectName("fightNote")
+        self.fight_note.setWordWrap(True)
+        self.fight_note.setStyleSheet(FIGHT_NOTE_STYLE)
+        self.fight_note.hide()
+        self._shown_before: RosterEntry | None = None
+        """The entry shown last: loading another one scrolls the form back to its Name."""
 
         self._build_layout()
         for edit in self.fields.values():
             edit.textEdited.connect(self._on_edited)
         self.kind_box.currentIndexChanged.connect(self._on_edited)
+        self.kind_box.currentIndexChanged.connect(self._on_kind_changed)
         self.status_box.currentIndexChanged.connect(self._on_edited)
         self.weapons.changed.connect(self._on_edited)
         self.spells.changed.connect(self._on_edited)
@@ -338,7 +358,25 @@ class EntryEditor(RecordEditor):
 
         self._finish_layout([identity, combat, abilities, gear, notes])
 
+    def _notes(self) -> list[QWidget]:
+        return [self.fight_note]
+
     # --- loading ---------------------------------------------------------------------------------
+
+    def set_fighting(self, fighting: Mapping[int, Sequence[str]]) -> None:
+        """Notes which entries fight in an open encounter, and says so for the one shown."""
+        self.fighting = fighting
+        self._show_fighting()
+
+    def _show_fighting(self) -> None:
+        entry = self.before
+        names = list(self.fighting.get(entry.id, ())) if entry and entry.id is not None else []
+        self.fight_note.setText(plain(fight_tip(entry.name, names)) if entry and names else "")
+        self.fight_note.setVisible(bool(names))
+
+    def _on_kind_changed(self, *_args: object) -> None:
+        if self.is_new and not self._loading:  # the title names what is being added
+            self.title.setText(f"New {KIND_LABELS[self.kind_box.currentData()]}")
 
     def load(self, entry: RosterEntry | None, new: bool = False) -> None:
         """Shows ``entry`` (``new``: a blank entry to be added; None and not new: nothing)."""
@@ -362,6 +400,10 @@ class EntryEditor(RecordEditor):
             self.title.setText(plain(entry.name))  # the form shows the whole name (wrapped)
         else:
             self.title.setText("Select a roster entry, or press Insert for a new one.")
+        if new or entry is None or entry.id != getattr(self._shown_before, "id", None):
+            self.scroll.verticalScrollBar().setValue(0)  # another entry starts at its Name
+        self._shown_before = entry
+        self._show_fighting()
         self._validate()
 
     # --- values ----------------------------------------------------------------------------------

@@ -29,6 +29,10 @@ CHOICE_LABELS = {
 NAME, DIFFERENCES, CHOICE = range(3)
 
 
+def _entries(n: int, adjective: str = "") -> str:
+    return f"{n} {adjective}{'entry' if n == 1 else 'entries'}"
+
+
 class DuplicatesDialog(QDialog):
     """Lists an import's duplicates with a skip / update / add choice each."""
 
@@ -39,13 +43,16 @@ class DuplicatesDialog(QDialog):
         self.plan = plan
         self.resize(820, 420)
         new = len(plan.new_entries) + len(plan.new_templates)
-        parts = [f"{len(plan.duplicates)} in {source} have the same name and kind as ones "
-                 "already in the campaign. Choose what to do with each."]  # fmt: skip
+        count, kept = len(plan.duplicates), len(plan.unchanged)
+        one = count == 1  # "1 in a.csv have…" read wrong: the verb agrees with the count
+        parts = [f"{_entries(count)} in {source} {'has' if one else 'have'} the same name and "
+                 f"kind as {'one' if one else 'ones'} already in the campaign. Choose what to do "
+                 f"with {'it' if one else 'each'}."]  # fmt: skip
         if new:
-            parts.append(f"{new} new will be added.")
-        if plan.unchanged:
-            parts.append(f"{len(plan.unchanged)} already in the campaign exactly as in the file "
-                         "are left alone.")  # fmt: skip
+            parts.append(f"{_entries(new, 'new ')} will be added.")
+        if kept:
+            parts.append(f"{_entries(kept)} already in the campaign exactly as in the file "
+                         f"{'is' if kept == 1 else 'are'} left alone.")  # fmt: skip
         self.intro = QLabel(plain(" ".join(parts)))
         self.intro.setWordWrap(True)
 

@@ -55,15 +55,22 @@ def _now(change: ProposedChange) -> str:
     return _text(change.old)
 
 
+SPENT_TIP = ("Spent spells stay memorised, marked spent, until the party rests (Rest the "
+             "Party brings them back). Untick to leave them unspent.")
+
+
 def _new(change: ProposedChange) -> str:
     if change.field is ChangeField.SPELLS:
-        return f"remove {_text(change.new)}"
+        # spent, not forgotten: the roster keeps them memorised until a rest
+        return f"mark spent until a rest: {_text(change.new)}"
     return f"{_now(change)} → {_text(change.new)}"
 
 
 def choice_texts(change: ProposedChange) -> list[tuple[Choice, str]]:
     """Gets the choices offered for a change to an entry changed since the fight began."""
-    out = [(Choice.ON_TOP, f"Add this fight's change: {_new(change)}")]
+    added = (f"Add this fight's change — {_new(change)}" if change.field is ChangeField.SPELLS
+             else f"Add this fight's change: {_new(change)}")
+    out = [(Choice.ON_TOP, added)]
     if change.field is not ChangeField.SPELLS:
         out.append((Choice.FIGHT_END,
                     f"Use this fight's end: {_now(change)} → {_text(change.end)}"))
@@ -143,6 +150,8 @@ class ResultsDialog(QDialog):
                  _now(change), _ended_with(change))
         tip = ("Changed since this fight began: another fight, another window or an edit. "
                "Choose what to write.") if change.changed_since else change.description
+        if change.field is ChangeField.SPELLS and not change.changed_since:
+            tip = f"{tip}. {SPENT_TIP}"
         if change.gone:
             cells = (*cells[:3], "deleted from the roster", cells[4])
             tip = ("This entry was deleted from the roster during the fight: its result is "

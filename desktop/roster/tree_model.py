@@ -7,7 +7,7 @@ rebuilt (a model reset) whenever the window refreshes the lists.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -47,6 +47,7 @@ MONSTER_GROUP = (Kind.MONSTER, "Monsters")
 
 COLUMNS = ("Name", "Class / HD", "Level", "HP", "AC (AAC)", "Move", "Side", "Status")
 _LEVEL_COLUMN = COLUMNS.index("Level")
+STATUS_COLUMN = COLUMNS.index("Status")
 _GROUP_ID = 0  # internalId of group rows; entry rows carry their group number + 1
 
 
@@ -60,6 +61,20 @@ def _entry_cells(e: RosterEntry) -> tuple[str, ...]:
     cls = " ".join(p for p in (e.race, e.char_class) if p)
     status = status_words(e.status)
     return (elide_name(e.name), cls, level_text(e), hp, ac, _num(e.movement), e.side, status)
+
+
+def fight_words(names: Sequence[str]) -> str:
+    """Gets how the roster says an entry is in open fights ("fighting in Orc guardroom")."""
+    return f"fighting in {', '.join(names)}" if names else ""
+
+
+def fight_tip(name: str, names: Sequence[str]) -> str:
+    """Explains that an open fight offers its own result for the entry when it ends."""
+    fights = " and ".join(names)
+    when = "that fight ends" if len(names) == 1 else "each ends"
+    return (f"{name} is fighting in {fights}, still open. When {when} (Encounter › End) it "
+            "offers its own results for HP, status and spells beside the roster as it is "
+            "then; you choose what is written.")
 
 
 def _template_cells(t: MonsterTemplate) -> tuple[str, ...]:
@@ -89,6 +104,8 @@ class RosterTreeModel(QAbstractItemModel):
         super().__init__(parent)
         self._groups: list[tuple[Kind | str, str]] = list(GROUPS)
         self._rows: list[list[Item]] = [[] for _ in self._groups]
+        self._fighting: dict[int, list[str]] = {}
+        """Entry id → the open encounters it fights in (shown beside its status)."""
 
     # --- our API -------------------------------------------------------------------------------
 
@@ -107,6 +124,21 @@ class RosterTreeModel(QAbstractItemModel):
             self._rows[keys.index(entry.kind)].append(entry)
         self._rows[keys.index(TEMPLATES)] = list(templates)
         self.endResetModel()
+
+    def set_fighting(self, fighting: Mapping[int, Sequence[str]]) -> None:
+        """Shows which entries fight in an open encounter (names of those encounters)."""
+        fresh = {k: list(v) for k, v in fighting.items() if v}
+        if fresh == self._fighting:
+            return
+        self._fighting = fresh
+        for g, rows in enumerate(self._rows):
+            if rows:
+                self.dataChanged.emit(self.createIndex(0, STATUS_COLUMN, g + 1),
+                                      self.createIndex(len(rows) - 1, STATUS_COLUMN, g + 1))
+
+    def fighting(self, entry_id: int | None) -> list[str]:
+        """Gets the open encounters the entry ``entry_id`` fights in."""
+        return list(self._fighting.get(entry_id, ())) if entry_id is not None else []
 
     def item(self, index: Index) -> Item | None:
         """Gets the entry or template at ``index`` (None for group rows)."""
@@ -175,9 +207,17 @@ class RosterTreeModel(QAbstractItemModel):
             return self._group_data(index, role)
         item = self._rows[index.internalId() - 1][index.row()]
         column = index.column()
+        fights = (self.fighting(item.id) if isinstance(item, RosterEntry)
+                  and column == STATUS_COLUMN else [])
         if role == Qt.ItemDataRole.DisplayRole:
             cells = _entry_cells(item) if isinstance(item, RosterEntry) else _template_cells(item)
-            return cells[column]
+            return f"{cells[column]} · {fight_words(fights)}" if fights else cells[column]
+        if role == Qt.ItemDataRole.ToolTipRole and fights:
+            return fight_tip(item.name, fights)
+        if role == Qt.ItemDataRole.FontRole and fights:
+            font = QFont()
+            font.setBold(True)
+            return font
         if role == SORT_ROLE:
             return _sort_key(item, column)
         if role == ITEM_ROLE:

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from core.model.values import Combatant, Resolution, Step, StepEvent
+from core.printout.words import round_title
 from desktop.plain_text import elide_name
 
 ROUND_GAP = 1.0
@@ -173,15 +174,17 @@ def axis_for(system_id: str) -> Axis:
 
 
 def build_layout(
-    resolution: Resolution, combatants: Sequence[Combatant] | None = None
+    resolution: Resolution, combatants: Sequence[Combatant] | None = None,
+    rounds_started: int = 0,
 ) -> TimelineLayout:
-    """Places every step of ``resolution``; ``combatants`` gives sides, names and row order."""
+    """Places every step of ``resolution``; ``combatants`` gives sides, names and row order;
+    ``rounds_started``: rounds begun, drawn (empty) even before any step of theirs is known."""
     axis = axis_for(resolution.system)
     steps = resolution.steps
     rows, sides = _rows(steps, resolution, combatants)
     row_y = {row.cid: row.y for row in rows}
     if axis is Axis.SEGMENT:
-        rounds, base_x, ticks = _segment_blocks(steps)
+        rounds, base_x, ticks = _segment_blocks(steps, rounds_started)
     elif axis is Axis.TU:
         rounds, base_x, ticks = _tu_blocks(steps)
     else:
@@ -246,7 +249,7 @@ def _rows(
 _Blocks = tuple[tuple[RoundBlock, ...], dict[int, float], tuple[tuple[float, str], ...]]
 
 
-def _segment_blocks(steps: Sequence[Step]) -> _Blocks:
+def _segment_blocks(steps: Sequence[Step], rounds_started: int = 0) -> _Blocks:
     by_round: dict[int, list[Step]] = defaultdict(list)
     for step in steps:
         by_round[step.round or 1].append(step)
@@ -254,7 +257,7 @@ def _segment_blocks(steps: Sequence[Step]) -> _Blocks:
     base_x: dict[int, float] = {}
     ticks: list[tuple[float, str]] = []
     start = 0.0  # segment s of a round sits at start + s
-    for rnd in range(1, max(by_round, default=1) + 1):
+    for rnd in range(1, max(max(by_round, default=1), rounds_started) + 1):
         in_round = by_round.get(rnd, [])
         # Surprise segments only when the whole round is: a "surprised" step alone (flagged
         # surprise) must not turn round 1 into S1…S6.
@@ -266,7 +269,8 @@ def _segment_blocks(steps: Sequence[Step]) -> _Blocks:
         for step in in_round:
             segment = step.segment
             base_x[step.seq] = start + segment if segment is not None else end
-        label = f"Round {rnd}" + (" · surprise" if surprise else "")
+        after = bool(blocks) and blocks[-1].surprise and not surprise
+        label = round_title(rnd, surprise, after)  # the printout's heading
         blocks.append(RoundBlock(rnd, label, start + 0.5, end + 0.5, surprise))
         ticks += [(start + s, f"S{s}" if surprise else str(s)) for s in range(1, width + 1)]
         start += width + ROUND_GAP

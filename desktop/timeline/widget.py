@@ -137,6 +137,7 @@ class TimelineWidget(QWidget):
         turns that off (the rules and the DM's figures are not theirs to read)."""
         self._resolution: Resolution | None = None
         self._combatants: tuple[Combatant, ...] | None = None
+        self._rounds_started = 0
         # Built on the first tooltip after a redraw, not on every redraw.
         self._steps: dict[int, Step] | None = None
         self._labels: dict[str, str] | None = None
@@ -254,6 +255,11 @@ class TimelineWidget(QWidget):
         points = self.mark_item.points()
         return [p for p, k in zip(points, self._fed_kinds, strict=True) if k is kind]
 
+    def set_rounds_started(self, count: int) -> None:
+        """Notes how many rounds have begun (drawn at the next set_resolution): a round just
+        begun shows its heading before any of its steps is known."""
+        self._rounds_started = count
+
     def set_resolution(
         self, resolution: Resolution | None, combatants: Sequence[Combatant] | None = None
     ) -> None:
@@ -265,7 +271,8 @@ class TimelineWidget(QWidget):
         if resolution is None:
             self._layout = TimelineLayout(axis=Axis.SEGMENT)
         else:
-            self._layout = build_layout(resolution, self._combatants)
+            self._layout = build_layout(resolution, self._combatants,
+                                        self._rounds_started)
         self._redraw()
         keep = self._highlighted if self._highlighted in self._layout.step_x else None
         self.highlight_step(keep)

@@ -363,3 +363,25 @@ def test_a_time_unit_d10_the_app_rolled_prints_as_rolled() -> None:
     assert rows == {"initiative Bolog (1st action)": False,
                     "initiative Bolog (2nd action)": False,
                     "initiative Orc": True}, rows
+
+
+def test_addict_print_names_a_spell_area_and_every_target() -> None:
+    """A spell cast at an area (Slow at "the ghouls") printed "—" as its target (issue 27)."""
+    html = _html("addict/source-fn18-caster-die-five.json")
+    assert "<td>mage-6</td><td>D (missile or spell)</td><td>area: the ghouls</td>" in html
+    assert "<td>mage-5</td><td>D (missile or spell)</td><td>area: the north door</td>" in html
+    html = _html("addict/volley-split-and-area.json")
+    assert ("<td>mage</td><td>D (missile or spell)</td><td>kobold-2, kobold-3, kobold-4 "
+            "(area: cone)</td>") in html
+    assert "<td>elf</td><td>D (missile or spell)</td><td>kobold-1, kobold-2</td>" in html
+
+
+def test_an_effect_cast_at_an_area_prints_the_area_where_its_target_goes() -> None:
+    """Slow on "the ghouls" runs on no one creature: "On" reads the area, not "—"."""
+    document = json.loads((SCENARIOS / "addict/source-fn18-caster-die-five.json").read_text(
+        encoding="utf-8"))
+    slow = next(d for d in document["rounds"][0]["declarations"] if d.get("spell") == "slow")
+    slow["effect"] = {"name": "slow", "duration": 3}
+    html = _render(document)
+    effects = html[html.index("Effects running at the end of the round"):]
+    assert "<td>slow</td><td>area: the ghouls</td>" in effects

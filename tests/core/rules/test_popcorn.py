@@ -111,6 +111,44 @@ def test_initiative_standing_shows_totals_and_the_tie_break() -> None:
     assert "popcorn.initiative.players-win-ties" in standing.because
 
 
+def test_a_newcomer_waits_for_a_nomination_instead_of_taking_the_first_turn() -> None:
+    """popcorn.initiative.newcomer-joins: skeletons added after Ann's first turn roll 20 but
+    do not take that turn; Ann may name one, and each must act before the round ends."""
+    skel = mon("skel", arrives={"round": 1, "after_turns": 1})
+    init = {**INIT, "skel": 20}
+    res = resolve([*TWO, skel], [{"turns": [t("ann", "skel"), t("skel", "orc"),
+                                            t("orc", "ann")]}], initiative=init)
+    assert [s.actor for s in res.steps if s.event == StepEvent.NOMINATES] == ["ann", "skel", "orc"]
+    named = next(s for s in res.steps if s.event == StepEvent.NOMINATES)
+    assert "popcorn.initiative.newcomer-joins" in named.because
+    # without its arrival the 20 would have opened the fight and Ann's turn is refused
+    err = refused([*TWO, mon("skel")], [{"turns": [t("ann", "skel")]}], initiative=init)
+    assert "skel acts now, not ann" in err.message
+    # it is one of the creatures still to act in that round
+    err = refused([*TWO, skel], [{"turns": [t("ann", "orc"), t("orc")]}, {"turns": []}],
+                  initiative=init)
+    assert err.field == "rounds[0].turns" and "skel still to act" in err.message
+
+
+def test_a_newcomer_is_not_in_the_rounds_before_it_arrives() -> None:
+    """popcorn.initiative.newcomer-joins: a creature arriving in round 2 neither acts, is
+    named nor checks morale in round 1."""
+    skel = mon("skel", morale=7, arrives={"round": 2, "after_turns": 0})
+    init = {**INIT, "skel": 20}
+    err = refused([*TWO, skel], [{"turns": [t("ann", "skel")]}], initiative=init)
+    assert err.field == "rounds[0].turns[0].nominates"
+    assert err.message.endswith("skel has not joined the fight yet")
+    err = refused([*TWO, skel], [{"turns": [t("ann", "orc"), t("skel")]}], initiative=init)
+    assert err.field == "rounds[0].turns[1].actor"
+    res = resolve([*TWO, skel], [{"turns": [t("ann", "orc"), t("orc", "skel")]},
+                                 {"turns": [t("skel", "ann"), t("ann", "orc"), t("orc")]}],
+                  initiative=init)
+    checks = [(s.round, s.actor) for s in res.steps if s.event == StepEvent.MORALE_CHECK]
+    assert (1, "skel") not in checks and (2, "skel") in checks
+    bad = refused([*TWO, mon("skel", arrives="soon")], [], initiative=init)
+    assert bad.field == "combatants[2].arrives"
+
+
 def test_players_win_ties() -> None:
     """popcorn.initiative.players-win-ties: a PC tied with a monster goes first."""
     res = resolve(TWO, [{"turns": [t("ann", "orc"), t("orc", "ann")]}],
@@ -703,3 +741,19 @@ def test_attack_notes_give_the_modifiers_in_words() -> None:
                                      cover="partial", cover_penalty=-5)]}], initiative=INIT)
     assert err.field == "rounds[0].turns[0].cover_penalty"
     assert all(n.rule in RULES for n in notes + long_shot + blocked + melee)
+
+
+def test_a_newcomer_added_after_the_last_turn_joins_the_next_round() -> None:
+    """popcorn.initiative.newcomer-joins: skeletons stamped once Ann and the orc have both
+    acted (Ann named who opens round 2) leave round 1 as it was and are in round 2."""
+    skel = mon("skel", morale=7, arrives={"round": 1, "after_turns": 2})
+    init = {**INIT, "skel": 20}
+    round_1 = {"turns": [t("ann", "orc"), t("orc", "ann")]}
+    res = resolve([*TWO, skel], [round_1], initiative=init)
+    assert [s.actor for s in res.steps if s.event == StepEvent.MORALE_CHECK] == []
+    res = resolve([*TWO, skel], [round_1, {"turns": [t("ann", "skel"), t("skel", "orc"),
+                                                     t("orc")]}], initiative=init)
+    assert [s.actor for s in res.steps if s.event == StepEvent.NOMINATES][-2:] == ["ann", "skel"]
+    err = refused([*TWO, skel], [round_1, {"turns": [t("ann", "orc"), t("orc")]},
+                                 {"turns": []}], initiative=init)
+    assert err.field == "rounds[1].turns" and "skel still to act" in err.message

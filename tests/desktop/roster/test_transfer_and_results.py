@@ -63,6 +63,11 @@ def test_encounter_results_flow_back_in_one_undoable_transaction(
         "Sister Ysolde: HP 17 → 13",
         "Sister Ysolde: spells used — Bless",
     ]
+    # Bless is marked spent, never removed: it stays memorised until a rest
+    last = dialog.table.columnCount() - 1
+    spent = dialog.table.item(3, last)
+    assert spent is not None and spent.text() == "mark spent until a rest: Bless"
+    assert "stay memorised" in spent.toolTip() and "remove" not in spent.text()
     dialog.set_ticked(0, False)  # the DM rules he is at 0 later
     dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Apply).click()
     qtbot.waitUntil(lambda: window.undo_stack.count() == 1)

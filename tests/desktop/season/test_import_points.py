@@ -40,6 +40,9 @@ def test_point_9_update_from_a_csv_without_a_weapons_column_keeps_the_weapons(
     dialog = table.roster_actions.dialog
     assert isinstance(dialog, DuplicatesDialog)
     assert dialog.table.item(0, 1).text() == "HP 24 → 20"  # nothing about weapons or class
+    assert dialog.intro.text() == (  # one entry: "has", "one", "it" (issue 27)
+        "1 entry in hp.csv has the same name and kind as one already in the campaign. Choose "
+        "what to do with it.")
     dialog.set_choice(0, Choice.UPDATE)
     button(dialog, "Import").click()
     after = entry(table, "Brannoc the Bold")

@@ -142,7 +142,8 @@ def night_one(table: MainWindow, questions: Questions, tmp_path: Path,
     dialog = end(table)
     assert results_table(dialog) == [  # in the roster's order; Brannoc was not hit
         ["Halvaine the Arcane", "Spells used", "memorised Magic missile, Sleep, Web",
-         "Magic missile, Sleep, Web", "cast Magic missile", "remove Magic missile"],
+         "Magic missile, Sleep, Web", "cast Magic missile",
+         "mark spent until a rest: Magic missile"],
         ["Corwin", "HP", "14", "14", "-10", "14 → -10"],
         ["Corwin", "Status", "active", "active", "dead", "active → dead"],
     ]
@@ -298,7 +299,7 @@ def night_three(table: MainWindow, questions: Questions) -> None:
     assert results_table(dialog) == [
         ["Sister Ysolde", "Spells used", "memorised Cure light wounds, Bless, Hold person",
          "Cure light wounds, Bless, Hold person", "cast Cure light wounds",
-         "remove Cure light wounds"],
+         "mark spent until a rest: Cure light wounds"],
         ["Halvaine the Arcane", "HP", "9", "deleted from the roster", "4",
          "log it (deleted from the roster)"],
         ["Pip Underbough", "HP", "8", "8", "11", "8 → 11"],

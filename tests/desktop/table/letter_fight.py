@@ -31,6 +31,7 @@ from tests.desktop.table.letter_helpers import (
     type_die,
     undo_redo,
 )
+from tests.desktop.table.results_helpers import shot
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,12 @@ def fight(window: MainWindow, ids: IdWatch, system: str, lanes: Lanes) -> None:
 
     # --- round 2 (the first after surprise): declared, changed, moved, taken back ---
     button(board, "Start Round 2").click()  # numbered as the resolution list numbers it
-    assert board.round_label.text() == "<b>Round 2</b>"
+    # the board, the timeline and the printout say the convention alike (issue 27)
+    first_full = "Round 2 — first full round (round 1 was the surprise segments)"
+    assert board.round_label.text() == f"<b>{first_full}</b>"
+    headers = [b.label for b in ws.timeline.timeline_layout.rounds]
+    assert headers == ["Round 1 — surprise segments", first_full]  # before round 2's dice
+    shot(window, f"{system}-round-2-after-surprise.png")
     assert "waiting for dice" in board.dice_label.text()
     ids.check()
     drop_card(board, "Brannoc the Bold", lanes.blow)

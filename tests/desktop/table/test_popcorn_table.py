@@ -396,3 +396,47 @@ def test_a_morale_check_waits_for_its_die(table: MainWindow) -> None:
     assert any(f"{kobold} checks morale: rolled 12 against 6, fails" in t
                for t in _step_texts(ws))
     assert "fled" in str(board.cards_model.index(card_row(board, kobold), 0).data())
+
+
+def test_orcs_stamped_into_a_running_round_wait_for_their_dice_and_a_nomination(
+    table: MainWindow,
+) -> None:
+    """popcorn.initiative.newcomer-joins at the table: two orcs stamped into round 1 after
+    Brannoc's turn ask for their initiative dice; a 20 does not take Brannoc's turn from him
+    (no red banner) and Brannoc may name one of them next."""
+    from tests.desktop.table.conftest import action
+    from tests.desktop.table.results_helpers import shot
+
+    ws = _start(table)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for name, d20 in ((BRANNOC, 17), (YSOLDE, 9), (ORC1, 12), (ORC2, 4)):
+        type_die(ws, f"initiative {name}", d20)
+    _take(board, BRANNOC, "attack", target=ORC1)
+    table.tabs.setCurrentIndex(0)
+    panel = table.roster_panel
+    templates = panel.model.group_index("templates")
+    row = next(r for r in range(panel.model.rowCount(templates))
+               if panel.model.index(r, 0, templates).data() == "Orc")
+    panel.view.setCurrentIndex(panel.proxy.mapFromSource(panel.model.index(row, 0, templates)))
+    action(table, "Stamp Monsters").trigger()
+    stamp = table.roster_actions.dialog
+    stamp.target.setCurrentText(ws.session.info.name)  # type: ignore[union-attr]
+    stamp.count.setValue(2)  # type: ignore[union-attr]
+    button(stamp, "OK").click()  # type: ignore[arg-type]
+    assert table.tabs.currentWidget() is ws
+    asked = [r.purpose for r in ws.controller.rolls_needed()]
+    assert asked == ["initiative Orc 3", "initiative Orc 4"]
+    assert ws.engine_error.isHidden(), ws.engine_error.text()
+    assert "hits list" not in ws.outcome.another.toolTip()  # no field names on screen
+    assert board.initiative_label.text().startswith(
+        "Joining the fight: Orc 3, Orc 4 — waiting for their initiative d20")
+    shot(table, "popcorn-newcomers-wait-for-dice.png")
+    type_die(ws, "initiative Orc 3", 20)
+    type_die(ws, "initiative Orc 4", 19)
+    assert ws.engine_error.isHidden(), ws.engine_error.text()
+    key_on_card(board, "Orc 3", "N")  # Brannoc names a newcomer
+    assert board.message.text() == "" and ws.engine_error.isHidden()
+    assert ws.controller.state.rounds[-1]["turns"][-1].get("nominates")
+    assert "Orc 3" in board.active_label.text()
+    shot(table, "popcorn-newcomer-named.png")

@@ -128,7 +128,9 @@ def test_an_overlapping_import_is_one_step_and_ctrl_z_takes_all_of_it_back(
     labels = [dialog.table.item(r, 0).text() for r in range(dialog.table.rowCount())]
     assert labels == ["Brannoc the Bold (PC)", "Garrick (henchman)", "Orc (monster template)"]
     assert dialog.table.item(0, 1).text() == "HP 24 → 11"
-    assert "2 new will be added" in dialog.intro.text()
+    assert dialog.intro.text().startswith("3 entries in ")
+    assert "have the same name and kind as ones already in the campaign" in dialog.intro.text()
+    assert "2 new entries will be added" in dialog.intro.text()
     ids.check()
     dialog.set_choice(0, Choice.UPDATE)
     dialog.set_choice(1, Choice.ADD)
