@@ -464,10 +464,11 @@ def encounters_holding(
     """
     wanted = set(entry_ids)
     found: dict[int, list[str]] = {}
-    for info in store.encounters.all(campaign_id):
-        if info.ended or info.id == but:
-            continue
-        state = EncounterLog(store.commands.load(info.id)).state
+    open_fights = [info for info in store.encounters.all(campaign_id)
+                   if not info.ended and info.id != but]
+    logs = store.commands.load_many([info.id for info in open_fights])
+    for info in open_fights:
+        state = EncounterLog(logs[info.id]).state
         for combatant in state.combatants.values():
             linked = combatant.extra.get(ROSTER_ID_KEY)
             if isinstance(linked, int) and linked in wanted and info.name not in found.get(

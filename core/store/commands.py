@@ -12,7 +12,7 @@ import json
 import random
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -273,6 +273,26 @@ class CommandLog(Repository):
     def load(self, encounter_id: int) -> list[Command]:
         """Gets the encounter's live commands (undone ones left out), oldest first."""
         return [command for _, command in live_commands(self._rows(encounter_id))]
+
+    @reads
+    def load_many(self, encounter_ids: Collection[int]) -> dict[int, list[Command]]:
+        """Gets several encounters' live commands in one read (``load`` for each, at once):
+        the roster's "fighting in" hint reads every open fight's log, and one query per fight
+        cost a campaign with 200 open fights a third of a second per roster read."""
+        wanted = sorted(set(encounter_ids))
+        by_encounter: dict[int, list[EncounterEventRow]] = {i: [] for i in wanted}
+        if wanted:
+            with self._uow() as s:
+                rows = s.scalars(
+                    select(EncounterEventRow)
+                    .where(EncounterEventRow.encounter_id.in_(wanted))
+                    .order_by(EncounterEventRow.encounter_id, EncounterEventRow.command_seq,
+                              EncounterEventRow.event_index)
+                ).all()
+            for row in rows:
+                by_encounter[row.encounter_id].append(row)
+        return {i: [command for _, command in live_commands(rows)]
+                for i, rows in by_encounter.items()}
 
     # --- appending: retried on a collision, on a server or straight on an SQLite file ----------
 

@@ -236,6 +236,22 @@ def test_encounter_commands_persist_and_undo_is_appended_not_deleted(store: Stor
     assert rows == 4  # three commands and the undo: history is kept
 
 
+def test_several_encounters_read_at_once_are_each_read_whole(store: Store) -> None:
+    """commands.load_many (the roster's "fighting in" hint) gives each encounter exactly
+    what load gives it: its own live commands, undone ones left out, none of another's."""
+    campaign = store.campaigns.create("Greyhawk")
+    fights = [store.encounters.create(campaign.id, f"Fight {n}", "side-d6") for n in range(3)]
+    for n, fight in enumerate(fights):
+        for k in range(n + 1):
+            store.commands.append(fight.id, add_combatant(
+                Combatant(id=f"orc-{k}", side="monsters", hp=6 + n)))
+    store.commands.undo(fights[2].id)
+    many = store.commands.load_many([f.id for f in fights] + [fights[0].id])
+    assert many == {f.id: store.commands.load(f.id) for f in fights}
+    assert [len(many[f.id]) for f in fights] == [1, 2, 2]
+    assert store.commands.load_many([]) == {}
+
+
 def test_sample_campaign_loads_whole(store: Store) -> None:
     name, roster, templates = load_sample()
     campaign = store.campaigns.create_with(name, roster, templates)
