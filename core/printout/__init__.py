@@ -3,6 +3,8 @@
 - :mod:`~core.printout.words` — steps, rolls, commands, options and engine messages in plain
   words; the screen, the printout and the undo texts all use it.
 - :mod:`~core.printout.summary` — the round summary built from a scenario and its resolution.
+- :mod:`~core.printout.effects` — the spells and effects a fight began, and which still run in a
+  round.
 - :mod:`~core.printout.rows` — what a summary is made of: its rows of facts, round by round.
 - :mod:`~core.printout.text` — the summary's declarations and steps worded for the page.
 - :mod:`~core.printout.html` — the summary as one self-contained HTML page.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 
 from core.model.scenario import Declaration, Scenario, TimedAction, Turn
 from core.model.values import Resolution, Roll, Status, Step, StepEvent
+from core.printout.effects import SEGMENT_SYSTEMS, effect_rows, effects_note, effects_started
 from core.printout.rows import (
     Axis,
     Combatant,
@@ -44,7 +45,6 @@ from core.printout.words import (
 from core.rules import find_system
 from core.rules.base import parse_options
 
-SEGMENT_SYSTEMS = frozenset({"addict", "side-d6"})
 ATTACK_EVENTS = frozenset({StepEvent.HITS, StepEvent.MISSES, StepEvent.ATTACKS})
 
 
@@ -208,123 +208,6 @@ def _down_word(resolution: Resolution, cid: str) -> str:
     return str(Status.UNCONSCIOUS)
 
 
-@dataclass(frozen=True, slots=True)
-class _StartedEffect:
-    path: str
-    name: str
-    duration: int
-    target: str | None
-    source: str
-    start_round: int
-    start_tu: int | None
-    area: str = ""
-    """The area the spell was cast at, for an effect on no one creature (Sleep on "the
-    orcs"): printed where the target goes."""
-
-
-def _area(item: Declaration | Turn | TimedAction) -> str:
-    area = item.raw.get("area")
-    return area.strip() if isinstance(area, str) else ""
-
-
-def _effects_started(
-    scenario: Scenario, steps: Sequence[Step], round_of: Mapping[int, int], round_tu: int
-) -> list[_StartedEffect]:
-    out: list[_StartedEffect] = []
-    for i, spec in enumerate(scenario.rounds):
-        items: list[Declaration | Turn] = [*spec.declarations, *spec.turns]
-        for item in items:
-            if item.effect:
-                e = item.effect
-                out.append(
-                    _StartedEffect(item.path, e.name, e.duration, e.target, item.actor, i + 1,
-                                   None, _area(item))
-                )
-    for action in scenario.actions:
-        if not action.effect:
-            continue
-        own = [
-            s
-            for s in steps
-            if s.detail.get("declaration") == action.path
-            and s.event != StepEvent.EFFECT_EXPIRES
-            and s.tu is not None
-        ]
-        if not own:
-            continue  # the action never happened (its actor fell first)
-        last = own[-1]
-        assert last.tu is not None
-        e = action.effect
-        out.append(
-            _StartedEffect(
-                action.path, e.name, e.duration, e.target, action.actor, round_of[last.seq],
-                last.tu, _area(action),
-            )
-        )
-    return out
-
-
-def _effect_rows(
-    started: Sequence[_StartedEffect],
-    steps: Sequence[Step],
-    round_no: int,
-    round_of: Mapping[int, int],
-    system: str,
-    round_tu: int,
-    names: Names,
-) -> tuple[EffectRow, ...]:
-    rows = []
-    for eff in started:
-        if eff.start_round > round_no:
-            continue
-        expired = any(
-            s.event == StepEvent.EFFECT_EXPIRES
-            and s.detail.get("effect") == eff.name
-            and (s.target or None) == (eff.target or s.target or None)
-            and round_of[s.seq] <= round_no
-            for s in steps
-        )
-        if expired:
-            continue
-        if eff.start_tu is not None:
-            end_tu = eff.start_tu + eff.duration * round_tu
-            left = end_tu - round_no * round_tu
-            if left <= 0:
-                continue
-            remaining = f"until TU {end_tu} ({left} TU left)"
-            started_text = f"TU {eff.start_tu}"
-        else:
-            left = eff.start_round + eff.duration - round_no
-            if left < 0:
-                continue  # run out (popcorn also reports the expiry: see ``expired``)
-            # popcorn.end.effect-durations: at Duration 0 an effect still runs through the
-            # round; it expires at that round's End of Round (a 1-round Bless cast in round 1
-            # lasts all of round 2), so it is shown until its expiry step.
-            remaining = (
-                "ends at the end of this round" if left == 0 else f"{plural(left, 'more round')}"
-            )
-            started_text = f"round {eff.start_round}"
-        rows.append(
-            EffectRow(
-                name=eff.name,
-                target=names(eff.target) or (f"area: {eff.area}" if eff.area else ""),
-                source=names(eff.source),
-                started=started_text,
-                remaining=remaining,
-            )
-        )
-    return tuple(rows)
-
-
-def _effects_note(system: str) -> str:
-    if system in SEGMENT_SYSTEMS:
-        return (
-            "This system does not track when effects end; the remaining rounds are counted "
-            "from the round the effect started."
-        )
-    return ""
-
-
 def _axis(
     system: str,
     steps: Sequence[Step],
@@ -481,7 +364,7 @@ def build_summary(
             )
         )
     turn_index = _popcorn_turns(steps) if scenario.system == "popcorn" else {}
-    started = _effects_started(scenario, steps, round_of, round_tu)
+    started = effects_started(scenario, steps, round_of, round_tu)
     tus = [s.tu for s in steps if s.tu is not None]
 
     track = {c.id: _Track(hp=c.hp, status=str(c.status), known=True) for c in scenario.combatants}
@@ -515,7 +398,7 @@ def build_summary(
                 turn_index=turn_index,
                 track=track,
                 final=number == round_count,
-                effects=_effect_rows(
+                effects=effect_rows(
                     started, steps, number, round_of, scenario.system, round_tu, names
                 ),
                 round_tu=round_tu,
@@ -799,7 +682,7 @@ def _round_summary(
         spells=tuple(spells),
         notes=tuple(notes),
         effects=effects,
-        effects_note=_effects_note(system),
+        effects_note=effects_note(system),
         states=states,
         states_note=states_note,
         timeline=timeline,
