@@ -343,14 +343,10 @@ def _gone_changes(
     Nothing can be written to it, but the DM sees it at End and the session log keeps it:
     a result never vanishes because the entry went.
     """
-    linked = combatant.extra.get(ROSTER_ID_KEY)
-    if not isinstance(linked, int) or isinstance(linked, bool):
+    linked = _linked(combatant)
+    if linked is None:
         return []
-    recorded = _recorded(baseline, combatant.id)
-    start = Baseline.from_json(recorded) if recorded else Baseline.from_json({
-        "hp": combatant.extra.get("roster_hp"),
-        "status": combatant.extra.get("roster_status", "active"),
-        "spells": combatant.extra.get("roster_spells", []), "version": None})
+    start = _gone_start(combatant, baseline)
     name = combatant.label
     out: list[ProposedChange] = []
     gone = " (no longer in the roster: logged only)"
@@ -359,9 +355,7 @@ def _gone_changes(
         out.append(ProposedChange(linked, name, field, old, new, text + gone, old, new,
                                   gone=True))
 
-    end = combatant.hp
-    if combatant.max_hp is not None and end is not None:
-        end = min(end, combatant.max_hp)
+    end = _gone_end_hp(combatant)
     if end is not None and end != start.hp:
         add(ChangeField.HP, start.hp, end, f"{name}: HP {_text(start.hp)} → {end}")
     status = _STATUS.get(combatant.status)
@@ -372,6 +366,30 @@ def _gone_changes(
         add(ChangeField.SPELLS, start.spells, spent,
             f"{name}: spells used — {', '.join(spent)}")
     return out
+
+
+def _linked(combatant: Combatant) -> int | None:
+    """Gets the roster entry id a combatant came from (None: it did not come from the roster)."""
+    linked = combatant.extra.get(ROSTER_ID_KEY)
+    return linked if isinstance(linked, int) and not isinstance(linked, bool) else None
+
+
+def _gone_start(
+    combatant: Combatant, baseline: Mapping[str, Mapping[str, object]] | None
+) -> Baseline:
+    """Gets a deleted entry's start: a reopening's baseline, else what it brought to the fight."""
+    recorded = _recorded(baseline, combatant.id)
+    return Baseline.from_json(recorded) if recorded else Baseline.from_json({
+        "hp": combatant.extra.get("roster_hp"),
+        "status": combatant.extra.get("roster_status", "active"),
+        "spells": combatant.extra.get("roster_spells", []), "version": None})
+
+
+def _gone_end_hp(combatant: Combatant) -> int | None:
+    end = combatant.hp
+    if combatant.max_hp is not None and end is not None:
+        end = min(end, combatant.max_hp)
+    return end
 
 
 def _death_saves_change(combatant: Combatant, start: Baseline) -> tuple[int, int] | None:
@@ -421,6 +439,8 @@ def reopen_baseline(
 
     Recorded when the encounter is reopened, so that ending it again proposes only what
     changes after the reopening (what was applied stays applied, and is not applied twice).
+    An entry deleted from the roster is recorded too, from the fight's end: its results were
+    logged (or written before it went) and must not be logged again.
     ``defeated``: the monsters whose defeat (kill and XP) the session log holds already; they
     are marked so that ending again does not log them twice.
     """
@@ -434,6 +454,10 @@ def reopen_baseline(
     for combatant in state.combatants.values():
         entry = _match(combatant, by_id, by_name)
         if entry is None:
+            if _linked(combatant) is not None:
+                # deleted from the roster (during the fight or since): its results went to the
+                # log only (or were written before it went); ending again must not log them twice
+                out[combatant.id] = _gone_baseline(combatant, spells_cast, baseline).to_json()
             continue
         recorded = _recorded(baseline, combatant.id)
         start = Baseline.from_json(recorded) if recorded else _start(combatant, entry)
@@ -447,6 +471,23 @@ def reopen_baseline(
             saves if isinstance(saves, int) else start.death_saves,
         ).to_json()
     return out
+
+
+def _gone_baseline(
+    combatant: Combatant,
+    spells_cast: Mapping[str, Sequence[str]] | None,
+    baseline: Mapping[str, Mapping[str, object]] | None,
+) -> Baseline:
+    """Gets where the logged results left an entry deleted during the fight (its end)."""
+    start = _gone_start(combatant, baseline)
+    spent = Counter(_spells_spent(start.spells, combatant,
+                                  (spells_cast or {}).get(combatant.id, ())))
+    saves = combatant.extra.get(DEATH_SAVES_KEY)
+    return Baseline(
+        _gone_end_hp(combatant), _STATUS.get(combatant.status, start.status),
+        tuple(n for n in start.spells if not _take(spent, n)), None,
+        saves if isinstance(saves, int) and not isinstance(saves, bool) else start.death_saves,
+    )
 
 
 def defeated_in(baseline: Mapping[str, Mapping[str, object]] | None) -> frozenset[str]:

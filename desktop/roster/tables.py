@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
     QCompleter,
     QHBoxLayout,
     QHeaderView,
@@ -142,6 +144,46 @@ def weapon_table() -> tuple[WeaponTable | None, str]:
         return None, f"The weapon table could not be read ({exc}); type the numbers in."
 
 
+class _NameEdit(QLineEdit):
+    """A weapon name's cell editor: Tab leaves the name for the next cell, names offered or not.
+
+    While the offered names are open they take the keys, and the completer hands Tab straight
+    to the editor past the delegate; the editor then passed the focus on out of the table (to
+    the next button), the name was committed only as it lost focus, and the speed and length
+    the DM went on to type landed nowhere. Here Tab does what the delegate does with the list
+    closed: commits the name (the highlighted one if the DM picked one) and opens the next cell.
+    """
+
+    def __init__(self, parent: QWidget, delegate: QAbstractItemDelegate) -> None:
+        super().__init__(parent)
+        self._delegate = delegate
+
+    def event(self, event: QEvent) -> bool:
+        completer = self.completer()
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
+            and completer is not None
+            and completer.popup().isVisible()
+        ):
+            picked = completer.popup().currentIndex()
+            if picked.isValid():
+                self.setText(str(picked.data(completer.completionRole())))
+            completer.popup().hide()
+            hint = QAbstractItemDelegate.EndEditHint
+            forward = event.key() == Qt.Key.Key_Tab and not (
+                event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            )
+            self._delegate.commitData.emit(self)
+            self._delegate.closeEditor.emit(
+                self, hint.EditNextItem if forward else hint.EditPreviousItem
+            )
+            event.accept()
+            return True
+        return super().event(event)
+
+
 class _NameDelegate(QStyledItemDelegate):
     """Edits a weapon's name with the weapon table's names offered as you type."""
 
@@ -153,13 +195,13 @@ class _NameDelegate(QStyledItemDelegate):
         self, parent: QWidget, option: QStyleOptionViewItem,
         index: QModelIndex | QPersistentModelIndex,
     ) -> QWidget:  # fmt: skip
-        editor = super().createEditor(parent, option, index)
-        if isinstance(editor, QLineEdit):
-            editor.setObjectName("weaponNameEdit")
-            completer = QCompleter(self._names, editor)
-            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-            completer.setFilterMode(Qt.MatchFlag.MatchContains)
-            editor.setCompleter(completer)
+        editor = _NameEdit(parent, self)
+        editor.setFrame(False)  # as the default cell editor
+        editor.setObjectName("weaponNameEdit")
+        completer = QCompleter(self._names, editor)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        editor.setCompleter(completer)
         return editor
 
 

@@ -70,6 +70,35 @@ def test_only_a_value_that_moved_since_the_start_is_flagged_as_changed() -> None
     assert "changed since" not in hp.description
 
 
+def test_a_deleted_entrys_logged_results_are_not_proposed_again_after_a_reopening() -> None:
+    """Halvaine casts Sleep and takes 3, then is deleted from the roster while the fight is
+    open: End proposes both, to be logged only. Reopened (the baseline records where the
+    logged results left him) and ended again, nothing is proposed a second time; what the
+    fight does to him after the reopening is proposed from there."""
+    from core.roster.results import reopen_baseline
+
+    log = EncounterLog([add_combatant(roster_combatant(HALVAINE))])
+    log.execute(event(EventKind.HP_CHANGED, id="roster-3", delta=-3))
+    cast = {"roster-3": ["Sleep"]}
+    first = propose_results([], log.state, cast)
+    assert [(c.field, c.old, c.new, c.gone) for c in first] == [
+        (ChangeField.HP, 9, 6, True),
+        (ChangeField.SPELLS, ("Sleep", "Web"), ("Sleep",), True),
+    ]
+    assert first[1].description == (
+        "Halvaine: spells used — Sleep (no longer in the roster: logged only)")
+    again = reopen_baseline([], log.state, cast)
+    assert propose_results([], log.state, cast, baseline=again) == []
+    log.execute(event(EventKind.HP_CHANGED, id="roster-3", delta=-2))
+    cast = {"roster-3": ["Sleep", "Web"]}
+    later = propose_results([], log.state, cast, baseline=again)
+    assert [(c.field, c.old, c.new) for c in later] == [
+        (ChangeField.HP, 6, 4), (ChangeField.SPELLS, ("Web",), ("Web",))]
+    # a second reopening keeps what the first recorded and adds what followed
+    twice = reopen_baseline([], log.state, cast, again)
+    assert propose_results([], log.state, cast, baseline=twice) == []
+
+
 def test_a_death_save_spent_in_a_fight_lowers_the_rosters_count() -> None:
     """popcorn.death.death-saves: the count is kept per PC across fights. Brannoc comes in with
     2; the fight's steps say he spent one (1 left): End proposes 2 → 1, applied to the roster

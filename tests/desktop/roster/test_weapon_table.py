@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QTableWidget
+from pytestqt.logging import _QtMessageCapture
 from pytestqt.qtbot import QtBot
 
 from core.model.values import Weapon
@@ -78,6 +80,44 @@ def test_a_weapon_typed_by_name_fills_its_facts_and_typed_values_stay(
     window.editor.save_button.click()
     saved = next(e for e in window.entries if e.name == "Brunhild")
     assert saved.weapons == (Weapon("Battle axe", speed_factor=4, length=4.0, slow=False),)
+
+
+def type_at_the_keyboard(qtbot: QtBot, window: MainWindow, *keys: str | Qt.Key) -> None:
+    """Presses keys as the keyboard does: Qt hands each to whatever has them then (the offered
+    names' list while it is open), not straight to a widget the test picked."""
+    handle = window.windowHandle()
+    for key in keys:
+        for one in [key] if isinstance(key, Qt.Key) else list(key):
+            QTest.keyClick(handle, one)
+        qtbot.wait(10)
+
+
+def test_speed_and_length_typed_after_the_name_and_tab_stay(
+    qtbot: QtBot, window: MainWindow, answers: Answers, qtlog: _QtMessageCapture
+) -> None:
+    """The tester's keys: Add weapon, a name the table knows (its names offered as it is
+    typed), Tab, the DM's speed, Tab, the DM's length, Enter. The typed figures stay and are
+    saved (the list of names kept Tab from the table: the figures went nowhere and the table's
+    speed 2 and length 1.25 were saved)."""
+    weapons = new_pc_with_a_weapon(qtbot, window, "Brunhild")
+    tab, enter = Qt.Key.Key_Tab, Qt.Key.Key_Return
+    type_at_the_keyboard(qtbot, window, "Dagger")
+    name_edit = QApplication.focusWidget()
+    assert isinstance(name_edit, QLineEdit) and name_edit.completer() is not None
+    assert name_edit.completer().popup().isVisible()  # the names are offered as typed
+    type_at_the_keyboard(qtbot, window, tab, "3", tab, "2", enter)
+    assert row_values(weapons) == ["Dagger", "3", "2", False, False, ""]
+    weapons.add_button.click()
+    type_at_the_keyboard(qtbot, window, "Long sword", tab, "5", tab, "4", enter)
+    assert row_values(weapons, 1) == ["Long sword", "5", "4", False, False, ""]
+
+    window.editor.save_button.click()
+    saved = next(e for e in window.entries if e.name == "Brunhild")
+    assert saved.weapons == (
+        Weapon("Dagger", speed_factor=3, length=2.0),
+        Weapon("Long sword", speed_factor=5, length=4.0),
+    )
+    assert not [r.message for r in qtlog.records if "commitData" in r.message]
 
 
 def test_picking_from_the_offered_names(qtbot: QtBot, window: MainWindow, answers: Answers) -> None:

@@ -135,6 +135,50 @@ def test_point_4_a_pc_deleted_during_an_open_fight_is_warned_and_its_result_is_l
         "Halvaine the Arcane: HP 9 → 6 (no longer in the roster: logged only)"])
 
 
+def test_a_deleted_pcs_logged_result_is_not_offered_again_after_reopen_and_end(
+    table: MainWindow, questions: Questions,
+) -> None:
+    """The tester's night: Halvaine casts Sleep, is deleted from the roster while the fight is
+    open, and End logs his spell. Reopened, a round more (a kill), End again offers only the
+    kill: his spell was logged already (it was offered and logged a second time)."""
+    from desktop.roster.kills_table import KillsBox
+    from tests.desktop.table import letter_helpers as letters
+
+    ws = new_encounter(table, "Orc den", "addict", ("Brannoc the Bold", "Halvaine the Arcane"),
+                       {"Orc": "2:5, 6"})
+    letters.drop_card(ws.board, "Halvaine the Arcane", "D [D]")  # type: ignore[arg-type]
+    letters.fill(ws.board, Target="Orc 1", Spell="Sleep")  # type: ignore[arg-type]
+    letter_blow(ws, "Brannoc the Bold", "Orc 1", None)
+    select(table, "Halvaine the Arcane")
+    action(table, "Remove").trigger()
+    assert "Halvaine the Arcane" not in [e.name for e in table.entries]
+    table.tabs.setCurrentWidget(ws)
+    first = end(table)
+    assert results_table(first) == [
+        ["Halvaine the Arcane", "Spells used", "memorised Magic missile, Sleep, Web",
+         "deleted from the roster", "cast Sleep", "log it (deleted from the roster)"]]
+    button(first, "Apply").click()
+    spell_line = "Halvaine the Arcane: spells used — Sleep (no longer in the roster: logged only)"
+    assert log_lines(table)[-1] == ("Results of Orc den", [spell_line])
+
+    action(table, "Orc den — ADDICT / quantum side initiative (AD&D 1e) (ended)").trigger()
+    action(table, "Reopen Encounter").trigger()
+    ws = table.encounter_actions.current()
+    assert ws is not None and not ws.session.ended
+    new_round(ws)
+    letter_blow(ws, "Brannoc the Bold", "Orc 2", 20)  # Orc 2 dead
+    again = end(table)
+    assert results_table(again) == []  # Halvaine's Sleep is logged already
+    box = again.findChild(KillsBox)
+    assert box is not None and [k.name for k in box.kills] == ["Orc 2"]
+    box.spins[0].setValue(10)
+    button(again, "Apply").click()
+    logged = [line for _, lines in log_lines(table) for line in lines]
+    assert logged.count(spell_line) == 1
+    assert log_lines(table)[-1] == ("Results of Orc den", ["Killed Orc 2: 10 XP",
+                                                           "XP for kills: 10"])
+
+
 def test_point_7_addict_monsters_down_at_0_or_below_count_as_defeated_and_may_live(
     table: MainWindow, questions: Questions,
 ) -> None:
