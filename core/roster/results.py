@@ -106,10 +106,15 @@ class Baseline:
     version: int | None
     death_saves: int | None = None
     """Lifetime Death saves (None: a log or baseline written before they were kept)."""
+    cast: tuple[str, ...] = ()
+    """The spells it had cast (or lost) when the fight was reopened: the earlier End counted
+    them, so the next End counts only those cast since (a second Sleep memorised was taken as
+    spent too, the first cast counted again)."""
 
     def to_json(self) -> dict[str, object]:
         return {"hp": self.hp, "status": str(self.status), "spells": list(self.spells),
-                "version": self.version, "death_saves": self.death_saves}
+                "version": self.version, "death_saves": self.death_saves,
+                "cast": list(self.cast)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> Baseline:
@@ -121,6 +126,7 @@ class Baseline:
             tuple(str(s) for s in spells) if isinstance(spells, list | tuple) else (),
             version if isinstance(version, int) else None,
             saves if isinstance(saves, int) and not isinstance(saves, bool) else None,
+            tuple(str(c) for c in cast) if isinstance(cast := data.get("cast"), list) else (),
         )
 
 
@@ -222,6 +228,25 @@ def _match(
     return by_name.get(combatant.name) if combatant.name else None
 
 
+def _all_cast(spells_cast: Mapping[str, Sequence[str]] | None, cid: str) -> tuple[str, ...]:
+    return tuple((spells_cast or {}).get(cid, ()))
+
+
+def _cast_since(
+    spells_cast: Mapping[str, Sequence[str]] | None, cid: str, start: Baseline
+) -> tuple[str, ...]:
+    """Gets the spells a combatant cast (or lost) since ``start``: a reopened fight's
+    baseline took away those an earlier End had counted."""
+    counted = Counter(start.cast)
+    out: list[str] = []
+    for name in _all_cast(spells_cast, cid):
+        if counted[name] > 0:
+            counted[name] -= 1
+        else:
+            out.append(name)
+    return tuple(out)
+
+
 def _spells_spent(
     memorised_names: Sequence[str], combatant: Combatant, cast: Sequence[str]
 ) -> tuple[str, ...]:
@@ -316,7 +341,8 @@ def propose_results(
             changes.append(change(ChangeField.DEATH_SAVES, left,
                                   f"{entry.name}: Death saves {entry.death_saves} → {left} "
                                   f"({first - last} spent in this fight){note}", first, last))
-        spent = _spells_spent(start.spells, combatant, (spells_cast or {}).get(combatant.id, ()))
+        cast = _cast_since(spells_cast, combatant.id, start)
+        spent = _spells_spent(start.spells, combatant, cast)
         held = Counter(s.name for s in available_spells(entry))  # what it still holds now
         spent = tuple(n for n in spent if _take(held, n))
         if spent:
@@ -361,7 +387,8 @@ def _gone_changes(
     status = _STATUS.get(combatant.status)
     if status is not None and status != start.status:
         add(ChangeField.STATUS, start.status, status, f"{name}: {start.status} → {status}")
-    spent = _spells_spent(start.spells, combatant, (spells_cast or {}).get(combatant.id, ()))
+    spent = _spells_spent(start.spells, combatant,
+                          _cast_since(spells_cast, combatant.id, start))
     if spent:
         add(ChangeField.SPELLS, start.spells, spent,
             f"{name}: spells used — {', '.join(spent)}")
@@ -462,13 +489,14 @@ def reopen_baseline(
         recorded = _recorded(baseline, combatant.id)
         start = Baseline.from_json(recorded) if recorded else _start(combatant, entry)
         spent = Counter(_spells_spent(start.spells, combatant,
-                                      (spells_cast or {}).get(combatant.id, ())))
+                                      _cast_since(spells_cast, combatant.id, start)))
         left = [n for n in start.spells if not _take(spent, n)]
         saves = combatant.extra.get(DEATH_SAVES_KEY)
         out[combatant.id] = Baseline(
             _end_hp(combatant, entry), _STATUS.get(combatant.status, start.status),
             tuple(left), entry.version,
             saves if isinstance(saves, int) else start.death_saves,
+            _all_cast(spells_cast, combatant.id),
         ).to_json()
     return out
 
@@ -481,12 +509,13 @@ def _gone_baseline(
     """Gets where the logged results left an entry deleted during the fight (its end)."""
     start = _gone_start(combatant, baseline)
     spent = Counter(_spells_spent(start.spells, combatant,
-                                  (spells_cast or {}).get(combatant.id, ())))
+                                  _cast_since(spells_cast, combatant.id, start)))
     saves = combatant.extra.get(DEATH_SAVES_KEY)
     return Baseline(
         _gone_end_hp(combatant), _STATUS.get(combatant.status, start.status),
         tuple(n for n in start.spells if not _take(spent, n)), None,
         saves if isinstance(saves, int) and not isinstance(saves, bool) else start.death_saves,
+        _all_cast(spells_cast, combatant.id),
     )
 
 

@@ -150,3 +150,23 @@ def test_a_death_save_spent_in_a_fight_lowers_the_rosters_count() -> None:
 class _NoDice:
     def roll(self, expression: str, purpose: str = "") -> object:
         raise AssertionError(f"no die should be rolled: {purpose}")
+
+
+def test_a_spell_memorised_twice_is_spent_once_for_one_cast_however_often_the_fight_ends() -> None:
+    """Halvaine holds Sleep twice and casts one. End marks one spent; reopened and ended
+    again, the second Sleep stays unspent (the first cast was counted again before); a cast
+    after the reopening spends it."""
+    from core.roster.results import reopen_baseline
+
+    twice = replace(HALVAINE, id=3, spells=(Spell("Sleep", 1, 1), Spell("Sleep", 1, 1)))
+    log = EncounterLog([add_combatant(roster_combatant(twice, "h"))])
+    cast = {"h": ["Sleep"]}
+    first = propose_results([twice], log.state, cast)
+    assert [(c.field, c.new) for c in first] == [(ChangeField.SPELLS, ("Sleep",))]
+    after_first = apply_changes([twice], first)[0]
+    assert after_first.spent_spells == (0,)
+    baseline = reopen_baseline([after_first], log.state, cast)
+    assert propose_results([after_first], log.state, cast, baseline=baseline) == []
+    cast = {"h": ["Sleep", "Sleep"]}  # the second one, cast after the reopening
+    later = propose_results([after_first], log.state, cast, baseline=baseline)
+    assert [(c.field, c.new) for c in later] == [(ChangeField.SPELLS, ("Sleep",))]
