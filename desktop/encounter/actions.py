@@ -190,6 +190,9 @@ class EncounterActions:
             if workspace.session.info.campaign_id != campaign.id:
                 self.close_workspace(workspace)
         for waiting in self.window.tabs.findChildren(WaitingTab):
+            # removeTab hides the page (QStackedLayout.takeAt), so Qt's queued "show" of a page
+            # added moments ago finds it hidden on purpose: orphaned, it never becomes a window
+            # (test_a_waiting_tab_taken_away_before_qt_shows_it_never_becomes_a_window).
             self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
             waiting.setParent(None)
             waiting.deleteLater()
@@ -246,7 +249,7 @@ class EncounterActions:
             if waiting is not None:
                 if self.window.tabs.currentWidget() is waiting:
                     self.window.tabs.setCurrentWidget(existing)  # before its neighbour shows
-                self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
+                self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))  # hides it too
                 waiting.setParent(None)  # gone from the tabs now, not at the next event loop
                 waiting.deleteLater()
         if focus:
