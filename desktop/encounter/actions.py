@@ -15,7 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence, QPainter, QPaintEvent
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from core.fight.encounter import scenario_document
-from core.fight.log import EncounterState, add_combatant
+from core.fight.log import EncounterState, add_combatant, hide_from_players
 from core.model.scenario import ScenarioError, parse_scenario
 from core.model.values import Combatant, StepEvent, frozen_mapping
 from core.roster.entries import Campaign, MonsterTemplate
@@ -393,6 +393,8 @@ class EncounterActions:
             return None
         store = self.window.store
         adds = [add_combatant(c) for c in plan.combatants]  # made once: Retry saves the same
+        if plan.hidden:  # among the first commands: an ambusher never shows on the players' TV
+            adds.append(hide_from_players(plan.hidden))
         try:
             # One transaction: a cancelled or refused start leaves no half-built encounter.
             session = self.window.store_call(lambda: EncounterSession.create(
