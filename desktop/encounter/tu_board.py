@@ -132,12 +132,15 @@ class TimeUnitBoard(BoardBase):
         left = QVBoxLayout()
         left.addWidget(wrapped_label("<b>Combatants</b> — drop an action here"))
         left.addWidget(self.cards, 1)
+        card_buttons = QHBoxLayout()  # acts on the selected card, so under the cards
+        card_buttons.addWidget(self.surprised_button)
+        card_buttons.addStretch(1)
+        left.addLayout(card_buttons)
         left.addWidget(self.editor)
         self.actions_lane.view.setWordWrap(True)  # a long action wraps instead of being cut
         buttons = QHBoxLayout()
         buttons.addWidget(self.advance_button)
         buttons.addWidget(self.take_back_button)
-        buttons.addWidget(self.surprised_button)
         buttons.addStretch(1)
         right = QVBoxLayout()
         right.addWidget(self.clock_label)
@@ -156,6 +159,8 @@ class TimeUnitBoard(BoardBase):
         pending: dict[str, str] = {}
         if resolution is not None:
             for step in resolution.steps:
+                if step.event == "surprised":  # a mark at TU 0, not an action to come
+                    continue
                 if step.tu is not None and (self.clock_seq is None or step.seq > self.clock_seq):
                     pending.setdefault(step.actor, f"next at TU {step.tu}")
         for c in self.combatants():

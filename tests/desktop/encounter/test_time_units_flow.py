@@ -65,6 +65,7 @@ def test_one_creature_marked_surprised_at_the_table_starts_from_tu_10(start) -> 
         return str(model.index(model.row_of(cid), 0).data())
 
     assert "surprised: first action from TU 10" in card("orc-1")
+    assert "next at TU 0" not in card("orc-1")  # its surprise mark is no action to come
     assert "surprised" not in card("orc-2")
     assert board.surprised_button.text() == "Not Surprised"
     assert ws.controller.stack.undoText() == "Mark Orc 1 surprised"
