@@ -68,6 +68,9 @@ class EventKind(StrEnum):
     """``{"id", "delta"}``."""
     STATUS_CHANGED = "status-changed"
     """``{"id", "status"}``."""
+    SURPRISE_MARKED = "surprise-marked"
+    """``{"id", "surprised": true | null}``: the DM marks one creature surprised at the table
+    (its ``surprised`` field), or leaves it to its side's surprise die again (null)."""
     HIDDEN_FROM_PLAYERS = "hidden-from-players"
     """``{"ids": [...], "hidden": bool}``: the DM hides creatures from the players' screen (not
     seen yet, surprising) or reveals them. Only what the table is shown changes: the scenario,
@@ -253,6 +256,14 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
             except ValueError:
                 raise LogError(f"unknown status {data.get('status')!r}") from None
             return _with_combatant(state, replace(combatant, status=status))
+        case EventKind.SURPRISE_MARKED:
+            combatant = _combatant(state, data.get("id"))
+            surprised = data.get("surprised")
+            if surprised is not None and not isinstance(surprised, bool):
+                raise LogError(f"surprised must be yes, no or unsaid, got {surprised!r}")
+            if surprised == combatant.surprised:  # every command means something
+                raise LogError(f"{combatant.id} is already marked so")
+            return _with_combatant(state, replace(combatant, surprised=surprised))
         case EventKind.HIDDEN_FROM_PLAYERS:
             return _hide(state, data)
     raise LogError(f"unhandled event kind {event.kind}")  # pragma: no cover - enum is closed
@@ -402,6 +413,15 @@ def hide_from_players(ids: Sequence[str], hidden: bool = True) -> Command:
         (Event(EventKind.HIDDEN_FROM_PLAYERS,
                frozen_mapping({"ids": list(ids), "hidden": hidden})),),
     )
+
+
+def mark_surprised(cid: str, surprised: bool | None = True) -> Command:
+    """Makes the command that marks one creature surprised (``None``: its side's surprise die
+    says again), as a scenario's ``surprised: true`` does."""
+    verb = "Mark" if surprised else "Unmark"
+    return Command(f"{verb} {cid} surprised",
+                   (Event(EventKind.SURPRISE_MARKED,
+                          frozen_mapping({"id": cid, "surprised": surprised})),))
 
 
 def record_roll(roll: Roll) -> Command:

@@ -672,6 +672,10 @@ def command_words(command: Command, names: Names, system_title: str = "") -> str
             names.text(command.name))
     if kind is EventKind.STATUS_CHANGED:
         return f"{names(data.get('id'))}: {value_words(data.get('status'))}"
+    if kind is EventKind.SURPRISE_MARKED:
+        if data.get("surprised") is True:
+            return f"Mark {names(data.get('id'))} surprised"
+        return f"{names(data.get('id'))}: surprised as the side's die says"
     if kind is EventKind.HIDDEN_FROM_PLAYERS:
         return hidden_words(data.get("ids") or (), data.get("hidden") is True, names)
     return names.text(command.name)

@@ -16,6 +16,8 @@ from core.roster.entries import DEATH_SAVES, MAX_CLASSES, MonsterTemplate, Roste
 from core.rules.abilities import adnd_dex_reaction, bx_initiative_modifier
 
 ABILITY_RANGE = (3, 18)
+MIN_HP = -10
+"""The lowest HP the roster holds: below it a character is dead, which its status says."""
 AC_RANGE = (-10, 10)
 ADJ_RANGE = (-10, 10)
 MAX_LEVEL = 40
@@ -78,8 +80,8 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
             problems["hp"] = f"HP is at most {MAX_HP}."
         elif entry.max_hp is not None and entry.hp > entry.max_hp:
             problems["hp"] = f"HP cannot exceed max HP {entry.max_hp}."
-        elif entry.hp < -10:
-            problems["hp"] = "HP below −10 is dead; set the status instead."
+        elif entry.hp < MIN_HP:
+            problems["hp"] = f"HP below −{-MIN_HP} is dead; set the status instead."
     if entry.ac is not None and not AC_RANGE[0] <= entry.ac <= AC_RANGE[1]:
         problems["ac"] = f"AC is {AC_RANGE[0]}–{AC_RANGE[1]} (descending)."
     for key, label in ABILITY_LABELS.items():

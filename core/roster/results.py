@@ -20,6 +20,7 @@ from enum import StrEnum
 
 from core.fight.log import EncounterState
 from core.model.values import Combatant, Status, Step, StepEvent, frozen_mapping
+from core.roster.checks import MIN_HP
 from core.roster.entries import RosterEntry, RosterStatus, available_spells, spend_spells
 
 ROSTER_ID_KEY = "roster_id"
@@ -264,11 +265,18 @@ def _spells_spent(
     return tuple(out)
 
 
+def _held(hp: int) -> int:
+    """Gets HP as the roster holds it: a fight may go below −10 (a blow of 20 on 4 HP), the
+    roster does not (core.roster.checks.MIN_HP); such a PC is dead, which its status says, so
+    the results write the lowest HP the roster holds and the entry still opens and saves."""
+    return max(hp, MIN_HP)
+
+
 def _end_hp(combatant: Combatant, entry: RosterEntry) -> int | None:
     hp = combatant.hp
     if hp is not None and entry.max_hp is not None:
         hp = min(hp, entry.max_hp)
-    return hp
+    return _held(hp) if hp is not None else None
 
 
 def _hp_change(entry: RosterEntry, start: Baseline, end: int | None) -> int | None:
@@ -277,7 +285,7 @@ def _hp_change(entry: RosterEntry, start: Baseline, end: int | None) -> int | No
         return None
     if start.hp is None or entry.hp is None:
         return end if end != entry.hp else None
-    new = entry.hp + (end - start.hp)
+    new = _held(entry.hp + (end - start.hp))
     if entry.max_hp is not None:
         new = min(new, entry.max_hp)
     return new if end != start.hp and new != entry.hp else None

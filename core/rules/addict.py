@@ -331,7 +331,8 @@ RULES = rule_table(
          "each other meet in one exchange by weapon length.", "mutual_charges_by_length"),
     Rule("addict.missile.rate-of-fire", REV, "E vs D",
          "A missile weapon looses its full rate of fire in its place in the round, every shot "
-         "a step of its own with its own outcome (each recorded hit is one shot)."),
+         "a step of its own with its own outcome, before and after any is recorded (an "
+         "outcome recorded beyond them is one more shot)."),
     Rule("addict.missile.split-volley", REV, "Phase 6: Action declarations",
          "A volley may be split: one shot at each listed target in order, the rest at the "
          "last."),
@@ -1848,8 +1849,9 @@ class _Engine:
     def volley(self, key: Key, it: _Item, fallen: list[str]) -> None:
         """Looses a missile volley shot by shot, each its own step (rate of fire, split).
 
-        E vs D: missiles attack "with their full rate of fire"; each recorded hit is one shot,
-        or, with none recorded, the weapon's rate of fire gives the number of shots. Shot *i*
+        E vs D: missiles attack "with their full rate of fire": the weapon's rate of fire gives
+        the number of shots whether or not outcomes are recorded yet (each recorded outcome
+        fills its shot's step; one recorded beyond them, "another attack", adds a shot). Shot *i*
         goes at the *i*-th listed target, the rest at the last; a shot whose target has fallen
         goes at the next listed target still standing, or is not taken.
         """
@@ -1857,7 +1859,7 @@ class _Engine:
                 and k not in ("compared",)}
         if it.detail.get("compared"):
             base["compared"] = it.detail["compared"]
-        shots = len(it.hits) or int(it.detail.get("_rof", 1))
+        shots = max(len(it.hits), int(it.detail.get("_rof", 1)))
         targets = it.targets or ((it.target,) if it.target is not None else ())
         rules = ["addict.missile.rate-of-fire"] if shots > 1 else []
         if len(targets) > 1:
@@ -1874,7 +1876,7 @@ class _Engine:
             if fallen_aim is not None:
                 because.insert(0, "addict.missile.next-target")
                 extra["instead_of"] = fallen_aim
-            hit = it.hits[i] if it.hits else None
+            hit = it.hits[i] if i < len(it.hits) else None
             if hit is None:
                 self.emit(key, it.actor, StepEvent.ATTACKS, because, it.letter, target, extra)
                 continue

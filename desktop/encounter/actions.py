@@ -15,7 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence, QPainter, QPaintEvent
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from core.fight.encounter import arriving, scenario_document
-from core.fight.log import EncounterState, add_combatant
+from core.fight.log import EncounterState, add_combatant, hide_from_players
 from core.model.scenario import ScenarioError, parse_scenario
 from core.model.values import Combatant, StepEvent, frozen_mapping
 from core.roster.entries import Campaign, MonsterTemplate
@@ -192,6 +192,9 @@ class EncounterActions:
             if workspace.session.info.campaign_id != campaign.id:
                 self.close_workspace(workspace)
         for waiting in self.window.tabs.findChildren(WaitingTab):
+            # removeTab hides the page (QStackedLayout.takeAt), so Qt's queued "show" of a page
+            # added moments ago finds it hidden on purpose: orphaned, it never becomes a window
+            # (test_a_waiting_tab_taken_away_before_qt_shows_it_never_becomes_a_window).
             self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
             waiting.setParent(None)
             waiting.deleteLater()
@@ -248,7 +251,7 @@ class EncounterActions:
             if waiting is not None:
                 if self.window.tabs.currentWidget() is waiting:
                     self.window.tabs.setCurrentWidget(existing)  # before its neighbour shows
-                self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))
+                self.window.tabs.removeTab(self.window.tabs.indexOf(waiting))  # hides it too
                 waiting.setParent(None)  # gone from the tabs now, not at the next event loop
                 waiting.deleteLater()
         if focus:
@@ -393,6 +396,8 @@ class EncounterActions:
             return None
         store = self.window.store
         adds = [add_combatant(c) for c in plan.combatants]  # made once: Retry saves the same
+        if plan.hidden:  # among the first commands: an ambusher never shows on the players' TV
+            adds.append(hide_from_players(plan.hidden))
         try:
             # One transaction: a cancelled or refused start leaves no half-built encounter.
             session = self.window.store_call(lambda: EncounterSession.create(

@@ -45,6 +45,10 @@ NEW_SIDE = "new side…"
 SIDE_COLUMN = 2
 HP_COLUMN = 3
 """The monsters table's column of hit points, one a monster: rolled once (and shown) or typed."""
+HIDDEN_COLUMN = 4
+"""The monsters table's tick: the template's monsters start hidden from the players' screen."""
+HIDDEN_TIP = ("Hidden from the players: these monsters are not on the players' screen from the "
+              "first moment until you reveal them (View › Hide From the Players…)")
 PARTY_SIDE = "party"
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -129,6 +133,8 @@ class EncounterPlan:
     options: dict[str, Any]
     seed: int
     combatants: tuple[Combatant, ...]
+    hidden: tuple[str, ...] = ()
+    """The combatants hidden from the players' screen from the start (an ambush)."""
 
 
 def _table(model: QStandardItemModel) -> QTableView:
@@ -192,8 +198,10 @@ class StartEncounterDialog(QDialog):
                                  else f"{kind_words(entry.kind)} ({entry.status})")
             kind.setEditable(False)
             self.fighters.appendRow([name, kind, QStandardItem(entry.side)])
-        self.monsters = QStandardItemModel(0, 4, self)
-        self.monsters.setHorizontalHeaderLabels(["Template", "How many", "Side", "HP each"])
+        self.monsters = QStandardItemModel(0, 5, self)
+        self.monsters.setHorizontalHeaderLabels(["Template", "How many", "Side", "HP each",
+                                                 "Hidden"])
+        self.monsters.horizontalHeaderItem(HIDDEN_COLUMN).setToolTip(HIDDEN_TIP)
         for template in self.templates:
             name = QStandardItem(f"{template.name} (hp {template.hit_dice})")
             name.setEditable(False)
@@ -202,7 +210,12 @@ class StartEncounterDialog(QDialog):
             hp = QStandardItem("")
             hp.setToolTip(f"One total a monster, e.g. 5, 3, 8: rolled on {template.hit_dice} "
                           "when you set how many, and kept; type over them from your own dice")
-            self.monsters.appendRow([name, count, QStandardItem(MONSTER_SIDE), hp])
+            hidden = QStandardItem()
+            hidden.setCheckable(True)
+            hidden.setEditable(False)
+            hidden.setCheckState(Qt.CheckState.Unchecked)
+            hidden.setToolTip(HIDDEN_TIP)
+            self.monsters.appendRow([name, count, QStandardItem(MONSTER_SIDE), hp, hidden])
         # HP are rolled once, when a count is set, and kept: OK never rerolls them.
         self._hp_roller = Roller.seeded(self.seed.value())
         # A seed typed in governs the HP rolled from then on (those already shown stay).
@@ -230,6 +243,9 @@ class StartEncounterDialog(QDialog):
             view = _table(model)
             view.setObjectName(f"{key}Table")
             view.setItemDelegateForColumn(SIDE_COLUMN, self.side_delegate)
+            if key == "monsters":  # a tick needs no room: the names and HP get it
+                view.horizontalHeader().setSectionResizeMode(
+                    HIDDEN_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
             self.tables[key] = view
             QVBoxLayout(box).addWidget(view)
             who.addWidget(box)
@@ -319,6 +335,11 @@ class StartEncounterDialog(QDialog):
             totals += [c.hp for c in extra if c.hp is not None]
         hp_item.setText(", ".join(str(t) for t in totals[:count]))
 
+    def hidden_box(self, template_name: str) -> QStandardItem:
+        """Gets the template's "Hidden" tick (what the DM clicks in the table)."""
+        row = next(i for i, t in enumerate(self.templates) if t.name == template_name)
+        return self.monsters.item(row, HIDDEN_COLUMN)
+
     def set_hp(self, template_name: str, text: str) -> None:
         """Types hit point totals for a template's monsters (what the DM types in the table)."""
         row = next(i for i, t in enumerate(self.templates) if t.name == template_name)
@@ -338,6 +359,7 @@ class StartEncounterDialog(QDialog):
             raise ValueError(f"An encounter's name is at most {MAX_NAME} characters; this one "
                              f"has {len(name)}.")
         combatants: list[Combatant] = []
+        hidden: list[str] = []
         for row, entry in enumerate(self.roster):
             if self.fighters.item(row, 0).checkState() == Qt.CheckState.Checked:
                 side = self.fighters.item(row, 2).text().strip()
@@ -359,15 +381,19 @@ class StartEncounterDialog(QDialog):
                     raise ValueError(f"{template.name}: hit points are whole numbers separated "
                                      "by commas.") from None
                 try:
-                    combatants += stamp(template, count, totals, side)
+                    stamped = stamp(template, count, totals, side)
                 except StampError as exc:
                     raise ValueError(str(exc)) from None
+                combatants += stamped
+                if self.monsters.item(row, HIDDEN_COLUMN).checkState() == Qt.CheckState.Checked:
+                    hidden += [c.id for c in stamped]
         if len({c.side for c in combatants}) < 2:
             raise ValueError("An encounter needs combatants on at least two sides.")
         assert self.options_form is not None
         system, options = str(self.system.currentData()), self.options_form.values()
         _check_options(system, options, combatants)
-        return EncounterPlan(name, system, options, self.seed.value(), tuple(combatants))
+        return EncounterPlan(name, system, options, self.seed.value(), tuple(combatants),
+                             tuple(hidden))
 
     def plan(self) -> EncounterPlan | None:
         return self._plan

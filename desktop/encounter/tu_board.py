@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.fight.encounter import add_entry, remove_entry
+from core.fight.log import mark_surprised
 from desktop.encounter.board_base import BoardBase, entry_text, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
@@ -114,6 +115,16 @@ class TimeUnitBoard(BoardBase):
         self.advance_button.clicked.connect(self.advance)
         self.take_back_button = QPushButton("&Take Back")
         self.take_back_button.clicked.connect(self.take_back_selected)
+        # time-units.surprise.d6: one creature surprised on its own, at the table (a scenario
+        # file says ``surprised: true``); its first action counts from TU 10.
+        self.surprised_button = QPushButton("Mark Surprised")
+        self.surprised_button.setObjectName("markSurprised")
+        self.surprised_button.setToolTip(
+            "Mark the selected creature surprised (or not) on its own: surprised creatures add "
+            "their first initiative roll to TU 10")
+        self.surprised_button.clicked.connect(self.toggle_surprised)
+        self.cards.selectionModel().currentChanged.connect(
+            lambda *_: self._show_surprised_button())
 
         palette_box = QVBoxLayout()
         palette_box.addWidget(QLabel("<b>Actions</b>"))
@@ -121,6 +132,10 @@ class TimeUnitBoard(BoardBase):
         left = QVBoxLayout()
         left.addWidget(wrapped_label("<b>Combatants</b> — drop an action here"))
         left.addWidget(self.cards, 1)
+        card_buttons = QHBoxLayout()  # acts on the selected card, so under the cards
+        card_buttons.addWidget(self.surprised_button)
+        card_buttons.addStretch(1)
+        left.addLayout(card_buttons)
         left.addWidget(self.editor)
         self.actions_lane.view.setWordWrap(True)  # a long action wraps instead of being cut
         buttons = QHBoxLayout()
@@ -144,9 +159,16 @@ class TimeUnitBoard(BoardBase):
         pending: dict[str, str] = {}
         if resolution is not None:
             for step in resolution.steps:
+                if step.event == "surprised":  # a mark at TU 0, not an action to come
+                    continue
                 if step.tu is not None and (self.clock_seq is None or step.seq > self.clock_seq):
                     pending.setdefault(step.actor, f"next at TU {step.tu}")
+        for c in self.combatants():
+            if c.surprised:
+                pending[c.id] = " · ".join(n for n in (
+                    "surprised: first action from TU 10", pending.get(c.id)) if n)
         self.refresh_cards(notes=pending)
+        self._show_surprised_button()
         labels = self.labels()
         rows = []
         for index, action in enumerate(state.actions):
@@ -192,6 +214,21 @@ class TimeUnitBoard(BoardBase):
         self.refresh()
         self.advanced.emit(self.clock_seq)
         return self.clock_seq
+
+    def _show_surprised_button(self) -> None:
+        cid = self.cards.current_id()
+        actor = self.combatant(cid) if cid is not None else None
+        self.surprised_button.setText(
+            "Not Surprised" if actor is not None and actor.surprised else "Mark Surprised")
+
+    def toggle_surprised(self) -> None:
+        """Marks the selected creature surprised, or leaves it to its side's die again."""
+        cid = self.cards.current_id()
+        actor = self.combatant(cid) if cid is not None else None
+        if actor is None:
+            self.show_refusal("select a creature to mark it surprised")
+            return
+        self.controller.run(mark_surprised(actor.id, None if actor.surprised else True))
 
     def take_back_selected(self) -> None:
         index = self.actions_lane.current_entry()

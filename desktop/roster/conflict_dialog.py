@@ -12,6 +12,7 @@ from dataclasses import fields
 from enum import Enum
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -268,6 +269,20 @@ class ConflictDialog(QDialog):
     def reject(self) -> None:
         self.choice = Choice.CANCEL  # Escape and the title bar's close button cancel too
         super().reject()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Hands the keyboard back to the window under it, after any activation still queued.
+
+        Qt delivers a window's activation later than ``open()``: answered at once (a click
+        straight after it opens, keys typed ahead), the dialog's own activation was still on
+        the way, and the next event loop (the store call that follows waits in one) made the
+        hidden dialog the active window: the main window's Delete and Ctrl+Z went nowhere.
+        Asked for now, the window's own activation comes after that one.
+        """
+        super().hideEvent(event)
+        parent = self.parentWidget()
+        if parent is not None and not event.spontaneous():
+            parent.window().activateWindow()
 
     def field_rows(self) -> Sequence[tuple[str, str, str]]:
         """Gets the rows shown: (field, my value, their value)."""

@@ -14,6 +14,7 @@ from core.fight.log import (
     EventKind,
     LogError,
     add_combatant,
+    mark_surprised,
     record_roll,
     replay,
 )
@@ -238,3 +239,21 @@ def test_any_recorded_roll_even_of_an_earlier_round_is_changed_by_one_command() 
     log.undo()
     assert log.state.rounds[0]["initiative"] == {"party": 2}
     assert [r.total for r in log.state.rolls] == [2, 4]
+
+
+def test_one_creature_is_marked_surprised_and_left_to_its_side_again() -> None:
+    """time-units.surprise.d6: "a combatant may be marked surprised on its own", at the table
+    as in a scenario file; a mark that changes nothing, or a value neither yes nor unsaid, is
+    refused and the log is untouched."""
+    log = EncounterLog()
+    log.execute(add_combatant(ORC))
+    log.execute(mark_surprised("orc-1"))
+    assert log.state.combatants["orc-1"].surprised is True
+    with pytest.raises(LogError, match="already marked so"):
+        log.execute(mark_surprised("orc-1"))
+    log.execute(mark_surprised("orc-1", None))
+    assert log.state.combatants["orc-1"].surprised is None
+    bad = Command("odd", (Event(EventKind.SURPRISE_MARKED, {"id": "orc-1", "surprised": "yes"}),))
+    with pytest.raises(LogError, match="surprised must be yes, no or unsaid"):
+        log.execute(bad)
+    assert len(log.commands) == 3 and replay(log.commands) == log.state

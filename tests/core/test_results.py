@@ -170,3 +170,26 @@ def test_a_spell_memorised_twice_is_spent_once_for_one_cast_however_often_the_fi
     cast = {"h": ["Sleep", "Sleep"]}  # the second one, cast after the reopening
     later = propose_results([after_first], log.state, cast, baseline=baseline)
     assert [(c.field, c.new) for c in later] == [(ChangeField.SPELLS, ("Sleep",))]
+
+
+def test_hp_below_the_rosters_lowest_is_written_as_the_lowest_it_holds() -> None:
+    """A blow of 24 leaves Garrick (8 HP) at −16; the roster holds no HP below −10 (its form
+    and its importers refuse it): the results propose −10, whichever way the DM chooses when
+    the entry was changed since (healed to 6 in another window)."""
+    from core.roster.checks import MIN_HP, check_entry
+    from core.roster.results import Choice
+
+    log = EncounterLog([add_combatant(roster_combatant(replace(GARRICK, version=1)))])
+    log.execute(event(EventKind.HP_CHANGED, id="roster-5", delta=-24))
+    log.execute(event(EventKind.STATUS_CHANGED, id="roster-5", status="dead"))
+    assert log.state.combatants["roster-5"].hp == -16
+    now = replace(GARRICK, version=1)
+    hp = next(c for c in propose_results([now], log.state) if c.field is ChangeField.HP)
+    assert hp.new == MIN_HP == -10 and hp.description == "Garrick: HP 8 → -10"
+    (written,) = apply_changes([now], propose_results([now], log.state))
+    assert (written.hp, written.status) == (-10, RosterStatus.DEAD) and check_entry(written) == {}
+    healed = replace(GARRICK, hp=6, version=2)
+    hp = next(c for c in propose_results([healed], log.state) if c.field is ChangeField.HP)
+    assert hp.changed_since and hp.new == -10  # 6 − 24 would be −18
+    fight_end = hp.chosen(Choice.FIGHT_END)
+    assert fight_end is not None and fight_end.new == -10

@@ -786,15 +786,34 @@ def test_missile_loosed_partway_through_a_charge() -> None:
         {"actor": "a", "action": "D", "target": "o", "fire_segment": 3, "hit": True,
          "damage": 3}]}])
     res = run(doc)
+    # The short bow's rate of fire is 2 (addict.missile.rate-of-fire): both arrows fly in
+    # segment 3, the second still waiting for its outcome.
     assert [(s.actor, str(s.event), s.segment) for s in res.steps] == [
-        ("o", "charges", 1), ("a", "hits", 3), ("o", "hits", 4)]
+        ("o", "charges", 1), ("a", "hits", 3), ("a", "attacks", 3), ("o", "hits", 4)]
     assert "addict.oos.missile-during-charge" in res.steps[1].because
+    assert "addict.oos.missile-during-charge" in res.steps[2].because
     doc["rounds"][0]["declarations"][1]["fire_segment"] = 5
     with pytest.raises(ScenarioError, match=r"fire_segment: the charge runs from segment 1"):
         run(doc)
     doc["rounds"][0]["declarations"][0]["charge"] = False
     with pytest.raises(ScenarioError, match="only a missile aimed at a combatant charging"):
         run(doc)
+
+
+def test_every_shot_of_a_volley_is_a_step_before_and_after_one_is_recorded() -> None:
+    """addict.missile.rate-of-fire: the short bow's two shots are two steps with no outcome, with
+    the first recorded and with both; a third outcome ("another attack") is a third shot."""
+    def shots(hits: list[dict[str, object]]) -> list[str]:
+        doc = scenario([ARCHER, ORC], [{"initiative": {"party": 4, "monsters": 2},
+                                        "declarations": [
+            {"actor": "a", "action": "D", "target": "o", "hits": hits}]}])
+        return [str(s.event) for s in run(doc).steps if s.actor == "a"]
+
+    assert shots([]) == ["attacks", "attacks"]
+    assert shots([{"hit": True, "damage": 3}]) == ["hits", "attacks"]
+    assert shots([{"hit": True, "damage": 3}, {"hit": False}]) == ["hits", "misses"]
+    assert shots([{"hit": False}, {"hit": False}, {"hit": True, "damage": 1}]) == [
+        "misses", "misses", "hits"]
 
 
 def test_distance_and_movement_give_the_contact_segment() -> None:

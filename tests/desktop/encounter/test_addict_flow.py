@@ -190,3 +190,45 @@ def test_a_long_entry_wraps_with_its_full_text_as_tooltip(start) -> None:  # typ
     assert view.wordWrap()
     assert view.fontMetrics().horizontalAdvance(full) > view.viewport().width()
     assert view.visualRect(index).height() >= 2 * view.fontMetrics().height()  # wrapped
+
+
+def _shot_rows(ws) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    """Gets the archer's shots as the resolution list shows them (cell texts)."""
+    model = ws.steps_view.model()
+    rows = [[str(model.index(r, c).data() or "") for c in range(model.columnCount())]
+            for r in range(model.rowCount())]
+    return [cells for cells in rows if cells[2] == "archer"]
+
+
+def test_each_shot_of_a_volley_keeps_its_step_once_one_is_recorded(start) -> None:  # type: ignore[no-untyped-def]
+    """addict.missile.rate-of-fire: a long bow's two shots are both on the list before and after
+    the first shot's outcome is recorded (the second had vanished until "another attack")."""
+    document = scenario("addict/winner-first-letter-order.json")
+    archer = next(c for c in document["combatants"] if c["id"] == "archer")
+    archer["weapons"] = [{"name": "long bow", "missile": True, "rate_of_fire": 2}]
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    assert drop_card(board, board.lanes["D"].model, "archer")
+    fill_and_declare(board, target="orc-2")
+    type_die(ws, "initiative party", "4")
+    type_die(ws, "initiative monsters", "2")
+    shots = [s for s in ws.controller.resolution.steps if s.actor == "archer"]
+    assert [(str(s.event), s.detail.get("shot")) for s in shots] == [("attacks", 1),
+                                                                     ("attacks", 2)]
+    assert [cells[3] for cells in _shot_rows(ws)] == ["attacks", "attacks"]
+    record(ws, "archer", True, 3)  # the first shot
+    shots = [s for s in ws.controller.resolution.steps if s.actor == "archer"]
+    assert [(str(s.event), s.detail.get("shot")) for s in shots] == [("hits", 1),
+                                                                     ("attacks", 2)]
+    assert [cells[3] for cells in _shot_rows(ws)] == ["hits", "attacks"]  # still there
+    ws.select_step(shots[1].seq)
+    ws.outcome.damage.setValue(0)
+    ws.outcome.miss_button.click()
+    assert ws.outcome.error.text() == ""
+    shots = [s for s in ws.controller.resolution.steps if s.actor == "archer"]
+    assert [(str(s.event), s.detail.get("damage")) for s in shots] == [("hits", 3),
+                                                                       ("misses", None)]
+    assert ws.controller.state.rounds[-1]["declarations"][0]["hits"] == [
+        {"hit": True, "damage": 3}, {"hit": False}]
+    assert [cells[3] for cells in _shot_rows(ws)] == ["hits", "misses"]

@@ -42,3 +42,39 @@ def test_open_encounters_are_read_when_their_tab_is_first_shown(qtbot, tmp_path:
     assert len(workspace.session.state.combatants) == 2  # resumed at its last command
     assert len(tabs.findChildren(WaitingTab)) == 2
     store.close()
+
+
+def test_a_waiting_tab_taken_away_before_qt_shows_it_never_becomes_a_window(
+    qtbot, tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A widget orphaned with ``setParent(None)`` before Qt runs its queued "show" becomes a
+    window of its own (the stepper's die rows did, and took Ctrl+Z away). The waiting tabs are
+    orphaned so right after being added (the campaign shown again, a tab clicked in the same
+    event): removeTab hides them first, so none ever shows as a window."""
+    from PySide6.QtWidgets import QApplication
+
+    store = Store.open(f"sqlite:///{tmp_path / 'campaign.sqlite'}")
+    campaign = store.campaigns.create("Greyhawk")
+    for n in range(1, 4):
+        session = EncounterSession.start(store, campaign.id, f"Fight {n}", "side-d6")
+        for command in commands_for_scenario(FIGHT):
+            if command.events[0].kind is EventKind.COMBATANT_ADDED:
+                session.execute(command)
+    window = MainWindow(store, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.show()
+    QApplication.processEvents()
+    actions = window.encounter_actions
+    campaign_now = window.campaign
+    assert campaign_now is not None
+    actions.campaign_shown(campaign_now)  # new waiting tabs, the old ones orphaned at once
+    waiting = next(w for w in window.tabs.findChildren(WaitingTab) if w.info.name == "Fight 1")
+    window.tabs.setCurrentWidget(waiting)  # and one replaced, before any event ran
+    assert actions.current() is not None and actions.current().session.info.name == "Fight 1"
+    QApplication.processEvents()
+    qtbot.wait(20)
+    windows = [w for w in QApplication.topLevelWidgets()
+               if isinstance(w, WaitingTab) and w.isVisible()]
+    assert windows == []
+    assert window.undo_group.activeStack() is actions.current().controller.stack
+    store.close()

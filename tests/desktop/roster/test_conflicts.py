@@ -213,3 +213,33 @@ def test_a_template_saved_elsewhere_shows_both_versions(
     window.undo_action.trigger()
     saved = their_template(other, "Orc")
     assert (saved.hit_dice, saved.morale) == ("1d8", 11)
+
+
+def test_the_window_keeps_the_keyboard_after_a_conflict_answered_during_a_slow_save(
+    qtbot: QtBot, window: MainWindow, other: Store, answers: Answers,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The conflict dialog is answered before Qt has delivered its own activation (a click
+    right after it opens, as tests and typed-ahead keys do); the store call that follows
+    waits in an event loop (a loaded machine: every call waits here), which ran that stale
+    activation: the hidden dialog became the active window and the main window's shortcuts
+    (Delete, Ctrl+Z) went nowhere. Found through test_a_remove_over_…'s second Delete, which
+    failed whenever a store call took longer than the grace period."""
+    import desktop.store_call as store_call
+
+    monkeypatch.setattr(store_call, "GRACE_SECONDS", 0.0)  # every wait runs queued events
+    select(window, "Garrick")
+    other.roster.update(replace(theirs(other, "Garrick"), morale=12))
+    window.roster_panel.view.setFocus()
+    qtbot.keyClick(window.roster_panel.view, Qt.Key.Key_Delete)
+    dialog = open_dialog(window)
+    dialog.keep_theirs_button.click()  # "Keep it": the roster is read again
+    assert QApplication.activeWindow() is window
+    other.roster.update(replace(theirs(other, "Garrick"), hp=1))
+    qtbot.keyClick(window.roster_panel.view, Qt.Key.Key_Delete)  # the shortcut reaches it
+    again = open_dialog(window)
+    assert again is not dialog and again.field_rows() == [("HP", "8", "1")]
+    again.keep_mine_button.click()  # "Remove anyway"
+    assert QApplication.activeWindow() is window
+    qtbot.keyClick(window.roster_panel.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert theirs(other, "Garrick").hp == 1  # Ctrl+Z brought him back

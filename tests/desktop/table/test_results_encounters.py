@@ -228,3 +228,30 @@ def test_results_cancelled_at_the_end_are_offered_whole_after_reopening(
     action(table, "Reopen Encounter").trigger()
     assert "None of its results were written to the roster" in questions.asked[-1]
     assert end_shown(table).descriptions() == ["Brannoc the Bold: HP 24 → 19"]
+
+
+def test_a_pc_killed_below_minus_ten_is_written_as_the_roster_holds_and_still_saves(
+    table: MainWindow, questions: Questions,
+) -> None:
+    """A blow of 40 leaves Brannoc (24 HP) at −16 in the fight; the roster holds no HP below
+    −10 (core.roster.checks.MIN_HP). The results write −10 with the status dead, so his entry
+    opens and saves in the form and his roster file reads back (−16 had made both refuse)."""
+    from core.roster.checks import check_entry
+    from core.roster.files import read_roster_json, write_roster_json
+    from tests.desktop.season.helpers import edit_entry, entry
+
+    orcs = start_fight(table, "Orc guardroom", "Orc", ("Brannoc the Bold",))
+    land_blow(orcs, "orc-1", brannoc_id(table), 40)
+    assert orcs.controller.resolution.combatants[brannoc_id(table)].hp == -16
+    dialog = end_shown(table)
+    assert dialog.descriptions() == ["Brannoc the Bold: HP 24 → -10",
+                                     "Brannoc the Bold: active → dead"]
+    button(dialog, "Apply").click()
+    brannoc = entry(table, "Brannoc the Bold")
+    assert (brannoc.hp, str(brannoc.status)) == (-10, "dead")
+    assert check_entry(brannoc) == {}
+    edit_entry(table, "Brannoc the Bold", side="fallen")  # Save is enabled, and saves
+    assert table.editor.save_reason.text() == ""
+    saved = entry(table, "Brannoc the Bold")
+    assert saved.side == "fallen" and saved.hp == -10
+    assert read_roster_json(write_roster_json([saved]))[0].hp == -10
