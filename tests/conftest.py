@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import faulthandler
+import gc
 import json
 import os
 import re
@@ -62,6 +63,17 @@ def _drop_qt_leftovers() -> None:
 
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     app.processEvents()
+    # What the test left in reference cycles (Qt wrappers among them) is collected here, with
+    # no store call in flight: collected later, inside another test's store-call wait while
+    # its worker thread ran SQL, it crashed a worker once (the fault handler caught the main
+    # thread "Garbage-collecting" there).
+    gc.collect()
+    if not _frozen:  # the modules loaded so far stay: later collections need not scan them
+        gc.freeze()
+        _frozen.append(True)
+
+
+_frozen: list[bool] = []
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
