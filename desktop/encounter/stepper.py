@@ -61,6 +61,15 @@ class ProcedureStepper(QWidget):
                                       for r in phase.rule_ids))
         self.phase_list.itemActivated.connect(
             lambda item: self.go_to_phase(self.phase_list.row(item)))
+        # A click highlights a row: that is the phase read (F1 opens there), and the note below
+        # says so, so the highlighted row never silently disagrees with ▶.
+        self._showing = False
+        self.phase_list.currentRowChanged.connect(self._on_row_chosen)
+        self.reading_note = QLabel()
+        self.reading_note.setObjectName("readingNote")
+        self.reading_note.setWordWrap(True)
+        self.reading_note.setStyleSheet("color: #555;")
+        self.reading_note.setVisible(False)
         self.phase_list.setToolTip("▶ marks the phase play is in; it moves by itself as you "
                                    "declare, roll and record")
         self._looking: int | None = None
@@ -188,6 +197,7 @@ class ProcedureStepper(QWidget):
         system_label.setWordWrap(True)
         phases_layout.addWidget(system_label)
         phases_layout.addWidget(self.phase_list)
+        phases_layout.addWidget(self.reading_note)
         phases_layout.addLayout(extra)
         if self.encounter_button is not None:
             phases_layout.addLayout(self.encounter_row)
@@ -226,16 +236,31 @@ class ProcedureStepper(QWidget):
         """Shows the next phase (after the last, back to the first)."""
         self.go_to_phase(self.current_index() + 1)
 
+    def _on_row_chosen(self, row: int) -> None:
+        if self._showing or row < 0:
+            return
+        self.go_to_phase(row)
+
     def _show_phases(self) -> None:
         engine = self.engine_index()
-        for row, phase in enumerate(self.phases):
-            item = self.phase_list.item(row)
-            item.setText(f"▶ {phase.title}" if row == engine else f"    {phase.title}")
-            font = item.font()
-            font.setBold(row == engine)
-            item.setFont(font)
-        self.phase_list.setCurrentRow(self.current_index())
-        self.phase_list.scrollToItem(self.phase_list.item(self.current_index()))
+        self._showing = True
+        try:
+            for row, phase in enumerate(self.phases):
+                item = self.phase_list.item(row)
+                item.setText(f"▶ {phase.title}" if row == engine else f"    {phase.title}")
+                font = item.font()
+                font.setBold(row == engine)
+                item.setFont(font)
+            self.phase_list.setCurrentRow(self.current_index())
+            self.phase_list.scrollToItem(self.phase_list.item(self.current_index()))
+        finally:
+            self._showing = False
+        reading = self._looking is not None
+        self.reading_note.setVisible(reading)
+        self.reading_note.setText(
+            f"Reading: {self.phases[self.current_index()].title}. Play is at ▶ "
+            f"{self.phases[engine].title}; it comes back there at your next action."
+            if reading else "")
 
     # --- dice -----------------------------------------------------------------------------------
 
