@@ -1,9 +1,8 @@
 """Draws a lane's card on at most a few lines, the last one cut with "…".
 
-At 1280x720 a lane is about a hundred pixels wide: a card that wrapped onto as many lines as
-it needed ("Halvaine the Arcane → Orc 2 · Magic missile (hit 3)" took four) filled the lane,
-so it showed one card and a scroll bar. Who and whom come first, so two lines keep them; the
-card's tooltip holds the full text.
+Who and whom come first, the target on a line of its own ("→ Orc 2 · …"), so each reads at
+once; the lanes allow enough lines that a 24-letter name is never cut (issue 24: "Gnoll 1 →
+Kell …" hid whom the blow was for). The card's tooltip holds the full text as well.
 """
 
 from __future__ import annotations
@@ -26,8 +25,8 @@ def clipped_lines(text: str, font: QFont, width: int, max_lines: int) -> list[st
     """
     actor, arrow, rest = text.partition(" → ")
     if arrow and max_lines >= 2:
-        first = QFontMetrics(font).elidedText(actor, Qt.TextElideMode.ElideRight, width)
-        return [first, *_wrapped(f"→ {rest}", font, width, max_lines - 1)]
+        first = _wrapped(actor, font, width, max_lines - 1)
+        return [*first, *_wrapped(f"→ {rest}", font, width, max_lines - len(first))]
     return _wrapped(text, font, width, max_lines)
 
 

@@ -221,10 +221,20 @@ class EntryEditor(QGroupBox):
                 form.addRow("", self.attack_notes)
             if name == "distance":
                 form.addRow("", self.distance_note)
-        buttons = QHBoxLayout()
+        # Declare and Cancel live in a bar of their own that the board puts below the form's
+        # scroll area: in view whatever the form's length, and never moving as text wraps.
+        self.button_bar = QWidget()
+        self.button_bar.setObjectName("formButtons")
+        buttons = QHBoxLayout(self.button_bar)
+        buttons.setContentsMargins(0, 2, 0, 2)
         buttons.addWidget(self.submit_button)
         buttons.addWidget(cancel)
-        form.addRow(buttons)
+        buttons.addStretch(1)
+        self.cancel_button = cancel
+        bar_policy = self.button_bar.sizePolicy()
+        bar_policy.setRetainSizeWhenHidden(True)
+        self.button_bar.setSizePolicy(bar_policy)
+        self.button_bar.hide()
         # Scrolling the form past a list or spin box must not change it (a target became
         # someone else after two notches): the wheel changes only the field clicked into.
         self._wheel_guard = WheelOnlyWhenFocused(self)
@@ -235,6 +245,11 @@ class EntryEditor(QGroupBox):
         """The index of the declaration being changed (None: a new one)."""
         self.set_surprise(False)
         self.hide()
+
+    def setVisible(self, visible: bool) -> None:
+        """Shows or hides the form and its button bar together."""
+        super().setVisible(visible)
+        self.button_bar.setVisible(visible)
 
     def _show_rows(self) -> None:
         """Shows Distance only for a move or charge, Range and Cover only for an attack."""

@@ -31,7 +31,7 @@ from core.fight.encounter import add_entry, remove_entry, replace_entry, start_r
 from core.fight.log import Command
 from core.model.values import Status, StepEvent
 from core.rules import find_system
-from desktop.encounter.board_base import BoardBase, form_area, wrapped_label
+from desktop.encounter.board_base import BoardBase, form_area, with_buttons, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.elided_label import ElidedLabel
 from desktop.encounter.lane_model import LaneBox
@@ -75,9 +75,10 @@ class LetterBoard(BoardBase):
         super().__init__(controller, parent=parent)
         self.setObjectName("letterBoard")
         lanes = lanes_for(controller.system_id)
-        # Two lines a card (the full text in its tooltip): a narrow lane shows several cards.
+        # A card wraps as far as its names need (six lines at most; the full text is also in
+        # its tooltip): a cut card hid whom a blow was for.
         self.lanes = {lane.action: LaneBox(lane.action, f"{lane.title} [{lane.key}]",
-                                           lane.meaning, editable=True, max_lines=2)
+                                           lane.meaning, editable=True, max_lines=6)
                       for lane in lanes}
         self._keys = {lane.key: lane.action for lane in lanes}
         self._titles = {lane.action: lane.title for lane in lanes}
@@ -144,8 +145,9 @@ class LetterBoard(BoardBase):
             left.addWidget(self.timer_label)
         # The form sits in a fixed, scrollable place below the cards: opening it moves nothing
         # and a long form (addict's) never makes the window taller than the screen.
-        self.editor_area = form_area(self.editor, "declarationForm", 290)
-        left.addWidget(self.editor_area, 3)
+        self.editor_area = form_area(self.editor, "declarationForm", 250)
+        left.addWidget(with_buttons(self.editor_area, self.editor), 3)
+        self.combatants_panel.setLayout(left)
         buttons = QHBoxLayout()
         buttons.addWidget(self.round_label, 1)
         buttons.addWidget(self.take_back_button)
@@ -156,8 +158,7 @@ class LetterBoard(BoardBase):
         right.addLayout(grid, 1)
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
-        layout.addLayout(left, 2)
-        layout.addLayout(right, 5)
+        layout.addLayout(right, 1)
         self._show_timer()
 
     # --- what is known ----------------------------------------------------------------------------
@@ -254,7 +255,7 @@ class LetterBoard(BoardBase):
         counts = [len(rows[key]) for key in self.lanes]
         for row in range(self.grid.rowCount()):
             fullest = max(counts[row * self.columns:(row + 1) * self.columns], default=0)
-            self.grid.setRowStretch(row, 1 + min(fullest, 3))
+            self.grid.setRowStretch(row, 1 + 4 * min(fullest, 3))
 
     def _show_timer(self) -> None:
         if self.timing is None or not self.timer.isValid():

@@ -39,7 +39,13 @@ from core.model.scenario import ScenarioError, parse_scenario
 from core.model.values import Status
 from core.rules.popcorn import initiative_standing
 from core.rules.popcorn_attack import attack_notes, total_bonus
-from desktop.encounter.board_base import BoardBase, entry_text, form_area, wrapped_label
+from desktop.encounter.board_base import (
+    BoardBase,
+    entry_text,
+    form_area,
+    with_buttons,
+    wrapped_label,
+)
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import POPCORN_ACTIONS
@@ -169,7 +175,8 @@ class PopcornBoard(BoardBase):
         for combo in self.editor.findChildren(QComboBox):
             combo.setMinimumContentsLength(5)
         self.editor_area = form_area(self.editor, "turnForm")
-        left.addWidget(self.editor_area, 3)
+        left.addWidget(with_buttons(self.editor_area, self.editor), 3)
+        self.combatants_panel.setLayout(left)
         top = QHBoxLayout()
         top.addWidget(self.active_label, 1)
         top.addWidget(self.new_round_button)
@@ -180,8 +187,7 @@ class PopcornBoard(BoardBase):
         right.addLayout(status_row, 1)
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
-        layout.addLayout(left, 2)
-        layout.addLayout(right, 5)
+        layout.addLayout(right, 1)
 
     # --- the attack roll ----------------------------------------------------------------------
 

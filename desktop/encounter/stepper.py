@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
@@ -191,9 +192,9 @@ class ProcedureStepper(QWidget):
         made_layout.addLayout(change)
         made_layout.addWidget(self.change_error)
 
-        phases_box = QGroupBox("Procedure")
+        phases_box = QGroupBox("Phases")
         phases_layout = QVBoxLayout(phases_box)
-        system_label = QLabel(f"<b>{self.system.title}</b>")
+        system_label = self.system_label = QLabel(f"<b>{self.system.title}</b>")
         system_label.setWordWrap(True)
         phases_layout.addWidget(system_label)
         phases_layout.addWidget(self.phase_list)
@@ -203,12 +204,20 @@ class ProcedureStepper(QWidget):
             phases_layout.addLayout(self.encounter_row)
         if self.morale_who is not None:
             phases_layout.addLayout(self.morale_row)
-        layout = QVBoxLayout(self)
+        layout = self.box_layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(phases_box, 2)
         layout.addWidget(self.needed_box, 3)
         layout.addWidget(made_box, 2)
         self._shown: list[RollRequest] = []
+
+    def set_horizontal(self, horizontal: bool) -> None:
+        """Lays the procedure, the dice needed and the dice made side by side (a panel under
+        or over the board) or one above the other (a panel at a side)."""
+        self.box_layout.setDirection(QBoxLayout.Direction.LeftToRight if horizontal
+                                     else QBoxLayout.Direction.TopToBottom)
+        # Side by side the height is short: the system's name is the panel's title then.
+        self.system_label.setVisible(not horizontal)
 
     # --- phases ---------------------------------------------------------------------------------
 

@@ -122,6 +122,8 @@ class TimeUnitBoard(BoardBase):
         left.addWidget(wrapped_label("<b>Combatants</b> — drop an action here"))
         left.addWidget(self.cards, 1)
         left.addWidget(self.editor)
+        left.addWidget(self.editor.button_bar)
+        self.combatants_panel.setLayout(left)
         self.actions_lane.view.setWordWrap(True)  # a long action wraps instead of being cut
         buttons = QHBoxLayout()
         buttons.addWidget(self.advance_button)
@@ -135,7 +137,6 @@ class TimeUnitBoard(BoardBase):
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
         layout.addLayout(palette_box, 0)
-        layout.addLayout(left, 3)
         layout.addLayout(right, 3)
 
     def refresh(self) -> None:
