@@ -49,7 +49,7 @@ class ProcedureStepper(QWidget):
         self.phase_list = QListWidget()
         self.phase_list.setObjectName("phaseList")
         # About five phases show (the current one kept in view): the dice below need the room.
-        self.phase_list.setMaximumHeight(5 * self.phase_list.fontMetrics().lineSpacing() + 12)
+        self.phase_list.setMaximumHeight(4 * self.phase_list.fontMetrics().lineSpacing() + 12)
         # A long title wraps onto a second line in the narrow column instead of being cut.
         self.phase_list.setWordWrap(True)
         self.phase_list.setTextElideMode(Qt.TextElideMode.ElideNone)
@@ -158,7 +158,7 @@ class ProcedureStepper(QWidget):
         self.needed_scroll.setWidgetResizable(True)
         self.needed_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         self.needed_scroll.setWidget(rows_widget)
-        self.needed_scroll.setMinimumHeight(115)  # two dice, each with its field, at 1280×720
+        self.needed_scroll.setMinimumHeight(70)  # a die with its field; more scroll
         box_layout.addWidget(self.needed_scroll)
         self.rows: list[RollRow] = []
         self._typing = False
@@ -168,6 +168,8 @@ class ProcedureStepper(QWidget):
         self.made_view = QListView()
         self.made_view.setObjectName("rollsMade")
         self.made_view.setModel(self.made_model)
+        # Four rolls show (the newest first): the panel fits a 720-line screen's column.
+        self.made_view.setMaximumHeight(4 * self.made_view.fontMetrics().lineSpacing() + 10)
         self.made_view.setToolTip("Select a roll to reroll it or type over it "
                                   "(the newest one when none is selected)")
         self.reroll_button = QPushButton("Re&roll")

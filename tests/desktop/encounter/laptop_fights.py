@@ -65,15 +65,15 @@ def fight(system: str) -> dict[str, Any]:
         document["rounds"] = [{"initiative": {"party": 5, "monsters": 2},
                                "declarations": _declarations("attack")}]
     elif system == "popcorn":
-        order = [c for pair in zip(PC_IDS + MONSTER_IDS[:4], MONSTER_IDS[4:] + MONSTER_IDS[:0],
-                                   strict=False) for c in pair]
         order = [*PC_IDS, *MONSTER_IDS]
         document["initiative"] = {cid: 20 - i for i, cid in enumerate(order)}
         targets = dict(_pairs())
         turns = []
-        for i, cid in enumerate(order[:RECORDED + 1]):
+        # one more turn than the segment systems' blows: each turn is two steps (the blow,
+        # the nomination), and the list is to hold at least twelve
+        for i, cid in enumerate(order[:RECORDED + 2]):
             turn: dict[str, Any] = {"actor": cid, "action": "attack", "target": targets[cid]}
-            if i < RECORDED:
+            if i < RECORDED + 1:
                 turn.update(hit=i % 2 == 0, damage=3 if i % 2 == 0 else 0,
                             nominates=order[i + 1])
             turns.append(turn)
