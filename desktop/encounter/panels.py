@@ -142,9 +142,11 @@ class WorkspacePanels(QMainWindow):
         here = next((i for i, w in enumerate(shown)
                      if focus is not None and (w is focus or w.isAncestorOf(focus))), -1)
         target = shown[(here + step) % len(shown)]
-        target.setFocus(Qt.FocusReason.TabFocusReason)
-        if target.focusWidget() is None or not target.hasFocus():
-            target.focusNextChild()
+        takers = [w for w in (target, *target.findChildren(QWidget))
+                  if w.isVisible() and w.isEnabled()
+                  and w.focusPolicy() & Qt.FocusPolicy.TabFocus]
+        if takers:
+            takers[0].setFocus(Qt.FocusReason.TabFocusReason)
         return target
 
     def save(self, settings: QSettings) -> None:
