@@ -81,6 +81,8 @@ class EntryEditor(QGroupBox):
 
     submitted = Signal(dict)
     cancelled = Signal()
+    edited = Signal()
+    """The DM changed a field (not the form filling itself in as it opened)."""
 
     def __init__(self, system_id: str, parent: QWidget | None = None) -> None:
         super().__init__("Declare", parent)
@@ -243,8 +245,21 @@ class EntryEditor(QGroupBox):
             widget.installEventFilter(self._wheel_guard)
         self.editing: int | None = None
         """The index of the declaration being changed (None: a new one)."""
+        self._opening = False
+        for combo in self.findChildren(QComboBox):
+            combo.currentIndexChanged.connect(self._on_edited)
+            if combo.isEditable():
+                combo.editTextChanged.connect(self._on_edited)
+        for spin in self.findChildren(QSpinBox):
+            spin.valueChanged.connect(self._on_edited)
+        for box in self.findChildren(QCheckBox):
+            box.toggled.connect(self._on_edited)
         self.set_surprise(False)
         self.hide()
+
+    def _on_edited(self, *_args: object) -> None:
+        if not self._opening and self.isVisible():
+            self.edited.emit()
 
     def setVisible(self, visible: bool) -> None:
         """Shows or hides the form and its button bar together."""
@@ -341,6 +356,20 @@ class EntryEditor(QGroupBox):
         name given: cast or lost earlier in the fight), except the spell of the declaration
         being changed.
         """
+        self._opening = True  # the form filling itself in is no edit of the DM's
+        try:
+            self._fill(actor, action, combatants, verb, unavailable, values, editing,
+                       spent_spells)
+        finally:
+            self._opening = False
+        self.show()
+        self.target.setFocus()
+
+    def _fill(
+        self, actor: Combatant, action: str, combatants: Sequence[Combatant], verb: str,
+        unavailable: Iterable[str], values: Mapping[str, Any] | None, editing: int | None,
+        spent_spells: Iterable[str],
+    ) -> None:
         self.actor, self.action, self.editing = actor.id, action, editing
         self.show_problem("")
         self._mover = actor
@@ -401,8 +430,6 @@ class EntryEditor(QGroupBox):
         edit = self.weapon.lineEdit()
         if edit is not None:
             edit.setCursorPosition(0)  # "none (natural attack)" reads from its start
-        self.show()
-        self.target.setFocus()
 
     def set_value(self, name: str, value: Any) -> None:
         """Sets one field as the DM would (tests and the board's keyboard paths use it)."""
