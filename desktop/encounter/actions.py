@@ -704,7 +704,12 @@ class EncounterActions:
         if choice is not None:
             self._preview(workspace, choice)
             return
-        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.widget)
+        round_tu = None
+        if workspace.controller.system_id == "time-units":  # no rounds: stretches of the clock
+            options = workspace.controller.state.config.get("options") or {}
+            round_tu = int(options.get("round_tu") or 10)
+        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.widget,
+                                            round_tu)
         dialog.accepted.connect(lambda: self._preview(workspace, dialog.choice()))
         dialog.open()
         self.dialog = dialog

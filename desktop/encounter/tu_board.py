@@ -29,12 +29,14 @@ from PySide6.QtWidgets import (
 )
 
 from core.fight.encounter import add_entry, remove_entry
+from core.model.values import Status
 from desktop.encounter.board_base import BoardBase, entry_text, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import TU_ACTIONS
 from desktop.encounter.mime import ACTION_MIME, encode
 from desktop.plain_text import plain
+from desktop.resolution.step_identity import step_source
 from desktop.step_text import step_sentence
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -141,19 +143,27 @@ class TimeUnitBoard(BoardBase):
 
     def refresh(self) -> None:
         state = self.controller.state
-        resolution = self.controller.resolution
+        # Only what is known: an action whose d10 is not in yet has no TU to show (it moved as
+        # others declared), and a creature out of the fight acts no more.
+        resolution = self.controller.known_resolution()
         pending: dict[str, str] = {}
         if resolution is not None:
+            out = {cid for cid, r in resolution.combatants.items()
+                   if r.status is not Status.ACTIVE}
+            unrolled = {f"actions[{i}]" for i, a in enumerate(state.actions)
+                        if a.get("roll") is None}
             for step in resolution.steps:
-                if step.tu is not None and (self.clock_seq is None or step.seq > self.clock_seq):
+                if step.tu is not None and step.actor not in out \
+                        and step_source(step) not in unrolled and (
+                        self.clock_seq is None or step.seq > self.clock_seq):
                     pending.setdefault(step.actor, f"next at TU {step.tu}")
         self.refresh_cards(notes=pending)
         labels = self.labels()
         rows = []
         for index, action in enumerate(state.actions):
             roll = action.get("roll")
-            rows.append((f"{entry_text(action, labels)} — d10 {roll if roll is not None else '?'}",
-                         index))
+            rolled = f"d10 {roll}" if roll is not None else "d10 not rolled yet: TU unknown"
+            rows.append((f"{entry_text(action, labels)} — {rolled}", index))
         self.actions_lane.model.set_rows(rows)
         self._show_clock()
 
