@@ -379,10 +379,13 @@ class EntryEditor(QGroupBox):
         # Creatures are offered by name (the id rides along as item data); a creature is never
         # its own target, except of a spell (a cleric may cure herself).
         gone = set(unavailable)
+        # The other side first in the Target list: a PC's blow is for a monster, not for the
+        # DM's own party at the top of the roster (issue 24).
+        foes_first = sorted(combatants, key=lambda c: c.side == actor.side)
         for combo in (self.target, self.trigger_actor, self.nominates, self.triggers):
             combo.clear()
             combo.addItem(NONE, None)
-            for c in combatants:
+            for c in (foes_first if combo is self.target else combatants):
                 # popcorn's last actor may name itself to go first next round
                 itself = combo is self.nominates or (combo is self.target
                                                     and action in ("spell", "D"))
