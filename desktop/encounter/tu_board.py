@@ -101,7 +101,7 @@ class TimeUnitBoard(BoardBase):
         self._keys = {lane.key: lane.action for lane in TU_ACTIONS}
         self.actions_lane = LaneBox("actions", "Declared actions (in order)",
                                     "Every action in declaration order; its d10 comes from the "
-                                    "stepper")
+                                    "stepper", max_lines=6)
         # The clock reads "TU clock: 22" on a line of its own and the step under it, wrapped,
         # so neither is cut however narrow the board gets (1280x720 and up).
         self.clock_label = QLabel()

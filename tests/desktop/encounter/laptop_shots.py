@@ -60,6 +60,14 @@ def main() -> None:
         for _ in range(5):
             app.processEvents()
         window.grab().save(str(out / f"{system}-{width}x{height}.png"))
+        # the panels waiting behind tabs, brought forward as play (or the DM) brings them
+        workspace = window.encounter_actions.current()
+        assert workspace is not None
+        workspace.panels.show_panel("procedureDock")
+        workspace.panels.show_panel("timelineDock")
+        for _ in range(5):
+            app.processEvents()
+        window.grab().save(str(out / f"{system}-{width}x{height}-procedure-timeline.png"))
     window.close()
     store.close()
 

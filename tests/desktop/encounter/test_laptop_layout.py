@@ -60,10 +60,13 @@ def _cut_cards(view: QListView) -> list[str]:
     cut = []
     for row in range(model.rowCount()):
         text = str(model.index(row, 0).data())
-        if isinstance(delegate, ClippedCardDelegate):
-            lines = clipped_lines(text, view.font(), width, delegate.max_lines)
-        else:
-            lines = text.split()
+        if not isinstance(delegate, ClippedCardDelegate):  # Qt's own wrap elides unseen
+            return [f"no whole-card painting in this lane: {text}"]
+        lines = clipped_lines(text, view.font(), width, delegate.max_lines)
+        painted = view.visualRect(model.index(row, 0)).height()
+        if painted < len(lines) * metrics.lineSpacing():  # a wrapped line left unpainted
+            cut.append(f"{text} ({len(lines)} lines in {painted} px)")
+            continue
         if any("…" in line for line in lines) or any(
                 metrics.horizontalAdvance(word) > width for line in lines
                 for word in line.split()):
