@@ -68,7 +68,7 @@ def fight(system: str, n: int) -> dict[str, Any]:
             {"actor": a, "action": action, "target": t, **outcome(a)} for a, t in pairs]}]
     elif system == "popcorn":
         order = [cid for i in range(half) for cid in (f"pc-{i}", f"orc-{i}")]
-        document["initiative"] = {cid: 20 - i // 2 for i, cid in enumerate(order)}
+        document["initiative"] = {cid: 20 - (i // 2) % 20 for i, cid in enumerate(order)}
         targets = dict(pairs)
         turns = []
         for i, cid in enumerate(order):
