@@ -34,6 +34,7 @@ from core.roster.entries import Campaign, MonsterTemplate, RosterEntry
 from desktop.backup_actions import install_store_actions
 from desktop.campaign_access import CampaignAccess
 from desktop.encounter.actions import EncounterActions
+from desktop.encounter.panel_actions import PanelActions
 from desktop.encounter.quickref import add_card_menu
 from desktop.front_tabs import FrontTabWidget
 from desktop.plain_text import plain
@@ -178,6 +179,8 @@ class MainWindow(QMainWindow):
         self.view_menu = self.menuBar().addMenu("&View")
         self.players = PlayersActions(self)
         self.players.fill_menu(self.view_menu)
+        self.panel_actions = PanelActions(self, self)
+        self.panel_actions.fill_menu(self.view_menu)
         self.campaign_menu = self.menuBar().addMenu("&Campaign")
         self.campaign_group = QActionGroup(self)
         self.campaign_group.setExclusive(True)

@@ -207,14 +207,24 @@ class PrintChoice:
 class PrintChoiceDialog(QDialog):
     """Asks what to print before the preview: this round, rounds N–M or the whole encounter."""
 
-    def __init__(self, current: int, count: int, parent: QWidget | None = None) -> None:
+    def __init__(self, current: int, count: int, parent: QWidget | None = None,
+                 round_tu: int | None = None) -> None:
+        """``round_tu``: the fight runs on the TU clock, whose printout cuts it into stretches
+        of that many TU; the choices then speak of TU, never of rounds it does not have."""
         super().__init__(parent)
         self.setWindowTitle("Print summary")
         count = max(count, 1)
         current = min(max(current, 1), count)
-        self.this_round = QRadioButton(f"This round (round {current})")
-        self.some_rounds = QRadioButton("Rounds")
-        self.whole = QRadioButton(f"The whole encounter ({count} round{'s' if count > 1 else ''})")
+        if round_tu is None:
+            self.this_round = QRadioButton(f"This round (round {current})")
+            self.some_rounds = QRadioButton("Rounds")
+            self.whole = QRadioButton(
+                f"The whole encounter ({count} round{'s' if count > 1 else ''})")
+        else:
+            lo = (current - 1) * round_tu
+            self.this_round = QRadioButton(f"The last {round_tu} TU (TU {lo}–{lo + round_tu - 1})")
+            self.some_rounds = QRadioButton(f"Stretches of {round_tu} TU")
+            self.whole = QRadioButton(f"The whole encounter (TU 0–{count * round_tu - 1})")
         self.group = QButtonGroup(self)
         for button in (self.this_round, self.some_rounds, self.whole):
             self.group.addButton(button)
@@ -249,6 +259,12 @@ class PrintChoiceDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Print which part of the fight?"))
+        self.tu_note: QLabel | None = None
+        if round_tu is not None:
+            self.tu_note = QLabel(f"Stretch 1 is TU 0–{round_tu - 1}, stretch 2 TU "
+                                  f"{round_tu}–{2 * round_tu - 1}, and so on.")
+            self.tu_note.setWordWrap(True)
+            layout.addWidget(self.tu_note)
         layout.addWidget(self.this_round)
         layout.addLayout(rounds_row)
         layout.addWidget(self.whole)

@@ -28,7 +28,7 @@ def current_phase(state: EncounterState, resolution: Resolution | None = None) -
     if system == "popcorn":
         return _popcorn(state, needed, resolution)
     if system == "side-d6":
-        return _side_d6(state, needed, last)
+        return _side_d6(state, needed, last, resolution)
     if system == "addict":
         return _addict(state, needed, last, resolution)
     return ""
@@ -42,20 +42,39 @@ def _round_dice_missing(needed: Sequence[tuple[Any, ...]]) -> bool:
     return any(where[:1] == ("rounds",) and "initiative" in where for where in needed)
 
 
-def _declared(round_spec: Mapping[str, Any]) -> bool:
-    return bool(round_spec.get("declarations"))
+def _fighting(state: EncounterState, resolution: Resolution | None) -> list[str]:
+    """Gets who can still act: every combatant the resolution does not show down or gone."""
+    return [cid for cid in state.combatants
+            if resolution is None or cid not in resolution.combatants
+            or resolution.combatants[cid].status is Status.ACTIVE]
+
+
+def _declared(state: EncounterState, round_spec: Mapping[str, Any],
+              resolution: Resolution | None) -> bool:
+    """Tells whether everyone still fighting has declared this round.
+
+    The round's initiative dice are asked for as soon as the round exists, so "dice missing"
+    alone does not say the declarations are over: the stepper stays on declarations while a
+    fighter has not declared (it jumped to the initiative phase after the first one).
+    """
+    declared = {d.get("actor") for d in (round_spec.get("declarations") or [])
+                if isinstance(d, Mapping)}
+    fighting = _fighting(state, resolution)
+    return bool(declared) and all(cid in declared for cid in fighting)
 
 
 def _side_d6(state: EncounterState, needed: Sequence[tuple[Any, ...]],
-             last: Mapping[str, Any] | None) -> str:
+             last: Mapping[str, Any] | None, resolution: Resolution | None) -> str:
     if _waiting_on(needed, "surprise"):
         return "surprise"
     if last is None:
         return "declare" if isinstance(state.fields.get("surprise"), Mapping) else "surprise"
     if last.get("surprise"):
-        return "act" if _declared(last) else "declare"
+        # The surprise segments belong to the surprise phase (side-d6's surprise rules), not
+        # to "Play segments 1–10" of a normal round.
+        return "surprise"
     if _round_dice_missing(needed):
-        return "initiative" if _declared(last) else "declare"
+        return "initiative" if _declared(state, last, resolution) else "declare"
     return "act"
 
 
@@ -76,7 +95,7 @@ def _addict(state: EncounterState, needed: Sequence[tuple[Any, ...]],
     if last.get("surprise"):
         return "addict.phase-5"
     if _round_dice_missing(needed):
-        return "addict.phase-7" if _declared(last) else "addict.phase-6"
+        return "addict.phase-7" if _declared(state, last, resolution) else "addict.phase-6"
     return "addict.phase-8"
 
 
@@ -98,9 +117,7 @@ def _popcorn(state: EncounterState, needed: Sequence[tuple[Any, ...]],
     if not state.rounds:
         return "take-action"
     turns = [t for t in (state.rounds[-1].get("turns") or []) if isinstance(t, Mapping)]
-    fighting = [cid for cid in state.combatants
-                if resolution is None or cid not in resolution.combatants
-                or resolution.combatants[cid].status is Status.ACTIVE]
+    fighting = _fighting(state, resolution)
     acted = {t.get("actor") for t in turns if not t.get("waits")}
     if fighting and all(cid in acted for cid in fighting):
         return "end-of-round"

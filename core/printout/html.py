@@ -159,10 +159,11 @@ def _play(rnd: RoundSummary) -> str:
     return _table(["When", "What happens", "Why then"], rows, "100%", (14, 50, 36))
 
 
-def _round(summary: Summary, rnd: RoundSummary, new_page: bool) -> str:
-    # every round starts a printed page, so one round's sheet can be handed out alone
-    brk = ' style="page-break-before: always"' if new_page else ""
-    out = [f"<h2{brk}>{_e(rnd.title)}</h2>"]
+def _round(summary: Summary, rnd: RoundSummary) -> str:
+    # Rounds follow one another on the page (issue 24): a page each left short rounds on
+    # near-empty pages. The printer keeps a round's heading with what follows it
+    # (desktop.printing.keep_headings_with_next).
+    out = [f"<h2>{_e(rnd.title)}</h2>"]
     out.append("<h3>Order of play</h3>")
     out.append(_play(rnd))
     if any(p.simultaneous for p in rnd.play):
@@ -240,7 +241,7 @@ def _round(summary: Summary, rnd: RoundSummary, new_page: bool) -> str:
 
 
 def _appendix(summary: Summary) -> str:
-    out = ['<h2 style="page-break-before: always">Appendix: rules and dice</h2>']
+    out = ["<h2>Appendix: rules and dice</h2>"]  # after the fight, not on a page of its own
     rolls = [*summary.encounter_rolls, *(r for rnd in summary.rounds for r in rnd.rolls)]
     out.append("<h3>Dice</h3>")
     out.append(_rolls(rolls) if rolls else "<p>No dice in these rounds.</p>")
@@ -305,8 +306,7 @@ def render_html(summary: Summary, appendix: bool = True) -> str:
         house_rules=_house_rules(summary),
         encounter_timeline=encounter_timeline,
         rounds="\n".join(
-            _round(summary, r, i > 0 or bool(encounter_timeline))
-            for i, r in enumerate(summary.rounds)
+            _round(summary, r) for r in summary.rounds
         ),
         final_states=final,
         appendix=_appendix(summary) if appendix else "",

@@ -315,7 +315,7 @@ RULES = rule_table(
 )
 
 PHASES = (
-    Phase("surprise", "Determine surprise (d6 per side)",
+    Phase("surprise", "Surprise: d6 per side, then the surprise segments",
           (R_SURPRISE_DIE, R_SURPRISE_SEGMENTS, R_STEALTHY, R_CANNOT, R_ALERTED, R_DEX,
            R_SURPRISE_ACT, R_ONE_SEGMENT, R_SURPRISE_CHARGE, R_NO_INTERRUPT)),
     Phase("declare", "Declare spells and general actions",

@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 # main window's first frame does not wait for (desktop/app.py).
 
 
+LAST_SYSTEM_KEY = "encounter/last_system"
+"""The settings key of the system the DM started the last fight in (New Encounter offers it)."""
+
+
 def open_label(info: EncounterInfo) -> str:
     """Gets an encounter's line in Open Encounter: its name, its system's title, ended or not.
 
@@ -338,6 +342,9 @@ class EncounterActions:
 
         dialog = StartEncounterDialog(self.window.entries, self.window.templates,
                                       f"Encounter {number}", self.widget)
+        last = self.window.settings.value(LAST_SYSTEM_KEY)
+        if isinstance(last, str) and dialog.system.findData(last) >= 0:
+            dialog.set_system(last)  # the system of the DM's last fight, not always the first
         dialog.accepted.connect(lambda: self._on_start_accepted(dialog))
         dialog.open()
         self.dialog = dialog
@@ -384,6 +391,7 @@ class EncounterActions:
     def _on_start_accepted(self, dialog: StartEncounterDialog) -> None:
         plan = dialog.plan()
         if plan is not None:
+            self.window.settings.setValue(LAST_SYSTEM_KEY, plan.system)
             self.start(plan)
 
     def start(self, plan: EncounterPlan) -> EncounterWorkspace | None:
@@ -713,7 +721,12 @@ class EncounterActions:
         if choice is not None:
             self._preview(workspace, choice)
             return
-        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.widget)
+        round_tu = None
+        if workspace.controller.system_id == "time-units":  # no rounds: stretches of the clock
+            options = workspace.controller.state.config.get("options") or {}
+            round_tu = int(options.get("round_tu") or 10)
+        dialog = printing.PrintChoiceDialog(summary.round_count, summary.round_count, self.widget,
+                                            round_tu)
         dialog.accepted.connect(lambda: self._preview(workspace, dialog.choice()))
         dialog.open()
         self.dialog = dialog

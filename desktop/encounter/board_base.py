@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from core.model.values import Combatant
 from desktop.encounter.cards import CardsView, CombatantCardsModel
@@ -65,6 +65,18 @@ def form_area(editor: QWidget, name: str, width: int | None = None) -> QScrollAr
     return area
 
 
+def with_buttons(area: QScrollArea, editor: EntryEditor) -> QWidget:
+    """Puts the form's scroll area above its Declare/Cancel bar, which never scrolls away."""
+    box = QWidget()
+    box.setObjectName(f"{area.objectName()}Box")
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(0)
+    layout.addWidget(area, 1)
+    layout.addWidget(editor.button_bar)
+    return box
+
+
 def wrapped_label(text: str) -> QLabel:
     """A heading that wraps in a narrow column instead of setting the column's width."""
     label = QLabel(text)
@@ -95,6 +107,9 @@ class BoardBase(QWidget):
         self.message.setStyleSheet("color: #c0392b;")
         controller.refused.connect(self.show_refusal)
         controller.completed.connect(lambda _name: self.message.clear())
+        self.combatants_panel = QWidget()
+        """The cards and the form: the workspace shows them as a panel of their own."""
+        self.combatants_panel.setObjectName("combatantsPanel")
 
     # --- shared helpers -------------------------------------------------------------------------
 

@@ -1,15 +1,14 @@
 """Draws a lane's card on at most a few lines, the last one cut with "…".
 
-At 1280x720 a lane is about a hundred pixels wide: a card that wrapped onto as many lines as
-it needed ("Halvaine the Arcane → Orc 2 · Magic missile (hit 3)" took four) filled the lane,
-so it showed one card and a scroll bar. Who and whom come first, so two lines keep them; the
-card's tooltip holds the full text.
+Who and whom come first, the target on a line of its own ("→ Orc 2 · …"), so each reads at
+once; the lanes allow enough lines that a 24-letter name is never cut (issue 24: "Gnoll 1 →
+Kell …" hid whom the blow was for). The card's tooltip holds the full text as well.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QTextLayout
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QTextLayout, QTextOption
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -26,13 +25,18 @@ def clipped_lines(text: str, font: QFont, width: int, max_lines: int) -> list[st
     """
     actor, arrow, rest = text.partition(" → ")
     if arrow and max_lines >= 2:
-        first = QFontMetrics(font).elidedText(actor, Qt.TextElideMode.ElideRight, width)
-        return [first, *_wrapped(f"→ {rest}", font, width, max_lines - 1)]
+        first = _wrapped(actor, font, width, max_lines - 1)
+        return [*first, *_wrapped(f"→ {rest}", font, width, max_lines - len(first))]
     return _wrapped(text, font, width, max_lines)
 
 
 def _wrapped(text: str, font: QFont, width: int, max_lines: int) -> list[str]:
     layout = QTextLayout(text, font)
+    # A word wider than the lane breaks onto the next line instead of losing its end.
+    layout.setTextOption(QTextOption(Qt.AlignmentFlag.AlignLeft))
+    option = layout.textOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(option)
     layout.beginLayout()
     spans: list[tuple[int, int]] = []
     while True:
@@ -57,8 +61,19 @@ class ClippedCardDelegate(QStyledItemDelegate):
         self.max_lines = max_lines
 
     def _width(self, option: QStyleOptionViewItem) -> int:
+        """Gets the text's width: the view's, less its scroll bar even while that is hidden.
+
+        A card measured before the scroll bar appeared kept the height of a wider lane, and
+        the line the narrower lane wrapped onto was not painted ("Sister Ysolde of" lost
+        "Arnmoor"): measured and painted at the same, narrower width, it never is.
+        """
         view = option.widget  # type: ignore[attr-defined]
-        width = view.viewport().width() if view is not None else option.rect.width()  # type: ignore[attr-defined]
+        if view is None:
+            return max(option.rect.width() - 2 * _PAD, 10)  # type: ignore[attr-defined]
+        width = view.viewport().width()
+        bar = view.verticalScrollBar()
+        if not bar.isVisible():
+            width -= bar.sizeHint().width()
         return max(width - 2 * _PAD, 10)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
@@ -78,7 +93,7 @@ class ClippedCardDelegate(QStyledItemDelegate):
         if style is not None:  # the background, selection and focus as the style draws them
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, widget)
         rect = option.rect.adjusted(_PAD, _PAD, -_PAD, -_PAD)  # type: ignore[attr-defined]
-        lines = clipped_lines(text, option.font, rect.width(), self.max_lines)  # type: ignore[attr-defined]
+        lines = clipped_lines(text, option.font, self._width(option), self.max_lines)  # type: ignore[attr-defined]
         selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         painter.save()

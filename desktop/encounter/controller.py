@@ -70,6 +70,11 @@ class EncounterController(QObject):
         """Asks Retry / Cancel when the database is busy or away (None: refuse at once)."""
         self._resolved_document: dict[str, object] | None = None
         """The scenario the resolution (or the error) was made from."""
+        self._checked: tuple[dict[str, object], Resolution] | None = None
+        """The scenario a command was last checked on and its resolution: the command, once
+        saved, needs the engine no second time (bench/bench_command.py)."""
+        self._needed: tuple[EncounterState, Resolution | None, list[RollRequest]] | None = None
+        """The dice asked for, kept while the state and the resolution stay the same."""
         session.subscribe(self._on_session_changed)
         self._resolve_now()
 
@@ -87,11 +92,17 @@ class EncounterController(QObject):
     def rolls_needed(self) -> list[RollRequest]:
         """Gets the dice the engine still asks for, then the morale dice it would roll from
         the seed (typing or rolling one here sets the scenario field instead)."""
+        state, resolution = self.state, None if self.error else self.resolution
+        kept = self._needed
+        if kept is not None and kept[0] is state and kept[1] is resolution:
+            return list(kept[2])  # a redraw asks several times: the engine is asked once
         try:
-            needed = rolls_needed(self.state)
+            needed = rolls_needed(state)
         except _ENGINE_ERRORS:
             needed = []
-        return needed + morale_dice(self.state, None if self.error else self.resolution)
+        needed += morale_dice(state, resolution)
+        self._needed = (state, resolution, needed)
+        return list(needed)
 
     def known_resolution(self) -> Resolution | None:
         """Gets the resolution as the table may read it: what hangs on a die not yet given
@@ -118,6 +129,10 @@ class EncounterController(QObject):
         if document == self._resolved_document:
             return
         self._resolved_document = document
+        checked, self._checked = self._checked, None
+        if checked is not None and checked[0] == document:
+            self.resolution, self.error = checked[1], None
+            return
         try:
             self.resolution, self.error = _resolve(self.state), None
         except _ENGINE_ERRORS as exc:
@@ -147,9 +162,10 @@ class EncounterController(QObject):
         if self.error is not None:
             return None
         try:
-            _resolve(after)
+            resolution = _resolve(after)
         except _ENGINE_ERRORS as exc:
             return Names.from_state(after).text(str(exc))
+        self._checked = (scenario_document(after), resolution)
         return None
 
     def resolution_after(self, command: Command) -> Resolution | None:

@@ -81,6 +81,8 @@ class EntryEditor(QGroupBox):
 
     submitted = Signal(dict)
     cancelled = Signal()
+    edited = Signal()
+    """The DM changed a field (not the form filling itself in as it opened)."""
 
     def __init__(self, system_id: str, parent: QWidget | None = None) -> None:
         super().__init__("Declare", parent)
@@ -221,10 +223,20 @@ class EntryEditor(QGroupBox):
                 form.addRow("", self.attack_notes)
             if name == "distance":
                 form.addRow("", self.distance_note)
-        buttons = QHBoxLayout()
+        # Declare and Cancel live in a bar of their own that the board puts below the form's
+        # scroll area: in view whatever the form's length, and never moving as text wraps.
+        self.button_bar = QWidget()
+        self.button_bar.setObjectName("formButtons")
+        buttons = QHBoxLayout(self.button_bar)
+        buttons.setContentsMargins(0, 2, 0, 2)
         buttons.addWidget(self.submit_button)
         buttons.addWidget(cancel)
-        form.addRow(buttons)
+        buttons.addStretch(1)
+        self.cancel_button = cancel
+        bar_policy = self.button_bar.sizePolicy()
+        bar_policy.setRetainSizeWhenHidden(True)
+        self.button_bar.setSizePolicy(bar_policy)
+        self.button_bar.hide()
         # Scrolling the form past a list or spin box must not change it (a target became
         # someone else after two notches): the wheel changes only the field clicked into.
         self._wheel_guard = WheelOnlyWhenFocused(self)
@@ -233,8 +245,26 @@ class EntryEditor(QGroupBox):
             widget.installEventFilter(self._wheel_guard)
         self.editing: int | None = None
         """The index of the declaration being changed (None: a new one)."""
+        self._opening = False
+        for combo in self.findChildren(QComboBox):
+            combo.currentIndexChanged.connect(self._on_edited)
+            if combo.isEditable():
+                combo.editTextChanged.connect(self._on_edited)
+        for spin in self.findChildren(QSpinBox):
+            spin.valueChanged.connect(self._on_edited)
+        for box in self.findChildren(QCheckBox):
+            box.toggled.connect(self._on_edited)
         self.set_surprise(False)
         self.hide()
+
+    def _on_edited(self, *_args: object) -> None:
+        if not self._opening and self.isVisible():
+            self.edited.emit()
+
+    def setVisible(self, visible: bool) -> None:
+        """Shows or hides the form and its button bar together."""
+        super().setVisible(visible)
+        self.button_bar.setVisible(visible)
 
     def _show_rows(self) -> None:
         """Shows Distance only for a move or charge, Range and Cover only for an attack."""
@@ -326,6 +356,20 @@ class EntryEditor(QGroupBox):
         name given: cast or lost earlier in the fight), except the spell of the declaration
         being changed.
         """
+        self._opening = True  # the form filling itself in is no edit of the DM's
+        try:
+            self._fill(actor, action, combatants, verb, unavailable, values, editing,
+                       spent_spells)
+        finally:
+            self._opening = False
+        self.show()
+        self.target.setFocus()
+
+    def _fill(
+        self, actor: Combatant, action: str, combatants: Sequence[Combatant], verb: str,
+        unavailable: Iterable[str], values: Mapping[str, Any] | None, editing: int | None,
+        spent_spells: Iterable[str],
+    ) -> None:
         self.actor, self.action, self.editing = actor.id, action, editing
         self.show_problem("")
         self._mover = actor
@@ -335,10 +379,13 @@ class EntryEditor(QGroupBox):
         # Creatures are offered by name (the id rides along as item data); a creature is never
         # its own target, except of a spell (a cleric may cure herself).
         gone = set(unavailable)
+        # The other side first in the Target list: a PC's blow is for a monster, not for the
+        # DM's own party at the top of the roster (issue 24).
+        foes_first = sorted(combatants, key=lambda c: c.side == actor.side)
         for combo in (self.target, self.trigger_actor, self.nominates, self.triggers):
             combo.clear()
             combo.addItem(NONE, None)
-            for c in combatants:
+            for c in (foes_first if combo is self.target else combatants):
                 # popcorn's last actor may name itself to go first next round
                 itself = combo is self.nominates or (combo is self.target
                                                     and action in ("spell", "D"))
@@ -386,8 +433,6 @@ class EntryEditor(QGroupBox):
         edit = self.weapon.lineEdit()
         if edit is not None:
             edit.setCursorPosition(0)  # "none (natural attack)" reads from its start
-        self.show()
-        self.target.setFocus()
 
     def set_value(self, name: str, value: Any) -> None:
         """Sets one field as the DM would (tests and the board's keyboard paths use it)."""

@@ -34,6 +34,8 @@ def known_resolution(resolution: Resolution | None, needed: Sequence[RollRequest
     """
     if resolution is not None and resolution.system == "popcorn":
         return _morale_known(resolution, needed)
+    if resolution is not None and resolution.system == "time-units":
+        return _rolled_actions_known(resolution, needed)
     if resolution is None or resolution.system not in SEGMENT_SYSTEMS:
         return resolution
     surprise, initiative = waiting_for(needed)
@@ -77,3 +79,15 @@ def _morale_known(resolution: Resolution, needed: Sequence[RollRequest]) -> Reso
         if was is not None and was.status in (Status.FLED, Status.SURRENDERED):
             combatants[cid] = CombatantResult(was.hp, Status.ACTIVE)
     return replace(resolution, steps=tuple(steps), combatants=combatants)
+
+
+def _rolled_actions_known(resolution: Resolution, needed: Sequence[RollRequest]) -> Resolution:
+    """Gets a time-units resolution without the steps of actions whose d10 is not rolled: the
+    engine placed them on a seeded roll, and they moved as others declared (issue 24)."""
+    unrolled = {f"actions[{r.where[1]}]" for r in needed
+                if len(r.where) == 3 and r.where[0] == "actions" and r.where[2] == "roll"}
+    if not unrolled:
+        return resolution
+    steps = tuple(s for s in resolution.steps
+                  if s.detail.get("declaration") not in unrolled)
+    return replace(resolution, steps=steps)

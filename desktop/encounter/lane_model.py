@@ -215,7 +215,7 @@ class LaneBox(QGroupBox):
                                   else QAbstractItemView.DragDropMode.DropOnly)
         self.view.setDefaultDropAction(Qt.DropAction.CopyAction)
         self.view.setToolTip(meaning)
-        self.view.setMinimumHeight(40)
+        self.view.setMinimumHeight(26)  # an empty lane stays a drop target, small
         # A card wraps rather than losing its target; the tooltip has the full text too.
         self.view.setWordWrap(True)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)

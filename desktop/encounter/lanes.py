@@ -19,17 +19,19 @@ class Lane:
     """The key that declares it for the selected card (the drag's keyboard equivalent)."""
 
 
-# addict: the Action list of shared/rules/addict-procedure-2024-03-revision.md (DMG p.61).
+# addict: the Action list of shared/rules/addict-procedure-2024-03-revision.md (DMG p.61); a
+# word beside each letter, for a DM who has not learnt the letters ("P [P]" told nothing).
 ADDICT_LANES = (
-    Lane("P", "P", "Psionic combat (occurs every segment)", "P"),
-    Lane("A", "A", "Avoid engagement: flee, slam a door, escape by magic", "A"),
-    Lane("B", "B", "Parley", "B"),
-    Lane("C", "C", "Await action by the other party", "C"),
-    Lane("D", "D", "Discharge missiles, use a device, cast a spell, turn undead", "D"),
-    Lane("E", "E", "Non-avoiding movement: close, charge, reposition", "E"),
-    Lane("F", "F", "Set weapons against a possible charge", "F"),
-    Lane("G", "G", "Strike blows, to kill or subdue", "G"),
-    Lane("H", "H", "Grapple or hold", "H"),
+    Lane("P", "P · psionics", "Psionic combat (occurs every segment)", "P"),
+    Lane("A", "A · avoid", "Avoid engagement: flee, slam a door, escape by magic", "A"),
+    Lane("B", "B · parley", "Parley", "B"),
+    Lane("C", "C · await", "Await action by the other party", "C"),
+    Lane("D", "D · missile, spell",
+         "Discharge missiles, use a device, cast a spell, turn undead", "D"),
+    Lane("E", "E · move", "Non-avoiding movement: close, charge, reposition", "E"),
+    Lane("F", "F · set", "Set weapons against a possible charge", "F"),
+    Lane("G", "G · strike", "Strike blows, to kill or subdue", "G"),
+    Lane("H", "H · grapple", "Grapple or hold", "H"),
 )
 
 # side-d6: the plain kinds of docs/systems/side-d6.md ("Actions: plain kinds and DMG letters").

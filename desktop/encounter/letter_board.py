@@ -33,7 +33,7 @@ from core.fight.log import Command
 from core.model.values import Status, StepEvent
 from core.printout.words import round_title
 from core.rules import find_system
-from desktop.encounter.board_base import BoardBase, form_area, wrapped_label
+from desktop.encounter.board_base import BoardBase, form_area, with_buttons, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.elided_label import ElidedLabel
 from desktop.encounter.lane_model import LaneBox
@@ -58,6 +58,8 @@ def lane_text(entry: dict[str, Any], labels: dict[str, str]) -> str:
         details.append(f"prepared: {entry['prepared']}")
     if entry.get("hold"):
         details.append(f"held to segment {entry['hold']}")
+    if entry.get("delay_seconds"):
+        details.append(f"{entry['delay_seconds']} s to decide")
     if details:
         text += " · " + ", ".join(details)
     outcome = []
@@ -77,9 +79,10 @@ class LetterBoard(BoardBase):
         super().__init__(controller, parent=parent)
         self.setObjectName("letterBoard")
         lanes = lanes_for(controller.system_id)
-        # Two lines a card (the full text in its tooltip): a narrow lane shows several cards.
+        # A card wraps as far as its names need (six lines at most; the full text is also in
+        # its tooltip): a cut card hid whom a blow was for.
         self.lanes = {lane.action: LaneBox(lane.action, f"{lane.title} [{lane.key}]",
-                                           lane.meaning, editable=True, max_lines=2)
+                                           lane.meaning, editable=True, max_lines=6)
                       for lane in lanes}
         self._keys = {lane.key: lane.action for lane in lanes}
         self._titles = {lane.action: lane.title for lane in lanes}
@@ -125,6 +128,18 @@ class LetterBoard(BoardBase):
         self._tick.timeout.connect(self._show_timer)
         self._timed = controller.system_id == "addict"
         self.editor.cancelled.connect(self._stop_timer)
+        # The player has decided once the DM writes the answer down: the clock stops at the
+        # first change in the form, so filling the form in is no delay of the player's.
+        self.editor.edited.connect(self._player_decided)
+        self.decided: int | None = None
+        """The seconds the player took, frozen when the DM began filling the form in."""
+        self.timer_button = QPushButton("Start &Timer")
+        self.timer_button.setObjectName("startTimer")
+        self.timer_button.setToolTip("Start timing the selected combatant's player now, as you "
+                                     "ask (or press T on the card); dropping the card on a lane "
+                                     "starts it too")
+        self.timer_button.clicked.connect(lambda: self.start_declaration_timer(
+            self.cards.current_id(), restart=True))
         options = find_system(controller.system_id).options_type()
         configured = controller.state.config.get("options") or {}
         self.seconds_per_segment = int(configured.get(
@@ -143,11 +158,15 @@ class LetterBoard(BoardBase):
         left.addWidget(wrapped_label("<b>Combatants</b> — drag onto a lane, or press its key"))
         left.addWidget(self.cards, 2)
         if self._timed:
-            left.addWidget(self.timer_label)
+            timer_row = QHBoxLayout()
+            timer_row.addWidget(self.timer_label, 1)
+            timer_row.addWidget(self.timer_button)
+            left.addLayout(timer_row)
         # The form sits in a fixed, scrollable place below the cards: opening it moves nothing
         # and a long form (addict's) never makes the window taller than the screen.
-        self.editor_area = form_area(self.editor, "declarationForm", 290)
-        left.addWidget(self.editor_area, 3)
+        self.editor_area = form_area(self.editor, "declarationForm", 250)
+        left.addWidget(with_buttons(self.editor_area, self.editor), 3)
+        self.combatants_panel.setLayout(left)
         buttons = QHBoxLayout()
         buttons.addWidget(self.round_label, 1)
         buttons.addWidget(self.take_back_button)
@@ -158,8 +177,7 @@ class LetterBoard(BoardBase):
         right.addLayout(grid, 1)
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
-        layout.addLayout(left, 2)
-        layout.addLayout(right, 5)
+        layout.addLayout(right, 1)
         self._show_timer()
 
     # --- what is known ----------------------------------------------------------------------------
@@ -258,7 +276,7 @@ class LetterBoard(BoardBase):
         counts = [len(rows[key]) for key in self.lanes]
         for row in range(self.grid.rowCount()):
             fullest = max(counts[row * self.columns:(row + 1) * self.columns], default=0)
-            self.grid.setRowStretch(row, 1 + min(fullest, 3))
+            self.grid.setRowStretch(row, 1 + 4 * min(fullest, 3))
 
     def _show_timer(self) -> None:
         if self.timing is None or not self.timer.isValid():
@@ -274,8 +292,13 @@ class LetterBoard(BoardBase):
             else:
                 self.timer_label.setText("The timer starts when you begin a declaration.")
             return
-        seconds = self.timer.elapsed() // 1000
         name = self.labels().get(self.timing, "someone")
+        if self.decided is not None:
+            self.timer_label.setText(f"{name} decided in {self.decided} s — delay "
+                                     f"{self._delay(self.decided)} (filling the form in is not "
+                                     "counted)")
+            return
+        seconds = self.timer.elapsed() // 1000
         self.timer_label.setText(f"Timer: {name} declaring for {seconds} s — delay "
                                  f"{self._delay(seconds)}")
 
@@ -285,21 +308,38 @@ class LetterBoard(BoardBase):
 
     def _stop_timer(self) -> None:
         self.timing = None
+        self.decided = None
         self._tick.stop()
         self._show_timer()
 
+    def _player_decided(self) -> None:
+        """Freezes the clock: the DM is writing the player's answer down."""
+        if self.timing is not None and self.timer.isValid() and self.decided is None \
+                and self.timing == self.editor.actor:
+            self.decided = int(self.timer.elapsed() // 1000)
+            self._tick.stop()
+            self._show_timer()
+
     # --- declaring ------------------------------------------------------------------------------
 
-    def start_declaration_timer(self, cid: str | None) -> None:
-        """Starts timing a combatant's declaration (the DM began declaring for it)."""
+    def start_declaration_timer(self, cid: str | None, restart: bool = False) -> None:
+        """Starts timing a combatant's player (the DM asked, or began declaring for it); one
+        already running for that combatant (Start Timer pressed first) keeps going."""
         if not self._timed or cid is None:
             return
+        if not restart and self.timing == cid and self.timer.isValid() \
+                and self.decided is None:
+            return
         self.timing = cid
+        self.decided = None
         self.timer.start()
         self._tick.start()
         self._show_timer()
 
     def _on_key_typed(self, cid: str, key: str) -> None:
+        if key.upper() == "T" and "T" not in self._keys:
+            self.start_declaration_timer(cid, restart=True)
+            return
         lane = self._keys.get(key)
         if lane is not None:
             self.choose_lane(cid, lane)
@@ -412,7 +452,8 @@ class LetterBoard(BoardBase):
             surprise = self.in_surprise_round() or (
                 not self.controller.state.rounds and bool(self.surprised_names()))
             timed = self._timed and self.timing == self.editor.actor and self.timer.isValid()
-            clocked = self.timer.elapsed() // 1000 if timed else 0
+            clocked = (self.decided if self.decided is not None
+                       else self.timer.elapsed() // 1000) if timed else 0
             typed = "delay_seconds" in entry  # the DM's own figure (0 s too) wins
             if timed and not surprise and not typed and clocked:
                 entry["delay_seconds"] = clocked

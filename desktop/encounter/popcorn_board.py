@@ -39,7 +39,13 @@ from core.model.scenario import ScenarioError, parse_scenario
 from core.model.values import Status
 from core.rules.popcorn import initiative_standing
 from core.rules.popcorn_attack import attack_notes, total_bonus
-from desktop.encounter.board_base import BoardBase, entry_text, form_area, wrapped_label
+from desktop.encounter.board_base import (
+    BoardBase,
+    entry_text,
+    form_area,
+    with_buttons,
+    wrapped_label,
+)
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import POPCORN_ACTIONS
@@ -116,7 +122,7 @@ class PopcornBoard(BoardBase):
         grid.setHorizontalSpacing(3)  # five lanes a row: each pixel goes to their titles
         for i, action in enumerate((*POPCORN_ACTIONS, WAIT)):
             key = str((i + 1) % 10)
-            box = LaneBox(action, f"{action} [{key}]", wrap_title=True)
+            box = LaneBox(action, f"{action} [{key}]", wrap_title=True, max_lines=12)
             box.setToolTip(f"The active creature's turn: {action} (key {key})")
             box.view.setMaximumHeight(60)
             box.setMinimumWidth(56)  # ten lanes in five columns must fit beside 1280×720's list
@@ -127,12 +133,12 @@ class PopcornBoard(BoardBase):
             self.action_lanes[action] = box
             self._keys[key] = action
             grid.addWidget(box, i // 5, i % 5)
-        self.status_lanes = {key: LaneBox(key, title, wrap_title=True)
+        self.status_lanes = {key: LaneBox(key, title, wrap_title=True, max_lines=6)
                              for key, title in STATUS_LANES}
         for box in self.status_lanes.values():
             box.setMinimumWidth(56)
         # The meaning goes in the tooltip: at 1280×720 the lane is too narrow for a sentence.
-        self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]", wrap_title=True)
+        self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]", wrap_title=True, max_lines=6)
         self.next_lane.setToolTip("Drop the creature the active one nominates (key N); after "
                                   "a turn saved without one, this passes it on")
         self.next_lane.view.setToolTip(self.next_lane.toolTip())
@@ -156,11 +162,12 @@ class PopcornBoard(BoardBase):
         self.new_round_button.setShortcut(QKeySequence("Ctrl+R"))
         self.new_round_button.clicked.connect(self.start_next_round)
 
-        status_row = QHBoxLayout()
+        # Three lanes a row: five side by side were too narrow at 1280×720 for a 24-letter
+        # name's longest word ("Stoutheart" lost its last letters).
+        status_row = QGridLayout()
         status_row.setSpacing(3)
-        for box in self.status_lanes.values():
-            status_row.addWidget(box)
-        status_row.addWidget(self.next_lane)
+        for i, box in enumerate([*self.status_lanes.values(), self.next_lane]):
+            status_row.addWidget(box, i // 3, i % 3)
         left = QVBoxLayout()
         left.addWidget(wrapped_label("<b>Combatants</b> — drop the active one on an action"))
         left.addWidget(self.cards, 2)
@@ -169,7 +176,8 @@ class PopcornBoard(BoardBase):
         for combo in self.editor.findChildren(QComboBox):
             combo.setMinimumContentsLength(5)
         self.editor_area = form_area(self.editor, "turnForm")
-        left.addWidget(self.editor_area, 3)
+        left.addWidget(with_buttons(self.editor_area, self.editor), 3)
+        self.combatants_panel.setLayout(left)
         top = QHBoxLayout()
         top.addWidget(self.active_label, 1)
         top.addWidget(self.new_round_button)
@@ -180,8 +188,7 @@ class PopcornBoard(BoardBase):
         right.addLayout(status_row, 1)
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
-        layout.addLayout(left, 2)
-        layout.addLayout(right, 5)
+        layout.addLayout(right, 1)
 
     # --- the attack roll ----------------------------------------------------------------------
 

@@ -46,15 +46,24 @@ def print_card_pdf(system_id: str, path: Path) -> None:
 
 
 def preview_card(system_id: str, parent: QWidget | None = None) -> QPrintPreviewDialog:
-    """Opens the print preview of the card (non-modal)."""
+    """Opens the print preview of the card (non-modal).
+
+    QPrintPreviewDialog keeps only a pointer to its printer: the printer and the document are
+    attributes of the dialog, so they live exactly as long as it (a printer freed by Python
+    while the preview still paints on it crashed the program). The dialog deletes itself when
+    closed.
+    """
+    from PySide6.QtCore import Qt
     from PySide6.QtPrintSupport import QPrintPreviewDialog
 
     printer = _printer()
     dialog = QPrintPreviewDialog(printer, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.setWindowTitle(f"Quick reference: {dict(CARDS)[system_id]}")
     document = card_document(system_id)
+    dialog.printer_ = printer  # type: ignore[attr-defined]  # owned by the dialog, see above
+    dialog.document = document  # type: ignore[attr-defined]
     dialog.paintRequested.connect(document.print_)
-    dialog.document = document  # type: ignore[attr-defined]  # kept alive with the dialog
     dialog.show()
     return dialog
 

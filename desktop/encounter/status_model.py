@@ -129,5 +129,6 @@ def make_status_view(model: StatusModel, parent: QWidget | None = None) -> QTabl
     view.verticalHeader().hide()
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setResizeContentsPrecision(0)  # the rows in view, not every fighter's
     header.setStretchLastSection(True)
     return view

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
@@ -48,7 +49,7 @@ class ProcedureStepper(QWidget):
         self.phase_list = QListWidget()
         self.phase_list.setObjectName("phaseList")
         # About five phases show (the current one kept in view): the dice below need the room.
-        self.phase_list.setMaximumHeight(5 * self.phase_list.fontMetrics().lineSpacing() + 12)
+        self.phase_list.setMaximumHeight(4 * self.phase_list.fontMetrics().lineSpacing() + 12)
         # A long title wraps onto a second line in the narrow column instead of being cut.
         self.phase_list.setWordWrap(True)
         self.phase_list.setTextElideMode(Qt.TextElideMode.ElideNone)
@@ -61,6 +62,15 @@ class ProcedureStepper(QWidget):
                                       for r in phase.rule_ids))
         self.phase_list.itemActivated.connect(
             lambda item: self.go_to_phase(self.phase_list.row(item)))
+        # A click highlights a row: that is the phase read (F1 opens there), and the note below
+        # says so, so the highlighted row never silently disagrees with ▶.
+        self._showing = False
+        self.phase_list.currentRowChanged.connect(self._on_row_chosen)
+        self.reading_note = QLabel()
+        self.reading_note.setObjectName("readingNote")
+        self.reading_note.setWordWrap(True)
+        self.reading_note.setStyleSheet("color: #555;")
+        self.reading_note.setVisible(False)
         self.phase_list.setToolTip("▶ marks the phase play is in; it moves by itself as you "
                                    "declare, roll and record")
         self._looking: int | None = None
@@ -148,7 +158,7 @@ class ProcedureStepper(QWidget):
         self.needed_scroll.setWidgetResizable(True)
         self.needed_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         self.needed_scroll.setWidget(rows_widget)
-        self.needed_scroll.setMinimumHeight(115)  # two dice, each with its field, at 1280×720
+        self.needed_scroll.setMinimumHeight(70)  # a die with its field; more scroll
         box_layout.addWidget(self.needed_scroll)
         self.rows: list[RollRow] = []
         self._typing = False
@@ -158,6 +168,8 @@ class ProcedureStepper(QWidget):
         self.made_view = QListView()
         self.made_view.setObjectName("rollsMade")
         self.made_view.setModel(self.made_model)
+        # Four rolls show (the newest first): the panel fits a 720-line screen's column.
+        self.made_view.setMaximumHeight(4 * self.made_view.fontMetrics().lineSpacing() + 10)
         self.made_view.setToolTip("Select a roll to reroll it or type over it "
                                   "(the newest one when none is selected)")
         self.reroll_button = QPushButton("Re&roll")
@@ -182,23 +194,32 @@ class ProcedureStepper(QWidget):
         made_layout.addLayout(change)
         made_layout.addWidget(self.change_error)
 
-        phases_box = QGroupBox("Procedure")
+        phases_box = QGroupBox("Phases")
         phases_layout = QVBoxLayout(phases_box)
-        system_label = QLabel(f"<b>{self.system.title}</b>")
+        system_label = self.system_label = QLabel(f"<b>{self.system.title}</b>")
         system_label.setWordWrap(True)
         phases_layout.addWidget(system_label)
         phases_layout.addWidget(self.phase_list)
+        phases_layout.addWidget(self.reading_note)
         phases_layout.addLayout(extra)
         if self.encounter_button is not None:
             phases_layout.addLayout(self.encounter_row)
         if self.morale_who is not None:
             phases_layout.addLayout(self.morale_row)
-        layout = QVBoxLayout(self)
+        layout = self.box_layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(phases_box, 2)
         layout.addWidget(self.needed_box, 3)
         layout.addWidget(made_box, 2)
         self._shown: list[RollRequest] = []
+
+    def set_horizontal(self, horizontal: bool) -> None:
+        """Lays the procedure, the dice needed and the dice made side by side (a panel under
+        or over the board) or one above the other (a panel at a side)."""
+        self.box_layout.setDirection(QBoxLayout.Direction.LeftToRight if horizontal
+                                     else QBoxLayout.Direction.TopToBottom)
+        # Side by side the height is short: the system's name is the panel's title then.
+        self.system_label.setVisible(not horizontal)
 
     # --- phases ---------------------------------------------------------------------------------
 
@@ -226,16 +247,31 @@ class ProcedureStepper(QWidget):
         """Shows the next phase (after the last, back to the first)."""
         self.go_to_phase(self.current_index() + 1)
 
+    def _on_row_chosen(self, row: int) -> None:
+        if self._showing or row < 0:
+            return
+        self.go_to_phase(row)
+
     def _show_phases(self) -> None:
         engine = self.engine_index()
-        for row, phase in enumerate(self.phases):
-            item = self.phase_list.item(row)
-            item.setText(f"▶ {phase.title}" if row == engine else f"    {phase.title}")
-            font = item.font()
-            font.setBold(row == engine)
-            item.setFont(font)
-        self.phase_list.setCurrentRow(self.current_index())
-        self.phase_list.scrollToItem(self.phase_list.item(self.current_index()))
+        self._showing = True
+        try:
+            for row, phase in enumerate(self.phases):
+                item = self.phase_list.item(row)
+                item.setText(f"▶ {phase.title}" if row == engine else f"    {phase.title}")
+                font = item.font()
+                font.setBold(row == engine)
+                item.setFont(font)
+            self.phase_list.setCurrentRow(self.current_index())
+            self.phase_list.scrollToItem(self.phase_list.item(self.current_index()))
+        finally:
+            self._showing = False
+        reading = self._looking is not None
+        self.reading_note.setVisible(reading)
+        self.reading_note.setText(
+            f"Reading: {self.phases[self.current_index()].title}. Play is at ▶ "
+            f"{self.phases[engine].title}; it comes back there at your next action."
+            if reading else "")
 
     # --- dice -----------------------------------------------------------------------------------
 

@@ -30,12 +30,14 @@ from PySide6.QtWidgets import (
 
 from core.fight.encounter import add_entry, remove_entry
 from core.fight.log import mark_surprised
+from core.model.values import Status
 from desktop.encounter.board_base import BoardBase, entry_text, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import TU_ACTIONS
 from desktop.encounter.mime import ACTION_MIME, encode
 from desktop.plain_text import plain
+from desktop.resolution.step_identity import step_source
 from desktop.step_text import step_sentence
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -100,7 +102,7 @@ class TimeUnitBoard(BoardBase):
         self._keys = {lane.key: lane.action for lane in TU_ACTIONS}
         self.actions_lane = LaneBox("actions", "Declared actions (in order)",
                                     "Every action in declaration order; its d10 comes from the "
-                                    "stepper")
+                                    "stepper", max_lines=6)
         # The clock reads "TU clock: 22" on a line of its own and the step under it, wrapped,
         # so neither is cut however narrow the board gets (1280x720 and up).
         self.clock_label = QLabel()
@@ -137,6 +139,8 @@ class TimeUnitBoard(BoardBase):
         card_buttons.addStretch(1)
         left.addLayout(card_buttons)
         left.addWidget(self.editor)
+        left.addWidget(self.editor.button_bar)
+        self.combatants_panel.setLayout(left)
         self.actions_lane.view.setWordWrap(True)  # a long action wraps instead of being cut
         buttons = QHBoxLayout()
         buttons.addWidget(self.advance_button)
@@ -150,18 +154,25 @@ class TimeUnitBoard(BoardBase):
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
         layout.addLayout(palette_box, 0)
-        layout.addLayout(left, 3)
         layout.addLayout(right, 3)
 
     def refresh(self) -> None:
         state = self.controller.state
-        resolution = self.controller.resolution
+        # Only what is known: an action whose d10 is not in yet has no TU to show (it moved as
+        # others declared), and a creature out of the fight acts no more.
+        resolution = self.controller.known_resolution()
         pending: dict[str, str] = {}
         if resolution is not None:
+            out = {cid for cid, r in resolution.combatants.items()
+                   if r.status is not Status.ACTIVE}
+            unrolled = {f"actions[{i}]" for i, a in enumerate(state.actions)
+                        if a.get("roll") is None}
             for step in resolution.steps:
                 if step.event == "surprised":  # a mark at TU 0, not an action to come
                     continue
-                if step.tu is not None and (self.clock_seq is None or step.seq > self.clock_seq):
+                if step.tu is not None and step.actor not in out \
+                        and step_source(step) not in unrolled and (
+                        self.clock_seq is None or step.seq > self.clock_seq):
                     pending.setdefault(step.actor, f"next at TU {step.tu}")
         for c in self.combatants():
             if c.surprised:
@@ -173,8 +184,8 @@ class TimeUnitBoard(BoardBase):
         rows = []
         for index, action in enumerate(state.actions):
             roll = action.get("roll")
-            rows.append((f"{entry_text(action, labels)} — d10 {roll if roll is not None else '?'}",
-                         index))
+            rolled = f"d10 {roll}" if roll is not None else "d10 not rolled yet: TU unknown"
+            rows.append((f"{entry_text(action, labels)} — {rolled}", index))
         self.actions_lane.model.set_rows(rows)
         self._show_clock()
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +29,7 @@ from desktop.encounter.board_base import BoardBase
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.letter_board import LetterBoard
 from desktop.encounter.outcome_panel import OutcomePanel
+from desktop.encounter.panels import PANEL_FOR_PHASE, WorkspacePanels
 from desktop.encounter.popcorn_board import PopcornBoard
 from desktop.encounter.status_model import StatusModel, make_status_view
 from desktop.encounter.stepper import ProcedureStepper
@@ -41,7 +41,6 @@ from desktop.store_call import busy
 from desktop.store_retry import asker, with_retry
 from desktop.timeline import TimelineWidget
 
-LAYOUT_KEY = "encounter/splitters"
 HEARTBEAT_MS = 10_000
 """How often a playing window renews its lease (it lasts 30 s: core.store.LEASE_SECONDS)."""
 WATCH_MS = 3_000
@@ -87,7 +86,6 @@ class EncounterWorkspace(QWidget):
         self.steps_view.setObjectName("resolutionList")
         self.timeline = TimelineWidget()
         self.timeline.setObjectName("timeline")
-        self.timeline.setMinimumHeight(130)
         self.sync = StepSelectionSync(self.steps_view, self.timeline)
         self.sync.step_selected.connect(self._on_step_selected)
         self.outcome = OutcomePanel(self.controller)
@@ -104,46 +102,36 @@ class EncounterWorkspace(QWidget):
         if isinstance(self.board, TimeUnitBoard):
             self.board.advanced.connect(self.sync.select_step)
 
-        side = QSplitter(Qt.Orientation.Vertical)
-        side.setObjectName("sideSplitter")
-        side.addWidget(self.steps_view)
-        side.addWidget(self.outcome)
-        side.addWidget(self.status_view)
-        side.setSizes([360, 110, 200])
-        self.top = QSplitter(Qt.Orientation.Horizontal)
-        self.top.setObjectName("topSplitter")
         # On a 720 px screen the stepper scrolls rather than push the window off the screen.
         stepper_area = QScrollArea()
         stepper_area.setObjectName("stepperArea")
         stepper_area.setWidget(self.stepper)
         stepper_area.setWidgetResizable(True)
         stepper_area.setFrameShape(QScrollArea.Shape.NoFrame)
-        stepper_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.top.addWidget(stepper_area)
-        self.top.addWidget(self.board)
-        self.top.addWidget(side)
-        # Explicit minimums (not the children's hints) keep the tab within a 1440 px screen.
-        stepper_area.setMinimumWidth(230)
-        self.stepper.setMinimumWidth(220)
-        self.board.setMinimumWidth(480)
-        side.setMinimumWidth(340)
-        self.top.setSizes([250, 730, 440])
-        self.main = QSplitter(Qt.Orientation.Vertical)
-        self.main.setObjectName("mainSplitter")
-        self.main.addWidget(self.top)
-        self.main.addWidget(self.timeline)
-        self.main.setSizes([600, 170])
-        # Title, axis and legend take about 115 px: below that the rows had no room and only a
-        # side's heading showed at 1280x720. Two rows always show; the bar scrolls the rest.
-        self.timeline.setMinimumHeight(160)
-        self._splitters = (self.main, self.top, side)
+        self.board.setMinimumWidth(300)
+        # Compact rows: twelve steps show in the right column of a 1280x720 screen.
+        self.steps_view.verticalHeader().setDefaultSectionSize(
+            self.steps_view.fontMetrics().height() + 6)
+        self.status_view.verticalHeader().setDefaultSectionSize(
+            self.status_view.fontMetrics().height() + 6)
+        self.panels = WorkspacePanels(self.board, {
+            "combatantsDock": self.board.combatants_panel, "procedureDock": stepper_area,
+            "resolutionDock": self.steps_view,
+            "timelineDock": self.timeline, "statusDock": self.status_view,
+            "outcomeDock": self.outcome})
+        procedure = self.panels.docks["procedureDock"]
+        procedure.dockLocationChanged.connect(lambda where: self.stepper.set_horizontal(
+            where in (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)))
+        self.stepper.set_horizontal(
+            self.panels.dockWidgetArea(procedure) in (Qt.DockWidgetArea.BottomDockWidgetArea,
+                                                      Qt.DockWidgetArea.TopDockWidgetArea))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.engine_error)
         layout.addWidget(self.round_note)
         layout.addWidget(self._ended_banner())
         layout.addWidget(self._lease_banner())
-        layout.addWidget(self.main, 1)
+        layout.addWidget(self.panels, 1)
         # One window plays, the others watch: the player's heartbeat keeps its lease, a
         # watcher reads the fight again every few seconds (core.store.leases).
         self.heartbeat_timer = QTimer(self)
@@ -152,6 +140,8 @@ class EncounterWorkspace(QWidget):
         self.watch_timer = QTimer(self)
         self.watch_timer.setInterval(WATCH_MS)
         self.watch_timer.timeout.connect(self.watch)
+        self._phase: str | None = None
+        """The phase play was in at the last redraw (its panel was brought forward)."""
         self.controller.changed.connect(self.refresh)
         self.controller.refused.connect(lambda _text: self._show_lease())
         self.restore_layout()
@@ -235,6 +225,18 @@ class EncounterWorkspace(QWidget):
         self.engine_error.setVisible(bool(error))
         self._show_ended()
         self._show_lease()
+        self._bring_phase_panel_forward()
+
+    def _bring_phase_panel_forward(self) -> None:
+        """When play enters another phase, the panel it works in comes forward (the cards
+        to declare, the procedure for dice); within a phase the DM's own choice stays."""
+        phase = self.stepper.phases[self.stepper.engine_index()].id
+        if phase == self._phase:
+            return
+        self._phase = phase
+        panel = PANEL_FOR_PHASE.get(phase)
+        if panel is not None:
+            self.panels.bring_forward(panel)
 
     # --- the lease: this window plays, or watches another that does --------------------------
 
@@ -364,17 +366,15 @@ class EncounterWorkspace(QWidget):
     # --- layout ---------------------------------------------------------------------------------
 
     def restore_layout(self) -> None:
-        if self._settings is None:
-            return
-        for splitter in self._splitters:
-            value = self._settings.value(f"{LAYOUT_KEY}/{splitter.objectName()}")
-            if isinstance(value, QByteArray):
-                splitter.restoreState(value)
+        """Puts the panels where the DM left them last (any encounter), else the default."""
+        if self._settings is not None:
+            self.panels.restore(self._settings)
+
+    def reset_layout(self) -> None:
+        """Puts every panel back where it starts (View › Reset Layout)."""
+        self.panels.arrange_default()
 
     def save_layout(self) -> None:
-        """Remembers the splitter positions for the next encounter."""
-        if self._settings is None:
-            return
-        for splitter in self._splitters:
-            self._settings.setValue(f"{LAYOUT_KEY}/{splitter.objectName()}",
-                                    splitter.saveState())
+        """Remembers the panels' arrangement for the next encounter."""
+        if self._settings is not None:
+            self.panels.save(self._settings)

@@ -110,6 +110,9 @@ def make_steps_view(model: StepsModel, parent: QWidget | None = None) -> QTableV
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    # Columns fit the rows in view, not all of them: measuring every cell of 200 fighters'
+    # steps at each redraw cost more than the engine (bench/bench_command.py).
+    header.setResizeContentsPrecision(0)
     header.setSectionResizeMode(len(_HEADERS) - 1, QHeaderView.ResizeMode.Stretch)
     header.setMinimumSectionSize(40)
     return view

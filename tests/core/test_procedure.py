@@ -45,6 +45,9 @@ def test_side_d6_walks_surprise_declare_initiative_act() -> None:
     assert phase(log) == "declare"
     log.append(add_entry("declarations", {"actor": "brannoc", "action": "melee",
                                           "target": "orc-1"}))
+    assert phase(log) == "declare"  # the orc has not declared yet (issue 24)
+    log.append(add_entry("declarations", {"actor": "orc-1", "action": "melee",
+                                          "target": "brannoc"}))
     assert phase(log) == "initiative"
     log.append(set_round_field("initiative", {"party": 4, "monsters": 2}))
     assert phase(log) == "act"
@@ -65,6 +68,9 @@ def test_addict_waits_on_surprise_then_declarations_then_initiative() -> None:
     assert phase(log) == "addict.phase-6"
     log.append(add_entry("declarations", {"actor": "orc-1", "action": "G",
                                           "target": "brannoc"}))
+    assert phase(log) == "addict.phase-6"  # Brannoc still declares (issue 24)
+    log.append(add_entry("declarations", {"actor": "brannoc", "action": "G",
+                                          "target": "orc-1"}))
     assert phase(log) == "addict.phase-7"
     log.append(set_round_field("initiative", {"party": 3, "monsters": 5}))
     assert phase(log) == "addict.phase-8"
@@ -118,3 +124,34 @@ def test_time_units_encounter_dice_then_declarations_then_the_clock() -> None:
     assert phase(log) == "encounter"
     log.append(set_field("reaction", {"monsters": 7}))
     assert phase(log) == "clock"
+
+
+def test_side_d6_surprise_round_is_the_surprise_phase_not_segments_1_to_10() -> None:
+    log = setup("side-d6")
+    log.append(set_field("surprise", {"party": 5, "monsters": 1}))
+    log.append(start_round(1, {"surprise": True}))
+    assert phase(log) == "surprise"
+    log.append(add_entry("declarations", {"actor": "brannoc", "action": "melee",
+                                          "target": "orc-1"}))
+    assert phase(log) == "surprise"  # the surprise segments, never "Play segments 1–10"
+    log.append(start_round(2))
+    assert phase(log) == "declare"
+
+
+def test_the_dead_need_not_declare() -> None:
+    """side-d6.initiative.d6-per-side: the round's dice follow the living fighters' declarations."""
+    goblin = {"id": "gob-1", "name": "Goblin", "side": "monsters", "hp": 1}
+    log = setup("side-d6", combatants=[PARTY, ORC, goblin])
+    log.append(set_field("surprise", {"party": 3, "monsters": 4}))
+    log.append(start_round(1))
+    log.append(add_entry("declarations", {"actor": "brannoc", "action": "melee",
+                                          "target": "gob-1", "hit": True, "damage": 5}))
+    log.append(add_entry("declarations", {"actor": "orc-1", "action": "melee",
+                                          "target": "brannoc"}))
+    log.append(set_round_field("initiative", {"party": 4, "monsters": 2}))
+    log.append(start_round(2))
+    log.append(add_entry("declarations", {"actor": "brannoc", "action": "melee",
+                                          "target": "orc-1"}))
+    log.append(add_entry("declarations", {"actor": "orc-1", "action": "melee",
+                                          "target": "brannoc"}))
+    assert phase(log) == "initiative"  # the goblin fell in round 1

@@ -232,3 +232,28 @@ def test_each_shot_of_a_volley_keeps_its_step_once_one_is_recorded(start) -> Non
     assert ws.controller.state.rounds[-1]["declarations"][0]["hits"] == [
         {"hit": True, "damage": 3}, {"hit": False}]
     assert [cells[3] for cells in _shot_rows(ws)] == ["hits", "misses"]
+
+
+def test_the_timer_counts_the_players_deciding_not_the_dms_typing(start, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """addict's declaration delay is the player's hesitation (issue 24): 19 s of the DM
+    filling the form in once became "delay 3 segments"."""
+    ws = start(scenario("addict/winner-first-letter-order.json"))
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    board.cards.select_id("fighter")
+    board.cards.setFocus()
+    QTest.keyClicks(board.cards, "t")  # the DM asks the player: the clock starts
+    assert board.timing == "fighter" and board.timer.isValid()
+    monkeypatch.setattr(board.timer, "elapsed", lambda: 7_200)
+    press_on_card(board, "fighter", "G")  # the player answers "strike": the clock keeps on
+    assert board.timing == "fighter"
+    board.editor.set_value("target", "orc-1")  # the DM writes it down: the clock stops at 7 s
+    assert "decided in 7 s" in board.timer_label.text()
+    monkeypatch.setattr(board.timer, "elapsed", lambda: 26_000)  # slow typing, a second look
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)
+    entry = ws.controller.state.rounds[-1]["declarations"][0]
+    assert entry["delay_seconds"] == 7
+    lane = board.lanes["G"].model
+    assert "7 s to decide" in lane.texts()[0]  # the delay shows on the declaration
+    ws.controller.stack.undo()  # one Ctrl+Z takes the declaration and its delay back
+    assert not (ws.controller.state.rounds and ws.controller.state.rounds[-1]["declarations"])

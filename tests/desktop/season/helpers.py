@@ -125,7 +125,7 @@ def results_table(dialog: ResultsDialog) -> list[list[str]]:
     return out
 
 
-LETTER_BLOW = {"addict": "G [G]", "side-d6": "attack"}
+LETTER_BLOW = {"addict": "G · strike [G]", "side-d6": "attack"}
 """The lane a blow is dropped on, by system (its title on the board)."""
 
 

@@ -132,7 +132,7 @@ def night_one(table: MainWindow, questions: Questions, tmp_path: Path,
                        ("Corwin", "Brannoc the Bold", "Halvaine the Arcane"),
                        {"Orc": "3:5, 6, 7"})
     letter_blow(ws, "Orc 3", "Corwin", 9)
-    letters.drop_card(ws.board, "Halvaine the Arcane", "D [D]")  # type: ignore[arg-type]
+    letters.drop_card(ws.board, "Halvaine the Arcane", "D · missile, spell [D]")  # type: ignore[arg-type]
     letters.fill(ws.board, Target="Orc 2", Spell="Magic missile")  # type: ignore[arg-type]
     spell_hit(ws, "Halvaine the Arcane", "Magic missile", 6)  # Orc 2 at 0: down
     letter_blow(ws, "Brannoc the Bold", "Orc 1", 15)  # Orc 1 at -10: dead

@@ -62,7 +62,7 @@ def test_an_addict_charge_distance_is_in_feet(table: MainWindow, letter_ids: IdW
     ws = start_fight(table, "addict")
     board = ws.board
     assert isinstance(board, LetterBoard)
-    drop_card(board, "Brannoc the Bold", "E [E]")
+    drop_card(board, "Brannoc the Bold", "E · move [E]")
     assert board.editor.distance.suffix() == " ft"
     board.editor.charge.setChecked(True)
     fill(board, Target="Orc 1", Distance=30)

@@ -1,0 +1,137 @@
+"""The encounter workspace at a laptop's size (issue 24): each of the four boards mid-round,
+4 PCs and 8 monsters with names up to 24 characters, at 1280×720 and 1366×768.
+
+Every button of the declaration form, the outcome panel and the stepper lies whole inside the
+window, unclipped by any scroll area; the resolution list shows at least 12 rows; every
+timeline row is named; no lane card's text is cut. The procedure shares its place with the
+combatants as a tab (the default layout): it is brought forward as play brings it, and then
+checked. Screenshots: tests/desktop/encounter/laptop_shots.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication, QListView, QPushButton, QWidget
+
+from core.store import Store
+from desktop.encounter.card_delegate import ClippedCardDelegate, clipped_lines
+from desktop.encounter.workspace import EncounterWorkspace
+from desktop.main_window import MainWindow
+from tests.desktop.encounter.laptop_fights import PC_IDS, SYSTEMS
+from tests.desktop.encounter.laptop_shots import open_fight
+
+SIZES = ((1280, 720), (1366, 768))
+FORM_ACTION = {"addict": "G", "side-d6": "attack", "popcorn": "attack", "time-units": "melee"}
+
+
+def _settle() -> None:
+    for _ in range(4):
+        QApplication.processEvents()
+
+
+def _whole_in_window(window: MainWindow, widget: QWidget) -> str | None:
+    """Gets why a shown widget is not whole in view (None: it is)."""
+    if not widget.isVisibleTo(window):
+        return None
+    top_left = widget.mapTo(window, widget.rect().topLeft())
+    rect = QRect(top_left, widget.size())
+    if not window.rect().contains(rect):
+        return f"{widget.text() if isinstance(widget, QPushButton) else widget}: {rect} outside"
+    if widget.visibleRegion().boundingRect() != widget.rect():
+        return f"{widget.text() if isinstance(widget, QPushButton) else widget}: clipped " \
+               f"to {widget.visibleRegion().boundingRect()} of {widget.rect()}"
+    return None
+
+
+def _buttons(widget: QWidget) -> list[QPushButton]:
+    return [b for b in widget.findChildren(QPushButton) if not b.isHidden()]
+
+
+def _cut_cards(view: QListView) -> list[str]:
+    """Gets the cards of a lane whose text is cut (elided or wider than the lane)."""
+    model = view.model()
+    delegate = view.itemDelegate()
+    metrics = QFontMetrics(view.font())
+    width = view.viewport().width() - 6
+    cut = []
+    for row in range(model.rowCount()):
+        text = str(model.index(row, 0).data())
+        if not isinstance(delegate, ClippedCardDelegate):  # Qt's own wrap elides unseen
+            return [f"no whole-card painting in this lane: {text}"]
+        lines = clipped_lines(text, view.font(), width, delegate.max_lines)
+        painted = view.visualRect(model.index(row, 0)).height()
+        if painted < len(lines) * metrics.lineSpacing():  # a wrapped line left unpainted
+            cut.append(f"{text} ({len(lines)} lines in {painted} px)")
+            continue
+        if any("…" in line for line in lines) or any(
+                metrics.horizontalAdvance(word) > width for line in lines
+                for word in line.split()):
+            cut.append(text)
+    return cut
+
+
+@pytest.fixture
+def laptop(qtbot: Any, sample_store: Store, settings: Any, request: Any) -> MainWindow:
+    window = MainWindow(sample_store, settings)
+    qtbot.addWidget(window)
+    width, height = request.param
+    window.resize(width, height)
+    window.show()
+    _settle()
+    assert (window.width(), window.height()) == (width, height)
+    return window
+
+
+@pytest.mark.parametrize("laptop", SIZES, indirect=True, ids=["1280x720", "1366x768"])
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_workspace_fits_a_laptop(laptop: MainWindow, sample_store: Store,
+                                     system: str) -> None:
+    window = laptop
+    ws: EncounterWorkspace = open_fight(window, sample_store, system)
+    _settle()
+    problems: list[str] = []
+
+    # The resolution list: at least 12 whole rows.
+    view = ws.steps_view
+    assert ws.steps_model.rowCount() >= 12, ws.steps_model.rowCount()
+    twelfth = view.visualRect(ws.steps_model.index(11, 0))
+    if not view.viewport().rect().contains(twelfth):
+        problems.append(f"resolution list: row 12 at {twelfth} of {view.viewport().rect()}")
+
+    # The outcome panel, a step selected.
+    ws.select_step(ws.steps_model.step_at(5).seq)  # type: ignore[union-attr]
+    _settle()
+    problems += [p for b in _buttons(ws.outcome) if (p := _whole_in_window(window, b))]
+
+    # The declaration form open on a PC, its buttons in view.
+    board = ws.board
+    assert board.open_editor(PC_IDS[0], FORM_ACTION[system])
+    _settle()
+    assert board.editor.isVisible()
+    problems += [p for b in _buttons(board.editor.button_bar)
+                 if (p := _whole_in_window(window, b))]
+    assert board.editor.submit_button.isVisible()
+
+    # Lane cards: none cut.
+    for lane in board.findChildren(QListView):
+        if lane.objectName() != "cards" and lane.model() is not None \
+                and lane.isVisibleTo(window) and "Lane" in type(lane).__name__:
+            problems += [f"lane card cut: {t}" for t in _cut_cards(lane)]
+
+    # The stepper, brought forward.
+    ws.panels.show_panel("procedureDock")
+    _settle()
+    problems += [p for b in _buttons(ws.stepper) if (p := _whole_in_window(window, b))]
+
+    # The timeline, brought forward: every row named.
+    ws.panels.show_panel("timelineDock")
+    _settle()
+    names = set(ws.timeline.named_rows())
+    rows = ws.timeline.timeline_layout.rows
+    assert len(rows) == 12
+    problems += [f"timeline row not named: {r.label}" for r in rows if r.label not in names]
+    assert not problems, "\n".join(problems)
