@@ -122,7 +122,8 @@ class PopcornBoard(BoardBase):
         grid.setHorizontalSpacing(3)  # five lanes a row: each pixel goes to their titles
         for i, action in enumerate((*POPCORN_ACTIONS, WAIT)):
             key = str((i + 1) % 10)
-            box = LaneBox(action, f"{action} [{key}]", wrap_title=True, max_lines=12)
+            # 16 lines: a turn card with three 24-letter names, whole in a lane 73 px wide
+            box = LaneBox(action, f"{action} [{key}]", wrap_title=True, max_lines=16)
             box.setToolTip(f"The active creature's turn: {action} (key {key})")
             box.view.setMaximumHeight(60)
             box.setMinimumWidth(56)  # ten lanes in five columns must fit beside 1280×720's list

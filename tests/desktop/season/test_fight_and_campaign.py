@@ -146,7 +146,7 @@ def test_a_deleted_pcs_logged_result_is_not_offered_again_after_reopen_and_end(
 
     ws = new_encounter(table, "Orc den", "addict", ("Brannoc the Bold", "Halvaine the Arcane"),
                        {"Orc": "2:5, 6"})
-    letters.drop_card(ws.board, "Halvaine the Arcane", "D [D]")  # type: ignore[arg-type]
+    letters.drop_card(ws.board, "Halvaine the Arcane", "D · missile, spell [D]")  # type: ignore[arg-type]
     letters.fill(ws.board, Target="Orc 1", Spell="Sleep")  # type: ignore[arg-type]
     letter_blow(ws, "Brannoc the Bold", "Orc 1", None)
     select(table, "Halvaine the Arcane")
