@@ -262,9 +262,7 @@ class DatabaseSettingsDialog(QDialog):
         """Says what must be filled in before the address can be tested or saved ("" if none)."""
         if self.kind.currentIndex() == 0 and not self.path.text().strip():
             return NO_FILE
-        if self.kind.currentIndex() == 1 and not self.host.text().strip():
-            return "Give the server's host name (or address) first."
-        return ""
+        return ""  # a server with no host is this computer's own socket: libpq's default
 
     def run_test(self) -> str:
         """Tests the connection and shows the answer (as plain text)."""
