@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QAbstractButton, QApplication
@@ -163,7 +164,10 @@ def test_rule_links_come_last_in_each_section() -> None:
 
 
 @pytest.mark.parametrize("system_id", [s for s, _t in CARDS])
-def test_quick_reference_card_prints_on_one_page(tmp_path: Path, system_id: str) -> None:
+def test_quick_reference_card_prints_on_one_page(qapp: Any, tmp_path: Path,
+                                                  system_id: str) -> None:
+    # qapp: a printer is a paint device, which Qt refuses (abort) before an application exists;
+    # run first in its worker, this test had none.
     pdf = tmp_path / f"{system_id}.pdf"
     print_card_pdf(system_id, pdf)
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
