@@ -43,7 +43,7 @@ REPORT_KEY = "combatdesk"
 # --- Qt: nothing one test shows or starts reaches the next ----------------------------------------
 
 
-def _drop_qt_leftovers() -> None:
+def _drop_qt_leftovers(used_qt: bool) -> None:
     """Deletes the widgets the test closed (pytest-qt calls deleteLater on them), now.
 
     A deferred delete posted outside any event loop waits for one: the closed main windows
@@ -63,23 +63,28 @@ def _drop_qt_leftovers() -> None:
 
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     app.processEvents()
-    # What the test left in reference cycles (Qt wrappers among them) is collected here, with
+    if not used_qt:
+        return
+    # What a Qt test left in reference cycles (Qt wrappers among them) is collected here, with
     # no store call in flight: collected later, inside another test's store-call wait while
     # its worker thread ran SQL, it crashed a worker once (the fault handler caught the main
-    # thread "Garbage-collecting" there).
+    # thread "Garbage-collecting" there). Only after Qt tests, and what survives is frozen
+    # (left to reference counting): a full collection after every test, each scanning all that
+    # earlier tests kept, doubled the suite's time.
     gc.collect()
-    if not _frozen:  # the modules loaded so far stay: later collections need not scan them
-        gc.freeze()
-        _frozen.append(True)
+    gc.freeze()
 
 
-_frozen: list[bool] = []
+def _used_qt(item: pytest.Item) -> bool:
+    names = set(getattr(item, "fixturenames", ()))
+    return bool(names & {"qtbot", "qapp"}) or "/desktop/" in item.nodeid or \
+        item.nodeid.startswith("tests/desktop/")
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
     result = yield  # pytest-qt's teardown (closing the test's widgets) and the fixtures' first
-    _drop_qt_leftovers()
+    _drop_qt_leftovers(_used_qt(item))
     return result
 
 
