@@ -18,7 +18,9 @@ FIGHT = {"system": "side-d6", "combatants": [
     {"id": "orc-1", "name": "Orc 1", "side": "monsters", "hp": 6}]}
 
 
-def test_a_window_behind_another_is_refused_and_reloads(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def _guardroom(qtbot, tmp_path: Path, round_begun: bool) -> tuple[str, Store, MainWindow]:  # type: ignore[no-untyped-def]
+    """A campaign file with the Guardroom fight (its combatants, round 1 begun or not) and a
+    window shown on it; gets the file's URL, the window's store and the window."""
     url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
     store = Store.open(url)
     campaign = store.campaigns.create("Greyhawk")
@@ -26,10 +28,16 @@ def test_a_window_behind_another_is_refused_and_reloads(qtbot, tmp_path: Path) -
     for command in commands_for_scenario(FIGHT):
         if command.events[0].kind is EventKind.COMBATANT_ADDED:
             session.execute(command)
-    session.execute(start_round(1))
+    if round_begun:
+        session.execute(start_round(1))
     window = MainWindow(store, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     window.show()
+    return url, store, window
+
+
+def test_a_window_behind_another_is_refused_and_reloads(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    url, store, window = _guardroom(qtbot, tmp_path, round_begun=True)
     mine = window.encounter_actions.current() or window.encounter_actions.workspaces[0]
     window.tabs.setCurrentWidget(mine)
     assert mine.controller.run(add_entry("declarations", {"actor": "brannoc", "action": "G",
@@ -68,16 +76,7 @@ def test_f5_reads_again_what_the_tab_shown_holds(qtbot, tmp_path: Path) -> None:
 
     from tests.desktop.table.conftest import make_active
 
-    url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
-    store = Store.open(url)
-    campaign = store.campaigns.create("Greyhawk")
-    session = EncounterSession.start(store, campaign.id, "Guardroom", "side-d6")
-    for command in commands_for_scenario(FIGHT):
-        if command.events[0].kind is EventKind.COMBATANT_ADDED:
-            session.execute(command)
-    window = MainWindow(store, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(window)
-    window.show()
+    url, store, window = _guardroom(qtbot, tmp_path, round_begun=False)
     mine = window.encounter_actions.workspaces[0]
     window.tabs.setCurrentWidget(mine)
     other_store = Store.open(url)
