@@ -67,9 +67,9 @@ def _cut_cards(view: QListView) -> list[str]:
         if painted < len(lines) * metrics.lineSpacing():  # a wrapped line left unpainted
             cut.append(f"{text} ({len(lines)} lines in {painted} px)")
             continue
+        # A word wider than the lane is broken inside it ("Stouthear" / "t"): cut as well.
         if any("…" in line for line in lines) or any(
-                metrics.horizontalAdvance(word) > width for line in lines
-                for word in line.split()):
+                metrics.horizontalAdvance(word) > width for word in text.split()):
             cut.append(text)
     return cut
 
