@@ -36,17 +36,27 @@ class ElidedLabel(QLabel):
     def minimumSizeHint(self) -> QSize:
         return QSize(0, self.height())
 
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
+    def shown_text(self) -> str:
+        """Gets the text as painted: the whole text, or its start ending in "…"."""
         rect = self.contentsRect()
         metrics = self.fontMetrics()
         if self._lines == 1:
-            shown = metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
-            painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
-            return
+            return metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
         # What wrapping at words wastes at each line's end: about a long word per line.
         room = rect.width() * self._lines - metrics.averageCharWidth() * 12 * (self._lines - 1)
-        shown = metrics.elidedText(" ".join(self.text().split()), Qt.TextElideMode.ElideRight,
-                                   max(room, rect.width()))
+        return metrics.elidedText(" ".join(self.text().split()), Qt.TextElideMode.ElideRight,
+                                  max(room, rect.width()))
+
+    def is_cut(self) -> bool:
+        """Tells whether the painted text lost its end to "…"."""
+        return self.shown_text() != " ".join(self.text().split())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        if self._lines == 1:
+            painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter),
+                             self.shown_text())
+            return
         painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
-                                   | Qt.TextFlag.TextWordWrap), shown)
+                                   | Qt.TextFlag.TextWordWrap), self.shown_text())

@@ -117,7 +117,9 @@ class LetterBoard(BoardBase):
         self.dice_label.setObjectName("diceState")
         self.dice_label.setWordWrap(True)
         # One line that never grows: a wrapping timer pushed the form down as it started.
-        self.timer_label = ElidedLabel()
+        # Three lines across the panel: one line beside the button cut every message at 1280×720
+        # ("The timer starts when y…"), and the DM hovered to read how long a player took.
+        self.timer_label = ElidedLabel(lines=3)
         self.timer_label.setObjectName("declarationTimer")
         self.timer = QElapsedTimer()
         self.timing: str | None = None
@@ -159,9 +161,10 @@ class LetterBoard(BoardBase):
         left.addWidget(self.cards, 2)
         if self._timed:
             timer_row = QHBoxLayout()
-            timer_row.addWidget(self.timer_label, 1)
+            timer_row.addStretch(1)
             timer_row.addWidget(self.timer_button)
             left.addLayout(timer_row)
+            left.addWidget(self.timer_label)
         # The form sits in a fixed, scrollable place below the cards: opening it moves nothing
         # and a long form (addict's) never makes the window taller than the screen.
         self.editor_area = form_area(self.editor, "declarationForm", 250)

@@ -135,3 +135,24 @@ def test_the_workspace_fits_a_laptop(laptop: MainWindow, sample_store: Store,
     assert len(rows) == 12
     problems += [f"timeline row not named: {r.label}" for r in rows if r.label not in names]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("laptop", SIZES, indirect=True, ids=["1280x720", "1366x768"])
+def test_the_declaration_timer_is_read_whole(laptop: MainWindow, sample_store: Store) -> None:
+    """addict's timer says who took how long and the delay it gives, never cut with "…"."""
+    ws = open_fight(laptop, sample_store, "addict")
+    _settle()
+    board: Any = ws.board
+    name = board.labels()[PC_IDS[0]]
+    assert len(name) >= 20
+    board._show_timer()
+    assert board.timer_label.text().startswith("The timer starts")
+    assert not board.timer_label.is_cut(), board.timer_label.shown_text()
+    board.last_timed = (name, 13, 21)  # a time typed over the clock's
+    board._show_timer()
+    assert not board.timer_label.is_cut(), board.timer_label.shown_text()
+    board.timing, board.decided = PC_IDS[0], 17  # decided, the form still being filled in
+    board.timer.start()
+    board._show_timer()
+    assert "filling the form in is not counted" in board.timer_label.text()
+    assert not board.timer_label.is_cut(), board.timer_label.shown_text()
