@@ -367,6 +367,26 @@ def test_morale_in_round_replaces_actions() -> None:
     assert events == [("f", "hits"), ("o", "morale-check"), ("o", "flees")]
 
 
+def test_morale_set_off_by_a_blow_comes_after_it() -> None:
+    """addict.morale.after-trigger: a check set off by the losing side's blow is rolled after
+    that blow; the winners' blows struck before it stand, and who is down does not check."""
+    orc = {**ORC, "morale": 5}
+    orc2 = {**ORC, "id": "o2", "hp": 2, "morale": 5}
+    doc = scenario([FIGHTER, orc, orc2], [{"initiative": {"party": 2, "monsters": 5},
+                                           "morale": {"monsters": {"roll": 9, "after": 1}},
+                                           "declarations": [
+        {"actor": "o", "action": "G", "target": "f", "hit": True, "damage": 3},
+        {"actor": "f", "action": "G", "target": "o2", "hit": True, "damage": 4}]}])
+    res = run(doc)
+    assert brief(res) == [("o", "hits"), ("f", "hits"), ("o", "morale-check"), ("o", "flees")]
+    assert res.combatants["f"].hp == 7  # the orc's blow before the check stands
+    assert "addict.morale.after-trigger" in res.steps[2].because
+    # Asked before any blow of the round, the check is at the side's turn, as before.
+    doc["rounds"][0]["morale"] = {"monsters": {"roll": 9}}
+    assert brief(run(doc))[:3] == [("o", "morale-check"), ("o2", "morale-check"),
+                                   ("o", "flees")]
+
+
 def test_multiple_routines_slot_in() -> None:
     """addict.oos.multiple-routines: a losing MAR fighter's first routine comes first."""
     fighter = {**FIGHTER, "attack_routines": 2}
