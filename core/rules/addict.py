@@ -288,6 +288,10 @@ RULES = rule_table(
          "A caster whose side lost initiative is not timed against the winners' attacks: "
          "they strike in their turn first, and damage before completion loses the spell.",
          "losing_caster_compares"),
+    Rule("addict.spell.carried-on-time", REV, "Important notes",
+         "A spell begun in an earlier round completes in its segment whatever this round's "
+         "initiative: a blow in that same segment lands with it (both resolve), and the "
+         "losing-caster reading does not apply."),
     Rule("addict.oos.charge-retaliation", REV, "Out-of-sequence cases",
          "Set weapons and retaliations against a charger strike in weapon-length order, "
          "longer first, equal lengths together."),
@@ -411,7 +415,8 @@ PHASES: tuple[Phase, ...] = (
            "addict.resolve.letter-order", "addict.resolve.same-letter-together",
            "addict.resolve.simultaneous", "addict.resolve.incapacitated",
            "addict.resolve.delayed-segment", "addict.spell.casting-time",
-           "addict.spell.lost-on-damage", "addict.prepare.spell-start-only", "addict.spell.heals",
+           "addict.spell.lost-on-damage", "addict.spell.carried-on-time",
+           "addict.prepare.spell-start-only", "addict.spell.heals",
            "addict.care.condition", "addict.care.cannot-act",
            "addict.oos.morale-avoid", "addict.morale.after-trigger",
            "addict.oos.multiple-routines",
@@ -1347,11 +1352,16 @@ class _Engine:
             for it in items:
                 if it.target is None or it.target not in ends:
                     continue
-                spells = [e for e in ends[it.target] if e.kind == "spell-end"]
+                # A spell begun in an earlier round completes in its segment whatever this
+                # round's dice: only a blow of an earlier segment can spoil it.
+                spells = [e for e in ends[it.target]
+                          if e.kind == "spell-end" and e.round_index == r_index]
                 if spells and self.caster_lost(it, dice, spells):
                     it.because.insert(0, "addict.oos.losing-caster")
                     continue
                 for end in ends[it.target]:
+                    if end.kind == "spell-end" and end.round_index < r_index:
+                        it.because.insert(0, "addict.spell.carried-on-time")
                     if it.kind in ("attack", "missile"):
                         self.attack_vs_caster(it, end, dice, tied)
                     elif it.kind == "charge":

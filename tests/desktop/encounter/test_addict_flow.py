@@ -295,3 +295,26 @@ def test_a_morale_check_asked_after_a_blow_keeps_the_blows_already_recorded(star
     ws.controller.stack.undo()  # the die
     ws.controller.stack.undo()  # the check itself: one Ctrl+Z each
     assert not ws.controller.state.rounds[-1].get("morale")
+
+
+def test_a_spell_lost_to_a_blow_is_offered_to_the_roster_as_lost(start) -> None:  # type: ignore[no-untyped-def]
+    """addict.spell.lost-on-damage at the end of the fight: the orc's blow spoils Halvaine's
+    Magic missile; End offers it as lost (used up, not cast), the Command cast beside it."""
+    from desktop.encounter.actions import EncounterActions
+
+    document = scenario("addict/losing-caster-hit-by-winner-loses-spell.json")
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    for actor, spell, target in (("halvaine", "magic missile", "orc"),
+                                 ("ysolde", "command", "archer")):
+        press_on_card(board, actor, "D")
+        fill_and_declare(board, spell=spell, target=target)
+    press_on_card(board, "orc", "G")
+    fill_and_declare(board, target="halvaine")
+    type_die(ws, "initiative party", "2")
+    type_die(ws, "initiative monsters", "5")
+    record(ws, "orc", True, 3)
+    _state, spent, lost = EncounterActions._end_state(ws)
+    assert spent == {"halvaine": ["magic missile"], "ysolde": ["command"]}
+    assert lost == {"halvaine": ["magic missile"]}
