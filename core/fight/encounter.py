@@ -131,7 +131,8 @@ def _placement(state: EncounterState, where: tuple[str | int, ...], total: int) 
         index = int(where[1])
         name, key = str(where[2]), str(where[3])
         current = state.rounds[index].get(name) or {}
-        data: dict[str, Any] = {"name": name, "value": {**current, key: total}}
+        data: dict[str, Any] = {"name": name, "value": {**current, key: _with_roll(
+            current.get(key), total)}}
         if index != len(state.rounds) - 1:
             data["round"] = index + 1
         return Event(EventKind.ROUND_FIELD_SET, frozen_mapping(data))
@@ -144,8 +145,16 @@ def _placement(state: EncounterState, where: tuple[str | int, ...], total: int) 
                      frozen_mapping({"list": "actions", "index": index, "entry": entry}))
     name, key = str(where[0]), str(where[1])
     current = state.fields.get(name) or {}
-    return Event(EventKind.SCENARIO_FIELD_SET,
-                 frozen_mapping({"name": name, "value": {**current, key: total}}))
+    return Event(EventKind.SCENARIO_FIELD_SET, frozen_mapping(
+        {"name": name, "value": {**current, key: _with_roll(current.get(key), total)}}))
+
+
+def _with_roll(entry: Any, total: int) -> Any:
+    """Gets what a die's total makes of an entry: the total, or an object's ``roll`` set (a
+    morale check's ``{"after": …}`` keeps when it was set off)."""
+    if isinstance(entry, Mapping):
+        return {**entry, "roll": total}
+    return total
 
 
 def roll_command(state: EncounterState, request: RollRequest, roll: Roll,
@@ -261,7 +270,8 @@ def morale_dice(state: EncounterState, resolution: Resolution | None) -> list[Ro
             if not isinstance(checks, Mapping):
                 continue
             for who, value in checks.items():
-                if value is None:
+                # null, or {"after": …} without its roll (a check set off by a blow)
+                if value is None or (isinstance(value, Mapping) and value.get("roll") is None):
                     needed.append(RollRequest((*where, str(who)), dice, f"{what} {who}"))
     return needed
 

@@ -83,6 +83,8 @@ class ProposedChange:
     changed_since: bool = False
     gone: bool = False
     """The entry was deleted from the roster during the fight: the change is only logged."""
+    lost: tuple[str, ...] = ()
+    """Of the spells used (``new``), those lost to a blow rather than cast."""
 
     def chosen(self, choice: Choice) -> ProposedChange | None:
         """Gets the change to write for the DM's ``choice`` (None: write nothing)."""
@@ -291,18 +293,32 @@ def _hp_change(entry: RosterEntry, start: Baseline, end: int | None) -> int | No
     return new if end != start.hp and new != entry.hp else None
 
 
+def _lost_of(spent: Sequence[str], lost: Sequence[str]) -> tuple[str, ...]:
+    """Gets which of the ``spent`` spells were lost (each lost one counted once)."""
+    left = Counter(lost)
+    return tuple(n for n in spent if _take(left, n))
+
+
+def spent_words(spent: Sequence[str], lost: Sequence[str]) -> str:
+    """Says which spells a fight used, the lost ones named so: "Bless, Web (lost)"."""
+    left = Counter(lost)
+    return ", ".join(f"{n} (lost)" if _take(left, n) else n for n in spent)
+
+
 def propose_results(
     roster: Sequence[RosterEntry],
     state: EncounterState,
     spells_cast: Mapping[str, Sequence[str]] | None = None,
     baseline: Mapping[str, Mapping[str, object]] | None = None,
+    spells_lost: Mapping[str, Sequence[str]] | None = None,
 ) -> list[ProposedChange]:
     """Lists what the encounter changed in each linked entry, as changes to the roster now.
 
     ``roster`` is the roster as it is now; each combatant's start comes from the log (or from
     ``baseline``, by combatant id, when a reopened encounter recorded one). ``spells_cast``
-    maps a combatant id to the spells it cast or lost; spells missing from a combatant's
-    end-state list count as used as well.
+    maps a combatant id to the spells it cast or lost, ``spells_lost`` those of them it lost
+    (named so in the change); spells missing from a combatant's end-state list count as used
+    as well.
     """
     by_id = {e.id: e for e in roster if e.id is not None}
     names = Counter(e.name for e in roster)
@@ -354,9 +370,11 @@ def propose_results(
         held = Counter(s.name for s in available_spells(entry))  # what it still holds now
         spent = tuple(n for n in spent if _take(held, n))
         if spent:
-            changes.append(change(ChangeField.SPELLS, spent,
-                                  f"{entry.name}: spells used — {', '.join(spent)}{note}",
-                                  start.spells, spent))
+            lost = _lost_of(spent, (spells_lost or {}).get(combatant.id, ()))
+            changes.append(replace(change(
+                ChangeField.SPELLS, spent,
+                f"{entry.name}: spells used — {spent_words(spent, lost)}{note}",
+                start.spells, spent), lost=lost))
     return changes
 
 

@@ -265,6 +265,9 @@ RULES = rule_table(
          "spell_lost_on_any_damage"),
     Rule("addict.oos.morale-avoid", REV, "Out-of-sequence cases",
          "At a side's turn a triggered morale check is rolled; failures avoid instead."),
+    Rule("addict.morale.after-trigger", REV, "Out-of-sequence cases",
+         "A check set off by an outcome of the round is rolled after that outcome, never before "
+         "the side's turn: what was resolved before it stands; failures avoid from then on."),
     Rule("addict.oos.multiple-routines", REV, "Out-of-sequence cases",
          "A creature with multiple attack routines slots its first routine in just before "
          "the enemy's first attack.", "multiple_routines_slot_in"),
@@ -285,6 +288,10 @@ RULES = rule_table(
          "A caster whose side lost initiative is not timed against the winners' attacks: "
          "they strike in their turn first, and damage before completion loses the spell.",
          "losing_caster_compares"),
+    Rule("addict.spell.carried-on-time", REV, "Important notes",
+         "A spell begun in an earlier round completes in its segment whatever this round's "
+         "initiative: a blow in that same segment lands with it (both resolve), and the "
+         "losing-caster reading does not apply."),
     Rule("addict.oos.charge-retaliation", REV, "Out-of-sequence cases",
          "Set weapons and retaliations against a charger strike in weapon-length order, "
          "longer first, equal lengths together."),
@@ -408,9 +415,11 @@ PHASES: tuple[Phase, ...] = (
            "addict.resolve.letter-order", "addict.resolve.same-letter-together",
            "addict.resolve.simultaneous", "addict.resolve.incapacitated",
            "addict.resolve.delayed-segment", "addict.spell.casting-time",
-           "addict.spell.lost-on-damage", "addict.prepare.spell-start-only", "addict.spell.heals",
+           "addict.spell.lost-on-damage", "addict.spell.carried-on-time",
+           "addict.prepare.spell-start-only", "addict.spell.heals",
            "addict.care.condition", "addict.care.cannot-act",
-           "addict.oos.morale-avoid", "addict.oos.multiple-routines",
+           "addict.oos.morale-avoid", "addict.morale.after-trigger",
+           "addict.oos.multiple-routines",
            "addict.oos.missile-reaction", "addict.oos.d-vs-d", "addict.oos.e-vs-d",
            "addict.oos.g-vs-d", "addict.oos.charge-retaliation", "addict.oos.retaliation-waits",
            "addict.oos.charge-contact", "addict.oos.missile-during-charge",
@@ -872,24 +881,31 @@ class _Engine:
 
     def morale_entries(self, raw: Any, path: str) -> list[tuple[str, int | None, int | None]]:
         """Reads ``{who: roll | {roll, target} | null}``; who is a side or a combatant id."""
+        return [(who, roll, target) for who, roll, target, _ in self.round_morale(raw, path)]
+
+    def round_morale(self, raw: Any, path: str
+                     ) -> list[tuple[str, int | None, int | None, int | None]]:
+        """Reads ``{who: roll | {roll, target, after} | null}``; ``after`` is the index of
+        the round's declaration whose outcome set the check off."""
         if raw is None:
             return []
         if not isinstance(raw, Mapping):
             raise ScenarioError(path, "expected an object {side or combatant: roll}")
-        out: list[tuple[str, int | None, int | None]] = []
+        out: list[tuple[str, int | None, int | None, int | None]] = []
         for who, value in raw.items():
             wpath = f"{path}.{who}"
             if who not in self.by_id and who not in self.sc.sides:
                 raise ScenarioError(wpath, f"unknown side or combatant {who!r}")
             if isinstance(value, Mapping):
                 out.append((who, _int_field(value, "roll", wpath, 0),
-                            _int_field(value, "target", wpath)))
+                            _int_field(value, "target", wpath),
+                            _int_field(value, "after", wpath, 0)))
             elif value is None:
-                out.append((who, None, None))
+                out.append((who, None, None, None))
             elif isinstance(value, bool) or not isinstance(value, int):
                 raise ScenarioError(wpath, f"expected a morale roll, got {value!r}")
             else:
-                out.append((who, value, None))
+                out.append((who, value, None, None))
         return out
 
     def morale_members(self, who: str) -> list[str]:
@@ -899,7 +915,7 @@ class _Engine:
         return [c.id for c in self.sc.combatants if c.side == who and self.active(c.id)]
 
     def check_morale(self, key: Key, who: str, roll: int | None, target: int | None,
-                     path: str, rule: str) -> list[str]:
+                     path: str, *rules: str) -> list[str]:
         """Rolls one morale check and returns the members who fail it."""
         members = self.morale_members(who)
         if not members:
@@ -914,7 +930,7 @@ class _Engine:
             if number is None:
                 raise ScenarioError(path, f"{cid!r} has no morale score; give a target")
             ok = roll <= number
-            self.emit(key, cid, StepEvent.MORALE_CHECK, [rule],
+            self.emit(key, cid, StepEvent.MORALE_CHECK, list(rules),
                       detail={"roll": roll, "morale": number, "result": "pass" if ok else "fail"})
             if not ok:
                 failed.append(cid)
@@ -1011,13 +1027,7 @@ class _Engine:
             counts[d] = counts.get(d, 0) + 1
         tied = {d for d, n in counts.items() if n > 1 and d > 0}
         self.place_carry(r_index, dice)
-        for who, roll, target in self.morale_entries(spec.raw.get("morale"),
-                                                     f"{spec.path}.morale"):
-            side = self.by_id[who].side if who in self.by_id else who
-            item = _Item("morale", who, (r_index, 1, -dice.get(side, 0), _MORALE_RANK, 0, 0),
-                         ["addict.oos.morale-avoid"], detail={"roll": roll, "target": target,
-                                                              "path": f"{spec.path}.morale"})
-            self.push(item)
+        morale = self.round_morale(spec.raw.get("morale"), f"{spec.path}.morale")
         built: list[tuple[Declaration, list[_Item]]] = []
         for decl in spec.declarations:
             actor = self.by_id[decl.actor]
@@ -1043,6 +1053,30 @@ class _Engine:
         self.adjust_round(r_index, dice, tied, built)
         for decl, items in built:
             self.schedule(decl, items, r_index, 10)
+        self.queue_round_morale(r_index, spec, dice, morale, built)
+
+    def queue_round_morale(self, r_index: int, spec: RoundSpec, dice: Mapping[str, int],
+                           morale: list[tuple[str, int | None, int | None, int | None]],
+                           built: list[tuple[Declaration, list[_Item]]]) -> None:
+        """Queues the round's morale checks at the side's turn (addict.oos.morale-avoid), or
+        just after the declaration that set one off when that comes later
+        (addict.morale.after-trigger): what was resolved before the check stands."""
+        keys = {decl.path: [it.key for it in items if it.key] for decl, items in built}
+        for who, roll, target, after in morale:
+            side = self.by_id[who].side if who in self.by_id else who
+            key: Key = (r_index, 1, -dice.get(side, 0), _MORALE_RANK, 0, 0)
+            because = ["addict.oos.morale-avoid"]
+            if after is not None:
+                if after >= len(spec.declarations):
+                    raise ScenarioError(f"{spec.path}.morale.{who}.after",
+                                        f"no declaration {after + 1} in this round")
+                done = keys.get(spec.declarations[after].path) or []
+                if done and _after(max(done)) > key:
+                    key = _after(max(done))
+                    because = ["addict.morale.after-trigger", "addict.oos.morale-avoid"]
+            self.push(_Item("morale", who, key, because,
+                            detail={"roll": roll, "target": target,
+                                    "path": f"{spec.path}.morale"}))
 
     def initiative_override(self, decl: Declaration) -> str | None:
         """Gets a declaration's own ``initiative`` (``wins`` / ``loses``), when allowed."""
@@ -1318,11 +1352,16 @@ class _Engine:
             for it in items:
                 if it.target is None or it.target not in ends:
                     continue
-                spells = [e for e in ends[it.target] if e.kind == "spell-end"]
+                # A spell begun in an earlier round completes in its segment whatever this
+                # round's dice: only a blow of an earlier segment can spoil it.
+                spells = [e for e in ends[it.target]
+                          if e.kind == "spell-end" and e.round_index == r_index]
                 if spells and self.caster_lost(it, dice, spells):
                     it.because.insert(0, "addict.oos.losing-caster")
                     continue
                 for end in ends[it.target]:
+                    if end.kind == "spell-end" and end.round_index < r_index:
+                        it.because.insert(0, "addict.spell.carried-on-time")
                     if it.kind in ("attack", "missile"):
                         self.attack_vs_caster(it, end, dice, tied)
                     elif it.kind == "charge":
@@ -1742,10 +1781,10 @@ class _Engine:
         if kind == "morale":
             raw = it.detail
             failed = self.check_morale(key, it.actor, raw.get("roll"), raw.get("target"),
-                                       str(raw.get("path")), "addict.oos.morale-avoid")
+                                       str(raw.get("path")), *it.because)
             avoid_key = (*key[:3], _RANK["A"], 0, 0)
             for cid in failed:
-                flee = _Item("flee-morale", cid, avoid_key, ["addict.oos.morale-avoid"], "A")
+                flee = _Item("flee-morale", cid, avoid_key, list(it.because), "A")
                 followups.append(flee)
             return
         if kind == "flee-morale":

@@ -518,7 +518,7 @@ class EncounterActions:
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        state, spells = self._end_state(workspace)
+        state, spells, lost = self._end_state(workspace)
         baseline = workspace.session.info.results_baseline  # set when it was reopened
         campaign_id = workspace.session.info.campaign_id
         try:
@@ -544,7 +544,7 @@ class EncounterActions:
             return True
 
         self.dialog = self.window.roster_actions.review_results(state, name, spells, baseline,
-                                                                roster, end)
+                                                                roster, end, spells_lost=lost)
         return True
 
     def _logged_defeats(self, campaign_id: int, name: str) -> set[str]:
@@ -634,7 +634,7 @@ class EncounterActions:
         from core.roster.results import reopen_baseline
         from desktop.encounter.reopen_command import ReopenCommand
 
-        state, spells = self._end_state(workspace)
+        state, spells, _lost = self._end_state(workspace)
         defeated = [cid for cid, c in state.combatants.items()
                     if ROSTER_ID_KEY not in c.extra and c.label in defeats]
         baseline = reopen_baseline(roster, state, spells,
@@ -653,17 +653,21 @@ class EncounterActions:
     @staticmethod
     def _end_state(
         workspace: EncounterWorkspace,
-    ) -> tuple[EncounterState, dict[str, list[str]]]:
-        """Gets the state with the engine's end HP and status, and the spells each one spent."""
+    ) -> tuple[EncounterState, dict[str, list[str]], dict[str, list[str]]]:
+        """Gets the state with the engine's end HP and status, the spells each one spent (cast
+        or lost), and those of them it lost (disrupted)."""
         state = workspace.controller.state
         resolution = workspace.controller.resolution
         if resolution is None:
-            return state, {}
+            return state, {}, {}
         spent: dict[str, list[str]] = {}
+        lost: dict[str, list[str]] = {}
         for step in resolution.steps:
             spell = step.detail.get("spell")
             if spell and step.event in (StepEvent.SPELL_TAKES_EFFECT, StepEvent.SPELL_DISRUPTED):
                 spent.setdefault(step.actor, []).append(str(spell))
+                if step.event == StepEvent.SPELL_DISRUPTED:
+                    lost.setdefault(step.actor, []).append(str(spell))
         from core.roster.results import death_saves_left, with_death_saves
 
         saves = death_saves_left(resolution.steps)  # popcorn: a PC that spent a Death save
@@ -673,7 +677,7 @@ class EncounterActions:
             if cid in resolution.combatants else c
             for cid, c in state.combatants.items()
         }
-        return replace(state, combatants=frozen_mapping(combatants)), spent
+        return replace(state, combatants=frozen_mapping(combatants)), spent, lost
 
     def summary_html(
         self, workspace: EncounterWorkspace, first: int | None = None,

@@ -28,6 +28,7 @@ from core.rules.base import RollRequest
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.roll_row import RollRow
 from desktop.plain_text import elide_name
+from desktop.resolution.step_identity import step_source
 from desktop.step_text import rule_in_words
 
 AUTO_MARK = "[auto]"
@@ -126,7 +127,8 @@ class ProcedureStepper(QWidget):
             in_round = QPushButton("&In Round")
             in_round.setObjectName("roundMorale")
             in_round.setToolTip("A morale check of the chosen side or combatant this round, "
-                                "made at that side's turn")
+                                "made at that side's turn, or after the last blow recorded "
+                                "against it if that came later")
             in_round.clicked.connect(lambda: self.ask_morale(opening=False))
             morale_row = QVBoxLayout()
             who_row = QHBoxLayout()
@@ -409,13 +411,32 @@ class ProcedureStepper(QWidget):
             command = set_field("opening_morale", {**current, who: None})
         else:
             current = state.rounds[-1].get("morale") or {} if state.rounds else {}
-            command = set_round_field("morale", {**current, who: None})
+            after = self._last_blow_recorded(who)
+            command = set_round_field(
+                "morale", {**current, who: None if after is None else {"after": after}})
         if who in current:
             label = Names.from_state(state)(who)
             self._show_change(f"{label} already checks morale there; change its die in "
                               "'Dice made'.")
             return False
         return self.controller.run(command)
+
+    def _last_blow_recorded(self, who: str) -> int | None:
+        """Gets the index of the current round's declaration whose recorded hit on ``who`` (a
+        side or a combatant) came last in the order of play: a check asked for now was set
+        off by it, and is made after it (addict.morale.after-trigger)."""
+        state = self.controller.state
+        resolution = self.controller.resolution
+        if not state.rounds or resolution is None:
+            return None
+        members = {cid for cid, c in state.combatants.items() if cid == who or c.side == who}
+        prefix = f"rounds[{len(state.rounds) - 1}].declarations["
+        last = None
+        for step in resolution.steps:
+            source = step_source(step) or ""
+            if step.event == "hits" and step.target in members and source.startswith(prefix):
+                last = int(source[len(prefix):].split("]")[0])
+        return last
 
     def _show_change(self, error: str | None) -> None:
         self.change_error.setText(error or "")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from PySide6.QtCore import QSettings
@@ -32,6 +32,8 @@ class ResultsReview(Protocol):
         spells_cast: Mapping[str, Sequence[str]] | None = ...,
         baseline: Mapping[str, Mapping[str, object]] | None = ...,
         roster: Sequence[RosterEntry] | None = ...,
+        end: Callable[[], bool] | None = ...,
+        spells_lost: Mapping[str, Sequence[str]] | None = ...,
     ) -> QWidget | None: ...
 
 

@@ -390,6 +390,7 @@ class RosterActions:
         baseline: Mapping[str, Mapping[str, object]] | None = None,
         roster: Sequence[RosterEntry] | None = None,
         end: Callable[[], bool] | None = None,
+        spells_lost: Mapping[str, Sequence[str]] | None = None,
     ) -> ResultsDialog | None:
         """Opens the roster changes an encounter made, beside the roster as it is now.
 
@@ -413,7 +414,7 @@ class RosterActions:
                 self.window.store_failed(exc, f"The results of {title} were not offered")
                 return None
         roster = list(roster)
-        changes = propose_results(roster, state, spells_cast, baseline)
+        changes = propose_results(roster, state, spells_cast, baseline, spells_lost)
         kills = encounter_kills(state, self.window.templates, defeated_in(baseline))
         if not changes and not kills:
             if end is None or end():

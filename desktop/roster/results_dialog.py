@@ -47,7 +47,14 @@ def _what(field: ChangeField) -> str:
 
 def _ended_with(change: ProposedChange) -> str:
     if change.field is ChangeField.SPELLS:
-        return f"cast {_text(change.new)}"
+        spent = change.new if isinstance(change.new, (tuple, list)) else (str(change.new),)
+        cast = list(spent)
+        for name in change.lost:  # one taken out of the cast list per spell lost
+            cast.remove(name)
+        parts = [f"cast {', '.join(cast)}"] if cast else []
+        if change.lost:
+            parts.append(f"lost {', '.join(change.lost)}")
+        return "; ".join(parts)
     return _text(change.end if change.end is not None else change.new)
 
 

@@ -367,6 +367,53 @@ def test_morale_in_round_replaces_actions() -> None:
     assert events == [("f", "hits"), ("o", "morale-check"), ("o", "flees")]
 
 
+def test_morale_set_off_by_a_blow_comes_after_it() -> None:
+    """addict.morale.after-trigger: a check set off by the losing side's blow is rolled after
+    that blow; the winners' blows struck before it stand, and who is down does not check."""
+    orc = {**ORC, "morale": 5}
+    orc2 = {**ORC, "id": "o2", "hp": 2, "morale": 5}
+    doc = scenario([FIGHTER, orc, orc2], [{"initiative": {"party": 2, "monsters": 5},
+                                           "morale": {"monsters": {"roll": 9, "after": 1}},
+                                           "declarations": [
+        {"actor": "o", "action": "G", "target": "f", "hit": True, "damage": 3},
+        {"actor": "f", "action": "G", "target": "o2", "hit": True, "damage": 4}]}])
+    res = run(doc)
+    assert brief(res) == [("o", "hits"), ("f", "hits"), ("o", "morale-check"), ("o", "flees")]
+    assert res.combatants["f"].hp == 7  # the orc's blow before the check stands
+    assert "addict.morale.after-trigger" in res.steps[2].because
+    # Asked before any blow of the round, the check is at the side's turn, as before.
+    doc["rounds"][0]["morale"] = {"monsters": {"roll": 9}}
+    assert brief(run(doc))[:3] == [("o", "morale-check"), ("o2", "morale-check"),
+                                   ("o", "flees")]
+
+
+def test_a_spell_carried_into_the_round_is_not_lost_to_a_blow_of_its_segment() -> None:
+    """addict.spell.carried-on-time: a spell begun in a surprise segment completes in segment
+    1 of the first round; the winners' blow in that same segment lands too ("Actions resolving
+    on the same segment: ALWAYS both resolve") instead of spoiling it as if the caster had just
+    lost initiative (addict.oos.losing-caster)."""
+    shaman = {"id": "s", "side": "monsters", "hp": 9,
+              "spells": [{"name": "hold person", "casting_time": 3}]}
+    doc = scenario([FIGHTER, shaman], [
+        {"surprise": True, "declarations": [
+            {"actor": "s", "action": "D", "spell": "hold person", "target": "f", "segment": 1}]},
+        {"initiative": {"party": 6, "monsters": 1}, "declarations": [
+            {"actor": "f", "action": "G", "target": "s", "hit": True, "damage": 6}]}],
+        surprise={"party": 2, "monsters": 5})
+    res = run(doc)
+    events = brief(res)
+    assert ("s", "spell-takes-effect") in events and ("s", "spell-disrupted") not in events
+    blow = next(s for s in res.steps if s.actor == "f" and s.event == "hits")
+    assert "addict.spell.carried-on-time" in blow.because
+    assert "addict.oos.losing-caster" not in blow.because
+    # Begun in this round by a caster who lost initiative, the same blow spoils it.
+    doc["rounds"] = doc["rounds"][1:]
+    del doc["surprise"]
+    doc["rounds"][0]["declarations"].append(
+        {"actor": "s", "action": "D", "spell": "hold person", "target": "f"})
+    assert ("s", "spell-disrupted") in brief(run(doc))
+
+
 def test_multiple_routines_slot_in() -> None:
     """addict.oos.multiple-routines: a losing MAR fighter's first routine comes first."""
     fighter = {**FIGHTER, "attack_routines": 2}

@@ -115,11 +115,12 @@ def test_a_morale_check_asked_for_and_typed_in_the_stepper_resolves_as_the_cli(s
     assert ws.stepper.morale_who is not None
     ws.stepper.morale_who.setCurrentText("kobolds (whole side)")
     ws.findChild(QPushButton, "roundMorale").click()
-    assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": None}
+    # set off by the paladin's blow on kobold 1; the kobolds' turn comes after it anyway
+    assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": {"after": 0}}
     row = ws.stepper.row_for("morale (round 1) kobolds")
     assert row is not None and row.request.expression == "2d6"
     type_die(ws, "morale (round 1) kobolds", "8")
-    assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": 8}
+    assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": {"after": 0, "roll": 8}}
     assert [s.actor for s in ws.controller.resolution.steps if s.event == "flees"] == [
         "kobold-2"]  # the chief's morale is 9: an 8 holds
     assert gui_steps(ws) == cli_steps(document)
@@ -127,7 +128,7 @@ def test_a_morale_check_asked_for_and_typed_in_the_stepper_resolves_as_the_cli(s
     assert ws.stepper.selected_roll() is None  # none selected: the newest roll is changed
     ws.stepper.type_over.setText("5")
     QTest.keyClick(ws.stepper.type_over, Qt.Key.Key_Return)
-    assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": 5}
+    assert ws.controller.state.rounds[-1]["morale"] == {"kobolds": {"after": 0, "roll": 5}}
     assert not [s for s in ws.controller.resolution.steps if s.event == "flees"]
 
 
@@ -257,3 +258,63 @@ def test_the_timer_counts_the_players_deciding_not_the_dms_typing(start, monkeyp
     assert "7 s to decide" in lane.texts()[0]  # the delay shows on the declaration
     ws.controller.stack.undo()  # one Ctrl+Z takes the declaration and its delay back
     assert not (ws.controller.state.rounds and ws.controller.state.rounds[-1]["declarations"])
+
+
+def test_a_morale_check_asked_after_a_blow_keeps_the_blows_already_recorded(start) -> None:  # type: ignore[no-untyped-def]
+    """addict.morale.after-trigger: the orcs won and struck; Elowen's recorded blow drops an
+    orc, and the DM asks for the orcs' check. It comes after that blow: the hits recorded
+    before it stay (they vanished when the check went to the top of the round), the orc
+    who is down does not check, and whoever fails flees."""
+    document = scenario("addict/morale-after-the-blow-that-set-it-off.json")
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    for actor, target in (("orc-3", "halvaine"), ("orc-1", "brannoc"), ("elowen", "orc-2"),
+                          ("brannoc", "orc-1")):
+        press_on_card(board, actor, "G")
+        fill_and_declare(board, target=target)
+    type_die(ws, "initiative party", "2")
+    type_die(ws, "initiative orcs", "5")
+    record(ws, "orc-3", True, 3)
+    record(ws, "orc-1", False, 0)
+    record(ws, "elowen", True, 4)
+    record(ws, "brannoc", True, 2)
+    ws.stepper.morale_who.setCurrentText("orcs (whole side)")
+    ws.findChild(QPushButton, "roundMorale").click()
+    # the last blow recorded on an orc: Brannoc's, simultaneous with Elowen's
+    assert ws.controller.state.rounds[-1]["morale"] == {"orcs": {"after": 3}}
+    type_die(ws, "morale (round 1) orcs", "11")
+    assert ws.controller.state.rounds[-1]["morale"] == {"orcs": {"after": 3, "roll": 11}}
+    steps = ws.controller.resolution.steps
+    assert [(s.actor, str(s.event)) for s in steps][:4] == [
+        ("orc-3", "hits"), ("orc-1", "misses"), ("elowen", "hits"), ("brannoc", "hits")]
+    assert ws.controller.resolution.combatants["halvaine"].hp == 6  # orc 3's blow stands
+    assert {s.actor for s in steps if s.event == "morale-check"} == {"orc-1", "orc-3"}
+    assert {s.actor for s in steps if s.event == "flees"} == {"orc-1", "orc-3"}
+    assert gui_steps(ws) == cli_steps(document)
+    ws.controller.stack.undo()  # the die
+    ws.controller.stack.undo()  # the check itself: one Ctrl+Z each
+    assert not ws.controller.state.rounds[-1].get("morale")
+
+
+def test_a_spell_lost_to_a_blow_is_offered_to_the_roster_as_lost(start) -> None:  # type: ignore[no-untyped-def]
+    """addict.spell.lost-on-damage at the end of the fight: the orc's blow spoils Halvaine's
+    Magic missile; End offers it as lost (used up, not cast), the Command cast beside it."""
+    from desktop.encounter.actions import EncounterActions
+
+    document = scenario("addict/losing-caster-hit-by-winner-loses-spell.json")
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    for actor, spell, target in (("halvaine", "magic missile", "orc"),
+                                 ("ysolde", "command", "archer")):
+        press_on_card(board, actor, "D")
+        fill_and_declare(board, spell=spell, target=target)
+    press_on_card(board, "orc", "G")
+    fill_and_declare(board, target="halvaine")
+    type_die(ws, "initiative party", "2")
+    type_die(ws, "initiative monsters", "5")
+    record(ws, "orc", True, 3)
+    _state, spent, lost = EncounterActions._end_state(ws)
+    assert spent == {"halvaine": ["magic missile"], "ysolde": ["command"]}
+    assert lost == {"halvaine": ["magic missile"]}

@@ -43,6 +43,34 @@ def test_a_large_import_lands_whole_with_progress_and_exports_back(
     assert out.read_text(encoding="utf-8").count('"Spearman ') == 400
 
 
+def test_a_spell_lost_in_the_fight_is_named_lost_in_the_results_and_the_log(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """A spell spoiled by a blow is used up like a cast one, and the DM reads which it was:
+    "lost Hold person" in the results, "(lost)" in the session log (it read "cast")."""
+    ysolde = next(e for e in window.entries if e.name == "Sister Ysolde")
+    log = EncounterLog()
+    log.execute(add_combatant(roster_combatant(ysolde)))
+    y = f"roster-{ysolde.id}"
+    dialog = window.roster_actions.review_results(log.state, "Orc ambush",
+                                                  {y: ["Bless", "Hold person"]},
+                                                  spells_lost={y: ["Hold person"]})
+    assert isinstance(dialog, ResultsDialog)
+    assert dialog.descriptions() == ["Sister Ysolde: spells used — Bless, Hold person (lost)"]
+    texts = [dialog.table.item(0, c).text() for c in range(dialog.table.columnCount())
+             if dialog.table.item(0, c) is not None]
+    assert "cast Bless; lost Hold person" in texts
+    dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Apply).click()
+    qtbot.waitUntil(lambda: window.undo_stack.count() == 1)
+    log_dialog = window.roster_actions.show_session_log()  # what the DM reads
+    assert log_dialog is not None
+    top = log_dialog.tree.topLevelItem(0)
+    assert top.text(1) == "Results of Orc ambush"
+    lines = [top.child(i).text(1) for i in range(top.childCount())]
+    assert "Sister Ysolde: spells used — Bless, Hold person (lost)" in lines, lines
+    log_dialog.close()
+
+
 def test_encounter_results_flow_back_in_one_undoable_transaction(
     qtbot: QtBot, window: MainWindow
 ) -> None:
