@@ -16,6 +16,9 @@ from desktop.step_text import short_rule_ids, step_tooltip, step_when
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
 """Gets a row's step seq (an int) from any of its cells."""
 
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
+_ROLES_ANSWERED = frozenset({_DISPLAY, _TOOLTIP, int(SEQ_ROLE)})
 _HEADERS = ("#", "When", "Actor", "Event", "Target", "Rules")
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -69,16 +72,18 @@ class StepsModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        # Painting asks every cell for a dozen roles this model has no answer to: those are
+        # turned away first, on plain ints (bench/bench_command.py).
+        if role not in _ROLES_ANSWERED:
+            return None
         step = self.step_at(index.row()) if index.isValid() else None
         if step is None:
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return self._cell(step, index.column())
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             return step_tooltip(step, self._system, self._labels)
-        if role == SEQ_ROLE:
-            return step.seq
-        return None
+        return step.seq
 
     def _cell(self, step: Step, column: int) -> str:
         label = self._labels.get
