@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 
 from core.fight.encounter import set_field, set_round_field
 from core.fight.log import Command
-from core.fight.procedure import current_phase
 from core.printout.words import Names, entered_words, purpose_words, request_words
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
@@ -225,9 +224,7 @@ class ProcedureStepper(QWidget):
 
     def engine_index(self) -> int:
         """Gets the index of the phase the engine is waiting for (core.fight.procedure)."""
-        controller = self.controller
-        phase = current_phase(controller.state,
-                              None if controller.error else controller.resolution)
+        phase = self.controller.phase()
         return next((i for i, p in enumerate(self.phases) if p.id == phase), 0)
 
     def current_index(self) -> int:
