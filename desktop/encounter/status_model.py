@@ -80,20 +80,23 @@ class StatusModel(QAbstractTableModel):
     def set_state(self, state: EncounterState, resolution: Resolution | None,
                   scenario: Scenario | None = None) -> None:
         """Shows ``state`` as ``resolution`` (made from ``scenario``) resolves it."""
-        self.beginResetModel()
         notes, self.round_note = _notes(state, resolution, scenario) \
             if resolution is not None else ({}, "")
         for cid in state.hidden:  # the DM sees who the players' screen leaves out
             notes.setdefault(cid, []).insert(0, HIDDEN_NOTE)
-        self._rows = []
+        rows = []
         for c in state.combatants.values():
             result = resolution.combatants.get(c.id) if resolution is not None else None
             hp = result.hp if result is not None else c.hp
             start = f" / {c.max_hp or c.hp}" if (c.max_hp or c.hp) is not None else ""
             status = result.status if result is not None else c.status
             shown_hp = f"{hp if hp is not None else '?'}{start}"
-            self._rows.append((elide_name(c.label), c.side, shown_hp, status,
-                               "; ".join(notes.get(c.id, []))))
+            rows.append((elide_name(c.label), c.side, shown_hp, status,
+                         "; ".join(notes.get(c.id, []))))
+        if rows == self._rows:
+            return  # nothing to lay out or paint again
+        self.beginResetModel()
+        self._rows = rows
         self.endResetModel()
 
     def notes_of(self, row: int) -> str:
