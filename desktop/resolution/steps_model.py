@@ -36,14 +36,28 @@ class StepsModel(QAbstractTableModel):
     def set_resolution(
         self, resolution: Resolution | None, combatants: Sequence[Combatant] | None = None
     ) -> None:
-        """Shows ``resolution``'s steps; ``combatants`` gives the names to show."""
-        self.beginResetModel()
-        self._system = resolution.system if resolution else ""
-        self._steps = resolution.steps if resolution else ()
-        self._row_of = {step.seq: row for row, step in enumerate(self._steps)}
-        if combatants is not None:
-            self._labels = {c.id: elide_name(c.label) for c in combatants}
-        self.endResetModel()
+        """Shows ``resolution``'s steps; ``combatants`` gives the names to show.
+
+        Only the rows that changed are redrawn when the list keeps its length (a hit recorded,
+        a die given): a reset laid out and painted the whole list, and lost the selection.
+        """
+        system = resolution.system if resolution else ""
+        steps = resolution.steps if resolution else ()
+        labels = self._labels if combatants is None else {
+            c.id: elide_name(c.label) for c in combatants}
+        if system != self._system or labels != self._labels or len(steps) != len(self._steps):
+            self.beginResetModel()
+            self._system, self._steps, self._labels = system, steps, labels
+            self._row_of = {step.seq: row for row, step in enumerate(steps)}
+            self.endResetModel()
+            return
+        changed = [row for row, (old, new) in enumerate(zip(self._steps, steps, strict=True))
+                   if old != new]
+        self._steps = steps
+        self._row_of = {step.seq: row for row, step in enumerate(steps)}
+        if changed:
+            self.dataChanged.emit(self.index(changed[0], 0),
+                                  self.index(changed[-1], len(_HEADERS) - 1))
 
     def row_of_seq(self, seq: int) -> int | None:
         """Gets the row showing step ``seq``."""
