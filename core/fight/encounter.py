@@ -106,10 +106,13 @@ def arriving(state: EncounterState, combatants: Sequence[Combatant]) -> list[Com
     return [replace(c, extra=frozen_mapping({**c.extra, ARRIVES: arrival})) for c in combatants]
 
 
-def rolls_needed(state: EncounterState) -> list[RollRequest]:
-    """Lists the dice the encounter still needs, as its system says."""
+def rolls_needed(state: EncounterState,
+                 document: Mapping[str, Any] | None = None) -> list[RollRequest]:
+    """Lists the dice the encounter still needs, as its system says; ``document`` is the
+    state's scenario_document when the caller has made it already."""
     system = find_system(str(state.config.get("system")))
-    return system.rolls_needed(scenario_document(state))
+    return system.rolls_needed(dict(document) if document is not None
+                               else scenario_document(state))
 
 
 def _current_where(state: EncounterState, where: tuple[str | int, ...]) -> tuple[str | int, ...]:

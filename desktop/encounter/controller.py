@@ -74,6 +74,8 @@ class EncounterController(QObject):
         self.listeners: list[Callable[[], None]] = []
         self.ask_retry: AskRetry | None = None
         """Asks Retry / Cancel when the database is busy or away (None: refuse at once)."""
+        self._documented: tuple[EncounterState, dict[str, object]] | None = None
+        """The latest state redrawn and its scenario_document (the dice asked read it too)."""
         self._resolved_document: dict[str, object] | None = None
         """The scenario the resolution (or the error) was made from."""
         self._checked: tuple[dict[str, object], Scenario, Resolution] | None = None
@@ -118,8 +120,10 @@ class EncounterController(QObject):
         the engine cannot say)."""
         kept = self._asked
         if kept is None or kept[0] is not state:
+            made = self._documented
+            document = made[1] if made is not None and made[0] is state else None
             try:
-                asked: list[RollRequest] | None = rolls_needed(state)
+                asked: list[RollRequest] | None = rolls_needed(state, document)
             except _ENGINE_ERRORS:
                 asked = None
             kept = self._asked = (state, asked)
@@ -166,6 +170,7 @@ class EncounterController(QObject):
         # A command that leaves the scenario as it was (hiding a creature from the players,
         # a phase) leaves the resolution as it was: the engine is not asked again.
         document = scenario_document(self.state)
+        self._documented = (self.state, document)
         if document == self._resolved_document:
             return
         self._resolved_document = document
