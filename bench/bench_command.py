@@ -9,6 +9,11 @@ click until the workspace is redrawn and repainted (list, status, board, timelin
 ``processEvents`` and a forced ``grab()``); the sample checks that the list shows the hit.
 Ctrl+Z (untimed) takes it back for the next sample. The same with the players' screen open
 shows what it adds. Target: at most 50 ms at 40 combatants. Prints medians and maxima.
+
+In the default layout the resolution list, the timeline and the status share one place as
+tabs, the list in front: the timeline and status are brought up to date at each command but
+not painted. ``--front timelineDock`` (or ``statusDock``, ``procedureDock``) brings that panel
+forward in every workspace instead, so that its painting is measured too.
 """
 
 from __future__ import annotations
@@ -126,7 +131,13 @@ def _samples(app: QApplication, ws: EncounterWorkspace) -> list[float]:
 
 
 def main() -> None:
-    systems = tuple(sys.argv[1:]) or SYSTEMS
+    args = sys.argv[1:]
+    front = None
+    if "--front" in args:  # a panel brought forward in every workspace (see the docstring)
+        at = args.index("--front")
+        front = args[at + 1]
+        del args[at:at + 2]
+    systems = tuple(args) or SYSTEMS
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
     folder = Path(tempfile.mkdtemp())
@@ -145,6 +156,8 @@ def main() -> None:
         for system in systems:
             for n in SIZES:
                 ws = _open(store, window, system, n)
+                if front is not None:
+                    ws.panels.bring_forward(front)
                 app.processEvents()
                 times = _samples(app, ws)
                 flag = "  over target" if n == 40 and statistics.median(times) > TARGET_MS \

@@ -22,7 +22,7 @@ from core.fight.log import (
     LogError,
     record_roll,
 )
-from core.model.scenario import SCENARIO_FORMAT, combatant_to_json, parse_scenario
+from core.model.scenario import SCENARIO_FORMAT, Scenario, combatant_to_json, parse_scenario
 from core.model.values import Combatant, Resolution, Roll, frozen_mapping
 from core.rules import RollSource, find_system
 from core.rules.base import RollRequest
@@ -106,10 +106,13 @@ def arriving(state: EncounterState, combatants: Sequence[Combatant]) -> list[Com
     return [replace(c, extra=frozen_mapping({**c.extra, ARRIVES: arrival})) for c in combatants]
 
 
-def rolls_needed(state: EncounterState) -> list[RollRequest]:
-    """Lists the dice the encounter still needs, as its system says."""
+def rolls_needed(state: EncounterState,
+                 document: Mapping[str, Any] | None = None) -> list[RollRequest]:
+    """Lists the dice the encounter still needs, as its system says; ``document`` is the
+    state's scenario_document when the caller has made it already."""
     system = find_system(str(state.config.get("system")))
-    return system.rolls_needed(scenario_document(state))
+    return system.rolls_needed(dict(document) if document is not None
+                               else scenario_document(state))
 
 
 def _current_where(state: EncounterState, where: tuple[str | int, ...]) -> tuple[str | int, ...]:
@@ -334,6 +337,13 @@ def set_round_field(name: str, value: Any, round_number: int | None = None) -> C
 
 def resolve_state(state: EncounterState, dice: RollSource) -> Resolution:
     """Resolves the encounter as its log stands (ScenarioError names what is wrong)."""
-    scenario = parse_scenario(scenario_document(state))
+    return resolve_document(scenario_document(state), dice)[1]
+
+
+def resolve_document(document: Mapping[str, Any],
+                     dice: RollSource) -> tuple[Scenario, Resolution]:
+    """Resolves a scenario document (``scenario_document``); gets the scenario read from it
+    too, for a caller that needs both (the app's status panel)."""
+    scenario = parse_scenario(document)
     resolution: Resolution = find_system(scenario.system).resolve(scenario, dice)
-    return resolution
+    return scenario, resolution

@@ -15,12 +15,15 @@ from typing import Any
 from core.fight.encounter import rolls_needed
 from core.fight.log import EncounterState
 from core.model.values import Resolution, Status
+from core.rules.base import RollRequest
 
 
-def current_phase(state: EncounterState, resolution: Resolution | None = None) -> str:
-    """Gets the id of the phase the encounter is waiting for."""
+def current_phase(state: EncounterState, resolution: Resolution | None = None,
+                  asked: Sequence[RollRequest] | None = None) -> str:
+    """Gets the id of the phase the encounter is waiting for; ``asked`` is
+    ``rolls_needed(state)`` when the caller has it already (it is worked out again if not)."""
     system = str(state.config.get("system"))
-    needed = [tuple(r.where) for r in rolls_needed(state)]
+    needed = [tuple(r.where) for r in (rolls_needed(state) if asked is None else asked)]
     rounds = state.rounds
     last = rounds[-1] if rounds else None
     if system == "time-units":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from typing import NamedTuple
 
 from core.model.scenario import Declaration, Scenario, TimedAction, Turn
 from core.model.values import Resolution, Roll, Status, Step, StepEvent
@@ -286,6 +287,92 @@ def _timeline(
     return tuple(out), None
 
 
+def _round_tu(scenario: Scenario) -> int:
+    """Gets how many TU a printed round spans (time units; 10 for the other systems)."""
+    if scenario.system != "time-units":
+        return 10
+    chosen = parse_options(find_system(scenario.system).options_type, scenario.options)
+    return int(getattr(chosen, "round_tu", 10)) or 10
+
+
+def _round_of(steps: Sequence[Step], round_tu: int) -> dict[int, int]:
+    """Gets the round each step belongs to: the resolution says so, except on the TU clock."""
+    return {s.seq: s.tu // round_tu + 1 if s.tu is not None else s.round or 1 for s in steps}
+
+
+def _action_rounds(steps: Sequence[Step], round_of: Mapping[int, int]) -> dict[str, int]:
+    """Gets the round of each time-units action: where its first step falls."""
+    action_rounds: dict[str, int] = {}
+    for s in steps:
+        ref = s.detail.get("declaration")
+        if isinstance(ref, str) and ref.startswith("actions["):
+            action_rounds.setdefault(ref, round_of[s.seq])
+    return action_rounds
+
+
+def _roll_rows(scenario: Scenario, resolution: Resolution, names: Names,
+               action_rounds: Mapping[str, int], rolled_by_app: frozenset[int]) -> list[RollRow]:
+    seen: dict[str, int] = {}
+    rolls = []
+    for i, r in enumerate(resolution.rolls):
+        seen[r.purpose] = seen.get(r.purpose, 0) + 1
+        rolls.append(
+            RollRow(
+                round=_roll_round(r, action_rounds)
+                or _nth_round(scenario, r.purpose, seen[r.purpose]),
+                purpose=purpose_words(r.purpose, names),
+                expression=r.expression,
+                dice=r.dice,
+                total=r.total,
+                manual=r.manual and i not in rolled_by_app,
+            )
+        )
+    return rolls
+
+
+class LatestRound(NamedTuple):
+    """What the last round the summary prints says beside its steps (see latest_round)."""
+
+    effects: tuple[EffectRow, ...]
+    quiet: str
+    """Its words when nothing happened in it (RoundSummary.quiet)."""
+    rolled: bool
+    """Some of its dice are in (RoundSummary.rolls is not empty)."""
+
+
+def latest_round(scenario: Scenario, resolution: Resolution) -> LatestRound:
+    """Gets the effects still running in the last round the summary prints, its words when
+    nothing happened in it and whether its dice are in, as the last of
+    ``build_summary(scenario, resolution).rounds`` has them, without building the rest of the
+    summary (the app's status panel asks at every redraw, bench/bench_command.py)."""
+    names = Names.of_scenario(scenario)
+    round_tu = _round_tu(scenario)
+    steps = list(resolution.steps)
+    round_of = _round_of(steps, round_tu)
+    round_count = max([len(scenario.rounds), *round_of.values(), 1])
+    played = set(round_of.values())
+    number = round_count
+    if round_count > 1 and scenario.system == "time-units":
+        # build_summary leaves out the quiet stretches of the TU clock
+        number = max((n for n in played if n <= round_count), default=0)
+        if number == 0:
+            return LatestRound((), "", False)
+    started = effects_started(scenario, steps, round_of, round_tu)
+    effects = effect_rows(started, steps, number, round_of, scenario.system, round_tu, names)
+    action_rounds = _action_rounds(steps, round_of)
+    seen: dict[str, int] = {}
+    rolls = []  # the round's, as _roll_rows places them; only they are put in words
+    for r in resolution.rolls:
+        seen[r.purpose] = seen.get(r.purpose, 0) + 1
+        if (_roll_round(r, action_rounds)
+                or _nth_round(scenario, r.purpose, seen[r.purpose])) == number:
+            rolls.append(r)
+    quiet = "" if number in played else quiet_round_words(
+        len(_declared_items(scenario, number, action_rounds)),
+        [f"{purpose_words(r.purpose, names)}: {r.total}" for r in rolls])
+    return LatestRound(effects, quiet, bool(rolls))
+
+
 def _round_title(system: str, number: int, surprise: bool, round_tu: int,
                  after_surprise: bool = False) -> str:
     if system == "time-units":
@@ -315,19 +402,9 @@ def build_summary(
     system = find_system(scenario.system)
     names = Names.of_scenario(scenario)
     options = _options(scenario)
-    round_tu = 10
-    if scenario.system == "time-units":
-        chosen = parse_options(system.options_type, scenario.options)
-        round_tu = int(getattr(chosen, "round_tu", 10)) or 10
+    round_tu = _round_tu(scenario)
     steps = list(resolution.steps)
-
-    # Which round each step belongs to: the resolution says so, except on the TU clock.
-    round_of: dict[int, int] = {}
-    for s in steps:
-        if s.tu is not None:
-            round_of[s.seq] = s.tu // round_tu + 1
-        else:
-            round_of[s.seq] = s.round or 1
+    round_of = _round_of(steps, round_tu)
     round_count = max([len(scenario.rounds), *round_of.values(), 1])
     first = round_no if round_no is not None else 1
     last = last_round if last_round is not None else (round_no or round_count)
@@ -341,28 +418,10 @@ def build_summary(
     if last < first:
         raise SummaryError(f"rounds {first}–{last}: the first round comes after the last")
 
-    action_rounds: dict[str, int] = {}
-    for s in steps:
-        ref = s.detail.get("declaration")
-        if isinstance(ref, str) and ref.startswith("actions["):
-            action_rounds.setdefault(ref, round_of[s.seq])
+    action_rounds = _action_rounds(steps, round_of)
     rolled_by_app = _rolled_by_app(resolution.rolls, recorded_rolls, names,
                                    [a.actor for a in scenario.actions])
-    seen: dict[str, int] = {}
-    rolls = []
-    for i, r in enumerate(resolution.rolls):
-        seen[r.purpose] = seen.get(r.purpose, 0) + 1
-        rolls.append(
-            RollRow(
-                round=_roll_round(r, action_rounds)
-                or _nth_round(scenario, r.purpose, seen[r.purpose]),
-                purpose=purpose_words(r.purpose, names),
-                expression=r.expression,
-                dice=r.dice,
-                total=r.total,
-                manual=r.manual and i not in rolled_by_app,
-            )
-        )
+    rolls = _roll_rows(scenario, resolution, names, action_rounds, rolled_by_app)
     turn_index = _popcorn_turns(steps) if scenario.system == "popcorn" else {}
     started = effects_started(scenario, steps, round_of, round_tu)
     tus = [s.tu for s in steps if s.tu is not None]

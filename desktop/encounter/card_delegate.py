@@ -14,6 +14,11 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem,
 _Index = QModelIndex | QPersistentModelIndex
 _PAD = 3
 """Pixels around the text, as the style's own item padding roughly leaves."""
+_CACHE_SIZE = 4096
+_lines_cache: dict[tuple[str, str, int, int], tuple[str, ...]] = {}
+"""Lines already laid out, by text, font, width and line limit: every redraw measures each
+card of every lane again (the lanes' layout asks each card's size), and a text layout per
+card cost more than the rest of the board (bench/bench_command.py)."""
 
 
 def clipped_lines(text: str, font: QFont, width: int, max_lines: int) -> list[str]:
@@ -23,6 +28,16 @@ def clipped_lines(text: str, font: QFont, width: int, max_lines: int) -> list[st
     A card reading "actor → target · …" keeps the actor on the first line and the target at
     the start of the next, each cut on its own, so neither is lost to a long name.
     """
+    key = (text, font.key(), width, max_lines)
+    known = _lines_cache.get(key)
+    if known is None:
+        if len(_lines_cache) >= _CACHE_SIZE:
+            _lines_cache.clear()
+        known = _lines_cache[key] = tuple(_laid_out(text, font, width, max_lines))
+    return list(known)
+
+
+def _laid_out(text: str, font: QFont, width: int, max_lines: int) -> list[str]:
     actor, arrow, rest = text.partition(" → ")
     if arrow and max_lines >= 2:
         first = _wrapped(actor, font, width, max_lines - 1)

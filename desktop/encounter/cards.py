@@ -49,11 +49,15 @@ class CombatantCardsModel(QAbstractListModel):
         notes: dict[str, str] | None = None, active: str | None = None,
     ) -> None:
         """Shows the combatants with their resolved HP/status and a short note each."""
+        combatants, results, notes = list(combatants), dict(results), dict(notes or {})
+        if (active == self.active and results == self._results and notes == self._notes
+                and combatants == self._combatants):
+            return  # nothing to lay out or paint again
         self.beginResetModel()
-        self._combatants = list(combatants)
-        self._results = dict(results)
+        self._combatants = combatants
+        self._results = results
         self._sides = list(dict.fromkeys(c.side for c in combatants))
-        self._notes = dict(notes or {})
+        self._notes = notes
         self.active = active
         self.endResetModel()
 

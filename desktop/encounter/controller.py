@@ -14,14 +14,15 @@ from PySide6.QtGui import QUndoStack
 from core.fight.encounter import (
     change_roll,
     morale_dice,
-    resolve_state,
+    resolve_document,
     roll_command,
     rolls_needed,
     scenario_document,
 )
 from core.fight.log import Command, EncounterState, EventKind, LogError, replay
+from core.fight.procedure import current_phase
 from core.model.dice import DiceError, Roller, manual_roll
-from core.model.scenario import ScenarioError
+from core.model.scenario import Scenario, ScenarioError
 from core.model.values import Resolution
 from core.play.session import EncounterSession
 from core.printout.words import Names, command_words
@@ -35,8 +36,11 @@ from desktop.store_retry import AskRetry
 _ENGINE_ERRORS = (ScenarioError, DiceError, UnknownSystemError, LogError)
 
 
-def _resolve(state: EncounterState) -> Resolution:
-    return resolve_state(state, Roller.seeded(state.config.get("seed")))
+def _resolve(state: EncounterState,
+             document: dict[str, object] | None = None) -> tuple[Scenario, Resolution]:
+    """Resolves ``state`` (``document``: its scenario_document, when made already)."""
+    return resolve_document(document if document is not None else scenario_document(state),
+                            Roller.seeded(state.config.get("seed")))
 
 
 class EncounterController(QObject):
@@ -64,17 +68,28 @@ class EncounterController(QObject):
         self.roller = roller or Roller.seeded(None)
         self.stack = QUndoStack(self)
         self.resolution: Resolution | None = None
+        self.scenario: Scenario | None = None
+        """The scenario ``resolution`` was made from (read once, for every view)."""
         self.error: str | None = None
         self.listeners: list[Callable[[], None]] = []
         self.ask_retry: AskRetry | None = None
         """Asks Retry / Cancel when the database is busy or away (None: refuse at once)."""
+        self._documented: tuple[EncounterState, dict[str, object]] | None = None
+        """The latest state redrawn and its scenario_document (the dice asked read it too)."""
         self._resolved_document: dict[str, object] | None = None
         """The scenario the resolution (or the error) was made from."""
-        self._checked: tuple[dict[str, object], Resolution] | None = None
+        self._checked: tuple[dict[str, object], Scenario, Resolution] | None = None
         """The scenario a command was last checked on and its resolution: the command, once
         saved, needs the engine no second time (bench/bench_command.py)."""
         self._needed: tuple[EncounterState, Resolution | None, list[RollRequest]] | None = None
         """The dice asked for, kept while the state and the resolution stay the same."""
+        self._asked: tuple[EncounterState, list[RollRequest] | None] | None = None
+        """The dice the system asks for in a state (no morale dice), kept while it stays."""
+        self._known: tuple[EncounterState, Resolution | None, str | None,
+                           Resolution | None] | None = None
+        """The resolution as the table may read it, kept while nothing it hangs on changes."""
+        self._phase: tuple[EncounterState, Resolution | None, str] | None = None
+        """The phase play waits for, kept while the state and the resolution stay the same."""
         session.subscribe(self._on_session_changed)
         self._resolve_now()
 
@@ -96,18 +111,47 @@ class EncounterController(QObject):
         kept = self._needed
         if kept is not None and kept[0] is state and kept[1] is resolution:
             return list(kept[2])  # a redraw asks several times: the engine is asked once
-        try:
-            needed = rolls_needed(state)
-        except _ENGINE_ERRORS:
-            needed = []
-        needed += morale_dice(state, resolution)
+        needed = (self._system_dice(state) or []) + morale_dice(state, resolution)
         self._needed = (state, resolution, needed)
         return list(needed)
+
+    def _system_dice(self, state: EncounterState) -> list[RollRequest] | None:
+        """Gets the dice the system asks for in ``state``, worked out once per state (None:
+        the engine cannot say)."""
+        kept = self._asked
+        if kept is None or kept[0] is not state:
+            made = self._documented
+            document = made[1] if made is not None and made[0] is state else None
+            try:
+                asked: list[RollRequest] | None = rolls_needed(state, document)
+            except _ENGINE_ERRORS:
+                asked = None
+            kept = self._asked = (state, asked)
+        return None if kept[1] is None else list(kept[1])
+
+    def phase(self) -> str:
+        """Gets the id of the phase play waits for (core.fight.procedure); a redraw asks
+        several times, the answer is worked out once per state."""
+        state, resolution = self.state, None if self.error else self.resolution
+        kept = self._phase
+        if kept is not None and kept[0] is state and kept[1] is resolution:
+            return kept[2]
+        asked = self._system_dice(state)  # None: the procedure asks, and fails, as it did
+        phase = current_phase(state, resolution, asked)
+        self._phase = (state, resolution, phase)
+        return phase
 
     def known_resolution(self) -> Resolution | None:
         """Gets the resolution as the table may read it: what hangs on a die not yet given
         (a morale check's result, a surprise, a segment) left unsaid (see known_steps)."""
-        return known_resolution(self.resolution, self.rolls_needed(), len(self.state.rounds))
+        state, resolution = self.state, self.resolution
+        kept = self._known
+        if kept is not None and kept[0] is state and kept[1] is resolution and \
+                kept[2] == self.error:
+            return kept[3]  # a redraw asks several times
+        known = known_resolution(resolution, self.rolls_needed(), len(state.rounds))
+        self._known = (state, resolution, self.error, known)
+        return known
 
     def words(self, text: str) -> str:
         """Gets an engine message in the DM's words: names for ids, places for paths."""
@@ -126,15 +170,16 @@ class EncounterController(QObject):
         # A command that leaves the scenario as it was (hiding a creature from the players,
         # a phase) leaves the resolution as it was: the engine is not asked again.
         document = scenario_document(self.state)
+        self._documented = (self.state, document)
         if document == self._resolved_document:
             return
         self._resolved_document = document
         checked, self._checked = self._checked, None
         if checked is not None and checked[0] == document:
-            self.resolution, self.error = checked[1], None
+            self.scenario, self.resolution, self.error = checked[1], checked[2], None
             return
         try:
-            self.resolution, self.error = _resolve(self.state), None
+            (self.scenario, self.resolution), self.error = _resolve(self.state, document), None
         except _ENGINE_ERRORS as exc:
             self.error = self.words(str(exc))  # the last good resolution stays on screen
 
@@ -161,17 +206,18 @@ class EncounterController(QObject):
             return self.words(str(exc))
         if self.error is not None:
             return None
+        document = scenario_document(after)
         try:
-            resolution = _resolve(after)
+            scenario, resolution = _resolve(after, document)
         except _ENGINE_ERRORS as exc:
             return Names.from_state(after).text(str(exc))
-        self._checked = (scenario_document(after), resolution)
+        self._checked = (document, scenario, resolution)
         return None
 
     def resolution_after(self, command: Command) -> Resolution | None:
         """Gets how the encounter would resolve after ``command`` (None: it would not)."""
         try:
-            return _resolve(replay([command], self.state))
+            return _resolve(replay([command], self.state))[1]
         except _ENGINE_ERRORS:
             return None
 

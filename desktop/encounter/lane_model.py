@@ -53,8 +53,11 @@ class LaneModel(QAbstractListModel):
         self._rows: list[tuple[str, int | None]] = []
 
     def set_rows(self, rows: Sequence[tuple[str, int | None]]) -> None:
+        rows = list(rows)
+        if rows == self._rows:
+            return  # a lane the command left alone is neither laid out nor painted again
         self.beginResetModel()
-        self._rows = list(rows)
+        self._rows = rows
         self.endResetModel()
 
     def texts(self) -> list[str]:

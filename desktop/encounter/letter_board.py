@@ -279,7 +279,9 @@ class LetterBoard(BoardBase):
         counts = [len(rows[key]) for key in self.lanes]
         for row in range(self.grid.rowCount()):
             fullest = max(counts[row * self.columns:(row + 1) * self.columns], default=0)
-            self.grid.setRowStretch(row, 1 + 4 * min(fullest, 3))
+            stretch = 1 + 4 * min(fullest, 3)
+            if self.grid.rowStretch(row) != stretch:  # setting it lays the whole board out
+                self.grid.setRowStretch(row, stretch)
 
     def _show_timer(self) -> None:
         if self.timing is None or not self.timer.isValid():

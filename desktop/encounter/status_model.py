@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from core.fight.encounter import scenario_document
 from core.fight.log import EncounterState
-from core.model.scenario import ScenarioError, parse_scenario
+from core.model.scenario import Scenario, ScenarioError, parse_scenario
 from core.model.values import Resolution, Status, Step, StepEvent
-from core.printout.summary import SummaryError, build_summary
+from core.printout.summary import SummaryError, latest_round
 from core.printout.words import status_words
 from desktop.plain_text import elide_name
 
@@ -30,9 +30,11 @@ def _when(step: Step) -> str:
     return ""
 
 
-def _notes(state: EncounterState, resolution: Resolution) -> tuple[dict[str, list[str]], str]:
+def _notes(state: EncounterState, resolution: Resolution,
+           scenario: Scenario | None = None) -> tuple[dict[str, list[str]], str]:
     """Gets each combatant's notes, and what the latest round says if nothing happened in it
-    (the printout's words: :func:`core.printout.words.quiet_round_words`)."""
+    (the printout's words: :func:`core.printout.words.quiet_round_words`). ``scenario`` is the
+    one ``resolution`` was made from (read from ``state`` when not given)."""
     notes: dict[str, list[str]] = {}
     running: dict[str, dict[str, str]] = {}  # creature → condition → since when
     for step in resolution.steps:
@@ -48,20 +50,21 @@ def _notes(state: EncounterState, resolution: Resolution) -> tuple[dict[str, lis
         notes.setdefault(cid, []).extend(
             f"{name} since {when}" if when else name for name, when in names.items())
     try:
-        summary = build_summary(parse_scenario(scenario_document(state)), resolution)
+        if scenario is None:
+            scenario = parse_scenario(scenario_document(state))
+        # the last printed round's effects and quiet words, without the whole print summary
+        last = latest_round(scenario, resolution)
     except (ScenarioError, SummaryError, ValueError):
         return notes, ""
+    cid_of = {c.label: c.id for c in reversed(scenario.combatants)}  # the first of a name
+    for effect in last.effects:
+        notes.setdefault(cid_of.get(effect.target, effect.target), []).append(
+            f"{effect.name}: {effect.remaining}")
     quiet = ""
-    if summary.rounds:
-        for effect in summary.rounds[-1].effects:
-            who = next((c.cid for c in summary.combatants if c.name == effect.target),
-                       effect.target)
-            notes.setdefault(who, []).append(f"{effect.name}: {effect.remaining}")
-        last = summary.rounds[-1]
-        if state.rounds and summary.system_id != "time-units" and last.rolls:
-            # a round whose dice are in and in which nothing happened (not one still being
-            # declared: that round has no dice yet)
-            quiet = last.quiet
+    if state.rounds and scenario.system != "time-units" and last.rolled:
+        # a round whose dice are in and in which nothing happened (not one still being
+        # declared: that round has no dice yet)
+        quiet = last.quiet
     return notes, quiet
 
 
@@ -74,21 +77,26 @@ class StatusModel(QAbstractTableModel):
         self.round_note = ""
         """What the latest round says when nothing happened in it, as the printout says it."""
 
-    def set_state(self, state: EncounterState, resolution: Resolution | None) -> None:
-        self.beginResetModel()
-        notes, self.round_note = _notes(state, resolution) if resolution is not None else (
-            {}, "")
+    def set_state(self, state: EncounterState, resolution: Resolution | None,
+                  scenario: Scenario | None = None) -> None:
+        """Shows ``state`` as ``resolution`` (made from ``scenario``) resolves it."""
+        notes, self.round_note = _notes(state, resolution, scenario) \
+            if resolution is not None else ({}, "")
         for cid in state.hidden:  # the DM sees who the players' screen leaves out
             notes.setdefault(cid, []).insert(0, HIDDEN_NOTE)
-        self._rows = []
+        rows = []
         for c in state.combatants.values():
             result = resolution.combatants.get(c.id) if resolution is not None else None
             hp = result.hp if result is not None else c.hp
             start = f" / {c.max_hp or c.hp}" if (c.max_hp or c.hp) is not None else ""
             status = result.status if result is not None else c.status
             shown_hp = f"{hp if hp is not None else '?'}{start}"
-            self._rows.append((elide_name(c.label), c.side, shown_hp, status,
-                               "; ".join(notes.get(c.id, []))))
+            rows.append((elide_name(c.label), c.side, shown_hp, status,
+                         "; ".join(notes.get(c.id, []))))
+        if rows == self._rows:
+            return  # nothing to lay out or paint again
+        self.beginResetModel()
+        self._rows = rows
         self.endResetModel()
 
     def notes_of(self, row: int) -> str:

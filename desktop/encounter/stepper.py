@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 
 from core.fight.encounter import set_field, set_round_field
 from core.fight.log import Command
-from core.fight.procedure import current_phase
 from core.printout.words import Names, entered_words, purpose_words, request_words
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
@@ -214,6 +213,8 @@ class ProcedureStepper(QWidget):
         layout.addWidget(self.needed_box, 3)
         layout.addWidget(made_box, 2)
         self._shown: list[RollRequest] = []
+        self._made: tuple[object, ...] | None = None
+        """What the list of dice made shows (rolls, replaced, names): made again on a change."""
 
     def set_horizontal(self, horizontal: bool) -> None:
         """Lays the procedure, the dice needed and the dice made side by side (a panel under
@@ -227,9 +228,7 @@ class ProcedureStepper(QWidget):
 
     def engine_index(self) -> int:
         """Gets the index of the phase the engine is waiting for (core.fight.procedure)."""
-        controller = self.controller
-        phase = current_phase(controller.state,
-                              None if controller.error else controller.resolution)
+        phase = self.controller.phase()
         return next((i for i, p in enumerate(self.phases) if p.id == phase), 0)
 
     def current_index(self) -> int:
@@ -308,10 +307,22 @@ class ProcedureStepper(QWidget):
         self.nothing_needed.setVisible(not needed)
         self.roll_all_button.setEnabled(bool(needed))
         self._refresh_morale_who()
+        self._show_made()
+        can_change = self.controller.changeable_roll(self.selected_roll()) is not None
+        self.reroll_button.setEnabled(can_change)
+        self.type_over.setEnabled(can_change)
+
+    def _show_made(self) -> None:
+        """Lists the dice made, newest first; again only when they (or a name) changed: the
+        list made again at every redraw laid the whole window out and painted it again."""
+        state = self.controller.state
+        names = Names.from_state(state)  # who each roll was for is told by name
+        made = (state.rolls, state.replaced_rolls, names)
+        if made == self._made:
+            return
+        self._made = made
         kept = self.selected_roll()
         self.made_model.clear()
-        state = self.controller.state
-        names = Names.from_state(state)
         for index in reversed(range(len(state.rolls))):
             roll = state.rolls[index]
             mark = MANUAL_MARK if roll.manual else AUTO_MARK
@@ -334,9 +345,6 @@ class ProcedureStepper(QWidget):
             self.made_model.appendRow(item)
         if kept is not None:
             self.select_roll(kept)
-        can_change = self.controller.changeable_roll(self.selected_roll()) is not None
-        self.reroll_button.setEnabled(can_change)
-        self.type_over.setEnabled(can_change)
 
     def row_for(self, purpose: str) -> RollRow | None:
         """Gets the row of a needed die by its purpose (``initiative party``)."""

@@ -213,7 +213,10 @@ class EncounterWorkspace(QWidget):
         shown = self.controller.known_resolution()
         self.timeline.set_rounds_started(len(state.rounds))  # a round begun shows at once
         self.sync.set_resolution(shown, combatants)
-        self.status_model.set_state(state, shown)
+        # the scenario the engine read (not read again); while the engine refuses the state,
+        # the state's own, as before
+        self.status_model.set_state(
+            state, shown, None if self.controller.error else self.controller.scenario)
         # the printout's words for a quiet round, once no die of it is still awaited
         note = "" if self.controller.rolls_needed() else self.status_model.round_note
         self.round_note.setText(plain(note))

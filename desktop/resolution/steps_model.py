@@ -16,6 +16,9 @@ from desktop.step_text import short_rule_ids, step_tooltip, step_when
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
 """Gets a row's step seq (an int) from any of its cells."""
 
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
+_ROLES_ANSWERED = frozenset({_DISPLAY, _TOOLTIP, int(SEQ_ROLE)})
 _HEADERS = ("#", "When", "Actor", "Event", "Target", "Rules")
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -33,14 +36,28 @@ class StepsModel(QAbstractTableModel):
     def set_resolution(
         self, resolution: Resolution | None, combatants: Sequence[Combatant] | None = None
     ) -> None:
-        """Shows ``resolution``'s steps; ``combatants`` gives the names to show."""
-        self.beginResetModel()
-        self._system = resolution.system if resolution else ""
-        self._steps = resolution.steps if resolution else ()
-        self._row_of = {step.seq: row for row, step in enumerate(self._steps)}
-        if combatants is not None:
-            self._labels = {c.id: elide_name(c.label) for c in combatants}
-        self.endResetModel()
+        """Shows ``resolution``'s steps; ``combatants`` gives the names to show.
+
+        Only the rows that changed are redrawn when the list keeps its length (a hit recorded,
+        a die given): a reset laid out and painted the whole list, and lost the selection.
+        """
+        system = resolution.system if resolution else ""
+        steps = resolution.steps if resolution else ()
+        labels = self._labels if combatants is None else {
+            c.id: elide_name(c.label) for c in combatants}
+        if system != self._system or labels != self._labels or len(steps) != len(self._steps):
+            self.beginResetModel()
+            self._system, self._steps, self._labels = system, steps, labels
+            self._row_of = {step.seq: row for row, step in enumerate(steps)}
+            self.endResetModel()
+            return
+        changed = [row for row, (old, new) in enumerate(zip(self._steps, steps, strict=True))
+                   if old != new]
+        self._steps = steps
+        self._row_of = {step.seq: row for row, step in enumerate(steps)}
+        if changed:
+            self.dataChanged.emit(self.index(changed[0], 0),
+                                  self.index(changed[-1], len(_HEADERS) - 1))
 
     def row_of_seq(self, seq: int) -> int | None:
         """Gets the row showing step ``seq``."""
@@ -69,16 +86,18 @@ class StepsModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        # Painting asks every cell for a dozen roles this model has no answer to: those are
+        # turned away first, on plain ints (bench/bench_command.py).
+        if role not in _ROLES_ANSWERED:
+            return None
         step = self.step_at(index.row()) if index.isValid() else None
         if step is None:
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return self._cell(step, index.column())
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             return step_tooltip(step, self._system, self._labels)
-        if role == SEQ_ROLE:
-            return step.seq
-        return None
+        return step.seq
 
     def _cell(self, step: Step, column: int) -> str:
         label = self._labels.get
