@@ -15,12 +15,14 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QPoint, Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -47,7 +49,7 @@ from desktop.encounter.board_base import (
     wrapped_label,
 )
 from desktop.encounter.controller import EncounterController
-from desktop.encounter.lane_model import LaneBox
+from desktop.encounter.lane_model import LaneBox, LaneModel
 from desktop.encounter.lanes import POPCORN_ACTIONS
 from desktop.plain_text import elide_name
 
@@ -56,6 +58,8 @@ ACTS_NEXT = "acts-next"
 NOMINATE_KEY = "N"
 STATUS_LANES = (("not-acted", "To act"), ("waiting", "Waiting"),
                 ("readied", "Readied"), ("acted", "Acted"))
+SET_OFF = "Set off readied action"
+"""The readied card's context-menu item (also double-click and Enter on the card)."""
 
 
 # "rounds[0].turns[5].nominates: …" as the engine names a field for a scenario file
@@ -108,6 +112,22 @@ def _last_turn_of(state: EncounterState) -> dict[str, Any] | None:
     return None
 
 
+class _StatusModel(LaneModel):
+    """A status lane's cards: a tooltip of its own for each (a readied card says how to set
+    its action off)."""
+
+    def __init__(self, key: str, parent: QWidget | None = None) -> None:
+        super().__init__(key, False, parent)
+        self.tips: list[str] = []
+
+    def data(self, index: QModelIndex | QPersistentModelIndex,
+             role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole and index.isValid() \
+                and 0 <= index.row() < len(self.tips):
+            return self.tips[index.row()]
+        return super().data(index, role)
+
+
 class PopcornBoard(BoardBase):
     """Action lanes for the active creature, status lanes, and the 'acts next' lane."""
 
@@ -136,8 +156,17 @@ class PopcornBoard(BoardBase):
             grid.addWidget(box, i // 5, i % 5)
         self.status_lanes = {key: LaneBox(key, title, wrap_title=True, max_lines=6)
                              for key, title in STATUS_LANES}
-        for box in self.status_lanes.values():
+        self.status_ids: dict[str, list[str]] = {key: [] for key, _ in STATUS_LANES}
+        """The creature of each card of each status lane, in the lane's order."""
+        for key, box in self.status_lanes.items():
             box.setMinimumWidth(56)
+            box.model = _StatusModel(key, box)
+            box.view.setModel(box.model)
+        readied = self.status_lanes["readied"].view
+        readied.doubleClicked.connect(
+            lambda index: self.set_off(self.status_ids["readied"][index.row()]))
+        readied.customContextMenuRequested.connect(self._on_readied_menu)
+        readied.installEventFilter(self)  # Enter on a readied card sets it off
         # The meaning goes in the tooltip: at 1280×720 the lane is too narrow for a sentence.
         self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]", wrap_title=True, max_lines=6)
         self.next_lane.setToolTip("Drop the creature the active one nominates (key N); after "
@@ -278,6 +307,8 @@ class PopcornBoard(BoardBase):
         for turn in current:
             latest[str(turn.get("actor"))] = dict(turn)
         rows: dict[str, list[tuple[str, int | None]]] = {k: [] for k, _ in STATUS_LANES}
+        ids: dict[str, list[str]] = {k: [] for k, _ in STATUS_LANES}
+        tips: dict[str, list[str]] = {k: [] for k, _ in STATUS_LANES}
         for c in state.combatants.values():
             # The engine says who is out of the fight (dead, fled…): they act no more.
             if resolved is not None and c.id in resolved.combatants and (
@@ -288,12 +319,97 @@ class PopcornBoard(BoardBase):
             lane = ("not-acted" if turn is None else "waiting" if turn.get("waits")
                     else "readied" if turn.get("ready") and c.id not in fired else "acted")
             rows[lane].append((elide_name(c.label), None))
+            ids[lane].append(c.id)
+            tips[lane].append(self._readied_tip(turn, labels) if lane == "readied" and turn
+                              else elide_name(c.label))
+        self.status_ids = ids
         for key, box in self.status_lanes.items():
+            if isinstance(box.model, _StatusModel):
+                box.model.tips = tips[key]
             box.model.set_rows(rows[key])
         for action, box in self.action_lanes.items():
             box.model.set_rows([(entry_text(t, labels), i) for i, t in enumerate(current)
                                 if (t.get("action") or WAIT) == action])
         self.next_lane.model.set_rows([(name, None)] if name else [])
+
+    # --- a readied action set off (Readying an Action) ----------------------------------------
+
+    @staticmethod
+    def _readied_tip(turn: dict[str, Any], labels: dict[str, str]) -> str:
+        """Gets what a creature readied and how the DM sets it off, in words."""
+        who = labels.get(str(turn.get("actor")), "This creature")
+        what = str(turn.get("action") or "an action")
+        if turn.get("target"):
+            what += f" on {labels.get(str(turn['target']), 'another creature')}"
+        return (f"{who} readied {what}, when: {turn.get('ready')}.\nWhen that happens, "
+                f"double-click this card (or Enter, or right-click › {SET_OFF}): it interrupts "
+                "the turn just taken, or the turn being filled in.")
+
+    def selected_in(self, key: str) -> str | None:
+        """Gets the creature of the card selected in a status lane, if any."""
+        index = self.status_lanes[key].view.currentIndex()
+        ids = self.status_ids[key]
+        return ids[index.row()] if index.isValid() and index.row() < len(ids) else None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress \
+                and watched is self.status_lanes["readied"].view \
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            cid = self.selected_in("readied")
+            if cid is not None:
+                self.set_off(cid)
+                return True
+        return super().eventFilter(watched, event)
+
+    def readied_menu(self, cid: str) -> QMenu:
+        """Builds the context menu of a readied card."""
+        menu = QMenu(self)
+        action = QAction(SET_OFF, menu)
+        action.triggered.connect(lambda _checked=False: self.set_off(cid))
+        menu.addAction(action)
+        return menu
+
+    def _on_readied_menu(self, pos: QPoint) -> None:
+        view = self.status_lanes["readied"].view
+        index = view.indexAt(pos)
+        if index.isValid() and index.row() < len(self.status_ids["readied"]):
+            view.setCurrentIndex(index)
+            self.readied_menu(self.status_ids["readied"][index.row()]).exec(
+                view.viewport().mapToGlobal(pos))
+
+    def set_off(self, cid: str) -> bool:
+        """Sets off ``cid``'s readied action (popcorn.ready.trigger): it interrupts a turn.
+
+        With the turn form open, the turn being filled in sets it off (its Sets off field):
+        saving that turn is the one command. Otherwise the last turn taken this round gets it
+        in its ``triggers``: one command, and the engine says if it may not be set off.
+        """
+        state = self.controller.state
+        labels = self.labels()
+        who = labels.get(cid, "this creature")
+        if cid not in _holding_ready(state):
+            self.show_refusal(f"{who} holds no readied action to set off")
+            return False
+        if not self.editor.isHidden() and self.editor.actor != cid:
+            if self.editor.triggers.findData(cid) < 0:
+                self.show_refusal(f"{who}'s readied action cannot be set off by this turn")
+                return False
+            self.editor.set_value("triggers", cid)
+            self.message.clear()
+            return True
+        turns = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        index = next((i for i in range(len(turns) - 1, -1, -1)
+                      if not turns[i].get("triggered")), None)
+        if index is None:
+            self.show_refusal(f"no turn has been taken this round to set off {who}'s readied "
+                              "action: open the turn that does it and choose Sets off")
+            return False
+        turn = dict(turns[index])
+        by = labels.get(str(turn.get("actor")), "the last creature")
+        words = f"{who}'s readied action, set off by {by}'s turn"
+        return self.controller.run(self._named(replace_entry(
+            "turns", index, {**turn, "triggers": [*(turn.get("triggers") or ()), cid]}),
+            words), text=words)
 
     # --- taking a turn --------------------------------------------------------------------------
 
