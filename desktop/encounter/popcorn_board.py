@@ -514,6 +514,7 @@ class PopcornBoard(BoardBase):
         self.editing = None
         if not super().open_editor(cid, action, verb):
             return False
+        self.message.clear()  # a refusal of the last form is no news about this one
         self.editor_area.verticalScrollBar().setValue(0)  # Target in sight, not last scroll
         self._name_choices(cid)
         return True

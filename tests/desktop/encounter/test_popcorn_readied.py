@@ -106,3 +106,28 @@ def test_the_help_says_how_to_set_off_a_readied_action() -> None:
         encoding="utf-8")
     take_action = text.split('name="phase-take-action"')[1].split("<h2>")[0]
     assert "Readied" in take_action and "double-click" in take_action
+
+
+def test_the_wait_form_offers_no_ready_field_and_a_new_form_clears_a_refusal(start) -> None:  # type: ignore[no-untyped-def]
+    """popcorn Waiting / Readying an Action: a creature either waits or readies; the wait
+    form offers no Ready, and a waiting turn with nominee is taken."""
+    document = scenario("popcorn/readied-attack-disrupts-spell.json")
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for cid, total in document["initiative"].items():
+        type_die(ws, f"initiative {cid}", str(total))
+    press_on_card(board, "shaman", "N")  # no turn open: refused, the reason shown
+    assert board.message.text().startswith("Refused")
+    press_on_card(board, "dag", "0")  # wait [0]
+    assert board.editor.isVisible() and board.message.text() == ""
+    assert not board.editor.ready.isVisible()
+    assert board.editor.form.isRowVisible(board.editor.nominates)
+    board.editor.set_value("ready", "when the orc moves")  # left from another form: not written
+    press_on_card(board, "shaman", "N")
+    assert board.message.text() == ""
+    [turn] = ws.controller.state.rounds[0]["turns"]
+    assert turn.get("waits") and "ready" not in turn
+    assert board.status_lanes["waiting"].model.texts() == ["dag"]
+    press_on_card(board, "shaman", "1")  # an attack form still offers Ready
+    assert board.editor.ready.isVisible()
