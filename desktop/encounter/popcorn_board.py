@@ -166,7 +166,10 @@ class PopcornBoard(BoardBase):
         readied.doubleClicked.connect(
             lambda index: self.set_off(self.status_ids["readied"][index.row()]))
         readied.customContextMenuRequested.connect(self._on_readied_menu)
-        readied.installEventFilter(self)  # Enter on a readied card sets it off
+        # A card selected in any status lane takes the cards' keys (N names it, 1–0 opens its
+        # turn) as the hint says; Enter on a readied card sets it off.
+        for box in self.status_lanes.values():
+            box.view.installEventFilter(self)
         # The meaning goes in the tooltip: at 1280×720 the lane is too narrow for a sentence.
         self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]", wrap_title=True, max_lines=6)
         self.next_lane.setToolTip("Drop the creature the active one nominates (key N); after "
@@ -352,14 +355,22 @@ class PopcornBoard(BoardBase):
         return ids[index.row()] if index.isValid() and index.row() < len(ids) else None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress \
-                and watched is self.status_lanes["readied"].view \
-                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            cid = self.selected_in("readied")
-            if cid is not None:
-                self.set_off(cid)
-                return True
-        return super().eventFilter(watched, event)
+        if not (isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress):
+            return super().eventFilter(watched, event)
+        key = next((k for k, box in self.status_lanes.items() if box.view is watched), None)
+        cid = self.selected_in(key) if key is not None else None
+        if cid is None or event.modifiers() not in (Qt.KeyboardModifier.NoModifier,
+                                                    Qt.KeyboardModifier.ShiftModifier,
+                                                    Qt.KeyboardModifier.KeypadModifier):
+            return super().eventFilter(watched, event)
+        text = event.text().upper()
+        if key == "readied" and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.set_off(cid)
+        elif text == NOMINATE_KEY or text in self._keys:
+            self._on_key_typed(cid, text)
+        else:
+            return super().eventFilter(watched, event)
+        return True
 
     def readied_menu(self, cid: str) -> QMenu:
         """Builds the context menu of a readied card."""

@@ -131,3 +131,36 @@ def test_the_wait_form_offers_no_ready_field_and_a_new_form_clears_a_refusal(sta
     assert board.status_lanes["waiting"].model.texts() == ["dag"]
     press_on_card(board, "shaman", "1")  # an attack form still offers Ready
     assert board.editor.ready.isVisible()
+
+
+def _press_in_lane(board: PopcornBoard, lane: str, cid: str, key: str) -> None:
+    """Selects a creature's card in a status lane and types a key there."""
+    view = board.status_lanes[lane].view
+    row = board.status_lanes[lane].model.texts().index(cid)
+    view.setCurrentIndex(view.model().index(row, 0))
+    view.setFocus()
+    QTest.keyClicks(view, key)
+
+
+def test_n_and_the_action_keys_work_on_a_card_selected_in_a_status_lane(start) -> None:  # type: ignore[no-untyped-def]
+    """The hint says "select a card and press N": a card in To act takes N, and the action
+    keys open its turn (popcorn.pass.nominate-next)."""
+    document = scenario("popcorn/readied-attack-disrupts-spell.json")
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for cid, total in document["initiative"].items():
+        type_die(ws, f"initiative {cid}", str(total))
+    _press_in_lane(board, "not-acted", "dag", "4")  # the active creature: its move turn
+    assert board.editor.isVisible() and board.editor.action == "move"
+    QTest.keyClick(board.editor.target, Qt.Key.Key_Return)  # saved, no one named yet
+    assert board.editor.isHidden() and board.status_lanes["acted"].model.texts() == ["dag"]
+    assert "press N" in board.active_label.text()
+    _press_in_lane(board, "not-acted", "wolf", "n")
+    assert ws.controller.state.rounds[0]["turns"][0]["nominates"] == "wolf"
+    assert board.active == "wolf"
+    _press_in_lane(board, "not-acted", "wolf", "0")  # wolf waits…
+    _press_in_lane(board, "not-acted", "shaman", "N")  # …and names the shaman, while open
+    assert ws.controller.state.rounds[0]["turns"][1] == {
+        "actor": "wolf", "waits": True, "nominates": "shaman"}
+    assert board.status_lanes["waiting"].model.texts() == ["wolf"]
