@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, 
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
+    QFormLayout,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -208,6 +209,11 @@ class PopcornBoard(BoardBase):
         # lists as narrow as five letters leave the lanes their width.
         for combo in self.editor.findChildren(QComboBox):
             combo.setMinimumContentsLength(5)
+        # The turn form lives in a column about 190 px wide at 1280×720: the heading wraps
+        # (the box's title says only the verb), and a field too wide beside its label goes
+        # below it, so no list loses its arrow and no note its end.
+        self.editor.heading.setWordWrap(True)
+        self.editor.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.editor_area = form_area(self.editor, "turnForm")
         left.addWidget(with_buttons(self.editor_area, self.editor), 3)
         self.combatants_panel.setLayout(left)
@@ -526,6 +532,7 @@ class PopcornBoard(BoardBase):
         if not super().open_editor(cid, action, verb):
             return False
         self.message.clear()  # a refusal of the last form is no news about this one
+        self.editor.setTitle(verb)  # a box's title never wraps: the heading names who and what
         self.editor_area.verticalScrollBar().setValue(0)  # Target in sight, not last scroll
         self._name_choices(cid)
         return True

@@ -13,15 +13,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QListView, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QLabel,
+    QListView,
+    QPushButton,
+    QScrollArea,
+    QWidget,
+)
 
 from core.store import Store
 from desktop.encounter.card_delegate import ClippedCardDelegate, clipped_lines
+from desktop.encounter.popcorn_board import PopcornBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
-from tests.desktop.encounter.laptop_fights import PC_IDS, SYSTEMS
+from tests.desktop.encounter.laptop_fights import MONSTER_IDS, PC_IDS, SYSTEMS
 from tests.desktop.encounter.laptop_shots import open_fight
 
 SIZES = ((1280, 720), (1366, 768))
@@ -134,4 +143,44 @@ def test_the_workspace_fits_a_laptop(laptop: MainWindow, sample_store: Store,
     rows = ws.timeline.timeline_layout.rows
     assert len(rows) == 12
     problems += [f"timeline row not named: {r.label}" for r in rows if r.label not in names]
+    assert not problems, "\n".join(problems)
+
+
+def _cut_in_form(area: QScrollArea, editor: QWidget) -> list[str]:
+    """Gets the labels and lists of an open form that are cut: wider than the form's column
+    (a list loses its arrow), narrower than their text, or wrapped onto unshown lines."""
+    viewport = area.viewport()
+    cut = []
+    for widget in [*editor.findChildren(QLabel), *editor.findChildren(QComboBox)]:
+        if not widget.isVisibleTo(editor):
+            continue
+        name = widget.text() if isinstance(widget, QLabel) else widget.currentText()
+        left = widget.mapTo(viewport, QPoint(0, 0)).x()
+        if left < 0 or left + widget.width() > viewport.width():
+            cut.append(f"{name!r}: x {left}–{left + widget.width()} in {viewport.width()} px")
+        elif isinstance(widget, QComboBox) and widget.width() < widget.minimumSizeHint().width():
+            cut.append(f"list {name!r}: {widget.width()} px of {widget.minimumSizeHint()}")
+        elif isinstance(widget, QLabel) and widget.text():
+            if widget.wordWrap():
+                if widget.heightForWidth(widget.width()) > widget.height():
+                    cut.append(f"note {name!r}: {widget.height()} px high of "
+                               f"{widget.heightForWidth(widget.width())}")
+            elif widget.width() < widget.sizeHint().width():
+                cut.append(f"label {name!r}: {widget.width()} px of {widget.sizeHint()}")
+    return cut
+
+
+@pytest.mark.parametrize("laptop", SIZES, indirect=True, ids=["1280x720", "1366x768"])
+@pytest.mark.parametrize("action", ["attack", "missile", "wait"])
+def test_the_popcorn_turn_form_is_whole_on_a_laptop(laptop: MainWindow, sample_store: Store,
+                                                   action: str) -> None:
+    """Every label, note and list of the open turn form is whole (arrows, notes' last words)."""
+    ws: EncounterWorkspace = open_fight(laptop, sample_store, "popcorn")
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    assert board.open_editor(MONSTER_IDS[0], action)  # a weapon's facts and attack notes
+    board.editor.set_value("target", PC_IDS[0])
+    _settle()
+    assert board.editor.isVisible()
+    problems = _cut_in_form(board.editor_area, board.editor)
     assert not problems, "\n".join(problems)
