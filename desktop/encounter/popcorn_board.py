@@ -15,9 +15,18 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QPoint, Qt
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QComboBox,
     QFormLayout,
     QGridLayout,
@@ -146,8 +155,10 @@ class PopcornBoard(BoardBase):
             # 16 lines: a turn card with three 24-letter names, whole in a lane 73 px wide
             box = LaneBox(action, f"{action} [{key}]", wrap_title=True, max_lines=16)
             box.setToolTip(f"The active creature's turn: {action} (key {key})")
-            box.view.setMaximumHeight(60)
-            box.setMinimumWidth(56)  # ten lanes in five columns must fit beside 1280×720's list
+            # ten lanes in five columns must fit beside 1280×720's list; a title's longest
+            # word ("withdraw") stays whole when a column with cards takes the spare width
+            longest = max(box.fontMetrics().horizontalAdvance(w) for w in box.title().split())
+            box.setMinimumWidth(max(56, longest + 8))
             box.model.combatant_dropped.connect(self._on_action_dropped)
             box.view.doubleClicked.connect(lambda _i, b=box: self.edit_turn(b.current_entry()))
             box.view.setToolTip(f"The active creature's turn: {action} (key {key}); "
@@ -223,11 +234,61 @@ class PopcornBoard(BoardBase):
         right = QVBoxLayout()
         right.addLayout(top)
         right.addWidget(self.initiative_label)
-        right.addLayout(grid)
+        right.addLayout(grid, 2)  # first, up to what the cards need (share_heights)
+        self._action_grid = grid
         right.addLayout(status_row, 1)
+        for box in (*self.action_lanes.values(), *self.status_lanes.values(), self.next_lane):
+            # each lane asks for the height of its cards, not a list's 192 px: a short
+            # board shrinks the lanes in proportion to what they hold
+            box.view.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+        self._sharing = QTimer(self)
+        self._sharing.setSingleShot(True)
+        self._sharing.timeout.connect(self.share_heights)
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
         layout.addLayout(right, 1)
+
+    # --- the lanes' heights ----------------------------------------------------------------
+
+    @staticmethod
+    def _needed(box: LaneBox) -> int:
+        """Gets the height a lane's cards need, whole, one card's height for an empty lane."""
+        view = box.view
+        rows = view.model().rowCount()
+        cards = sum(view.sizeHintForRow(r) + 2 * view.spacing() for r in range(rows))
+        return max(cards, view.fontMetrics().lineSpacing() + 10) + 2 * view.frameWidth()
+
+    def share_heights(self) -> None:
+        """Gives each row of action lanes the height its fullest lane's cards need.
+
+        A busy round's attack lane grows (up to 45% of the board, beyond which it scrolls);
+        a row of empty lanes stays one card high; the status lanes take the rest. Only
+        maximum heights change, so the board never makes the window taller than the screen.
+        """
+        lanes = list(self.action_lanes.values())
+        # A column with cards gets the width an empty one can spare: a turn card in a lane
+        # 95 px wide took 13 lines, higher than the lane at 1280×720.
+        for column in range(5):
+            cards = max(lanes[i].model.rowCount() for i in range(column, len(lanes), 5))
+            self._action_grid.setColumnStretch(column, 1 + 3 * min(cards, 3))
+        cap = max(int(self.height() * 0.45), 60)
+        for row in range(0, len(lanes), 5):
+            need = min(max(self._needed(b) for b in lanes[row:row + 5]), cap)
+            # the boxes too, with the row's tallest title (one wraps: "withdraw [5]"): a row
+            # of empty lanes stays small and what it does not need goes to the status lanes
+            # (as wrapped at its narrowest: the columns' widths change with this very call)
+            title = max(b.heading.heightForWidth(min(b.heading.width(), b.minimumWidth() - 8))
+                        if b.heading else 0 for b in lanes[row:row + 5])
+            for box in lanes[row:row + 5]:
+                box.view.setMaximumHeight(need)
+                margins = box.layout().contentsMargins()
+                frame = box.height() - box.contentsRect().height()  # the box's own border
+                box.setMaximumHeight(need + max(title, 0) + margins.top() + margins.bottom()
+                                     + 2 * box.layout().spacing() + frame)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._sharing.start(0)  # once the lanes have their new widths
 
     # --- the attack roll ----------------------------------------------------------------------
 
@@ -340,6 +401,7 @@ class PopcornBoard(BoardBase):
             box.model.set_rows([(entry_text(t, labels), i) for i, t in enumerate(current)
                                 if (t.get("action") or WAIT) == action])
         self.next_lane.model.set_rows([(name, None)] if name else [])
+        self._sharing.start(0)
 
     # --- a readied action set off (Readying an Action) ----------------------------------------
 

@@ -184,3 +184,35 @@ def test_the_popcorn_turn_form_is_whole_on_a_laptop(laptop: MainWindow, sample_s
     assert board.editor.isVisible()
     problems = _cut_in_form(board.editor_area, board.editor)
     assert not problems, "\n".join(problems)
+
+
+def _whole_cards(view: QListView) -> int:
+    """Counts the cards of a lane shown whole, from the top of the lane down."""
+    model = view.model()
+    shown = 0
+    for row in range(model.rowCount()):
+        if not view.viewport().rect().contains(view.visualRect(model.index(row, 0))):
+            break
+        shown += 1
+    return shown
+
+
+@pytest.mark.parametrize("laptop", [*SIZES, (1920, 1080)], indirect=True,
+                         ids=["1280x720", "1366x768", "1920x1080"])
+def test_the_popcorn_action_lanes_have_the_room_their_cards_need(
+        laptop: MainWindow, sample_store: Store) -> None:
+    """The attack lane of a busy round (seven long turn cards) shows whole cards, every one
+    on a large screen; the status lanes keep room for two names at least."""
+    ws: EncounterWorkspace = open_fight(laptop, sample_store, "popcorn")
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    _settle()
+    attack = board.action_lanes["attack"].view
+    assert attack.model().rowCount() == 7
+    wanted = 7 if laptop.height() >= 1080 else 2
+    assert _whole_cards(attack) >= wanted, (attack.height(), _whole_cards(attack))
+    to_act = board.status_lanes["not-acted"].view
+    assert _whole_cards(to_act) >= 2, to_act.height()
+    cut = [box.title() for box in board.action_lanes.values() if box.heading is not None
+           and box.heading.height() < box.heading.heightForWidth(box.heading.width())]
+    assert not cut, f"lane titles cut: {cut}"
