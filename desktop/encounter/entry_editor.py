@@ -286,6 +286,8 @@ class EntryEditor(QGroupBox):
             armed = self._asks("weapon")
             self.form.setRowVisible(self.weapon, armed)
             self.form.setRowVisible(self.weapon_facts, armed)
+            if "ready" in self.fields:
+                self.form.setRowVisible(self.ready, self._asks("ready"))
         self.show_attack_notes()
 
     def _asks(self, name: str) -> bool:
@@ -296,6 +298,8 @@ class EntryEditor(QGroupBox):
             return self.action == "spell"
         if name == "weapon":
             return self.action in WEAPON_ACTIONS
+        if name == "ready":  # popcorn: a creature either waits or readies, never both
+            return self.action != "wait"
         return True
 
     def _show_distance_note(self) -> None:

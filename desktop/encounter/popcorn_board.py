@@ -15,12 +15,24 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QComboBox,
+    QFormLayout,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -47,7 +59,7 @@ from desktop.encounter.board_base import (
     wrapped_label,
 )
 from desktop.encounter.controller import EncounterController
-from desktop.encounter.lane_model import LaneBox
+from desktop.encounter.lane_model import LaneBox, LaneModel
 from desktop.encounter.lanes import POPCORN_ACTIONS
 from desktop.plain_text import elide_name
 
@@ -56,6 +68,8 @@ ACTS_NEXT = "acts-next"
 NOMINATE_KEY = "N"
 STATUS_LANES = (("not-acted", "To act"), ("waiting", "Waiting"),
                 ("readied", "Readied"), ("acted", "Acted"))
+SET_OFF = "Set off readied action"
+"""The readied card's context-menu item (also double-click and Enter on the card)."""
 
 
 # "rounds[0].turns[5].nominates: …" as the engine names a field for a scenario file
@@ -108,6 +122,22 @@ def _last_turn_of(state: EncounterState) -> dict[str, Any] | None:
     return None
 
 
+class _StatusModel(LaneModel):
+    """A status lane's cards: a tooltip of its own for each (a readied card says how to set
+    its action off)."""
+
+    def __init__(self, key: str, parent: QWidget | None = None) -> None:
+        super().__init__(key, False, parent)
+        self.tips: list[str] = []
+
+    def data(self, index: QModelIndex | QPersistentModelIndex,
+             role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole and index.isValid() \
+                and 0 <= index.row() < len(self.tips):
+            return self.tips[index.row()]
+        return super().data(index, role)
+
+
 class PopcornBoard(BoardBase):
     """Action lanes for the active creature, status lanes, and the 'acts next' lane."""
 
@@ -125,8 +155,10 @@ class PopcornBoard(BoardBase):
             # 16 lines: a turn card with three 24-letter names, whole in a lane 73 px wide
             box = LaneBox(action, f"{action} [{key}]", wrap_title=True, max_lines=16)
             box.setToolTip(f"The active creature's turn: {action} (key {key})")
-            box.view.setMaximumHeight(60)
-            box.setMinimumWidth(56)  # ten lanes in five columns must fit beside 1280×720's list
+            # ten lanes in five columns must fit beside 1280×720's list; a title's longest
+            # word ("withdraw") stays whole when a column with cards takes the spare width
+            longest = max(box.fontMetrics().horizontalAdvance(w) for w in box.title().split())
+            box.setMinimumWidth(max(56, longest + 8))
             box.model.combatant_dropped.connect(self._on_action_dropped)
             box.view.doubleClicked.connect(lambda _i, b=box: self.edit_turn(b.current_entry()))
             box.view.setToolTip(f"The active creature's turn: {action} (key {key}); "
@@ -136,8 +168,20 @@ class PopcornBoard(BoardBase):
             grid.addWidget(box, i // 5, i % 5)
         self.status_lanes = {key: LaneBox(key, title, wrap_title=True, max_lines=6)
                              for key, title in STATUS_LANES}
-        for box in self.status_lanes.values():
+        self.status_ids: dict[str, list[str]] = {key: [] for key, _ in STATUS_LANES}
+        """The creature of each card of each status lane, in the lane's order."""
+        for key, box in self.status_lanes.items():
             box.setMinimumWidth(56)
+            box.model = _StatusModel(key, box)
+            box.view.setModel(box.model)
+        readied = self.status_lanes["readied"].view
+        readied.doubleClicked.connect(
+            lambda index: self.set_off(self.status_ids["readied"][index.row()]))
+        readied.customContextMenuRequested.connect(self._on_readied_menu)
+        # A card selected in any status lane takes the cards' keys (N names it, 1–0 opens its
+        # turn) as the hint says; Enter on a readied card sets it off.
+        for box in self.status_lanes.values():
+            box.view.installEventFilter(self)
         # The meaning goes in the tooltip: at 1280×720 the lane is too narrow for a sentence.
         self.next_lane = LaneBox(ACTS_NEXT, "⇒ Acts next [N]", wrap_title=True, max_lines=6)
         self.next_lane.setToolTip("Drop the creature the active one nominates (key N); after "
@@ -176,6 +220,11 @@ class PopcornBoard(BoardBase):
         # lists as narrow as five letters leave the lanes their width.
         for combo in self.editor.findChildren(QComboBox):
             combo.setMinimumContentsLength(5)
+        # The turn form lives in a column about 190 px wide at 1280×720: the heading wraps
+        # (the box's title says only the verb), and a field too wide beside its label goes
+        # below it, so no list loses its arrow and no note its end.
+        self.editor.heading.setWordWrap(True)
+        self.editor.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.editor_area = form_area(self.editor, "turnForm")
         left.addWidget(with_buttons(self.editor_area, self.editor), 3)
         self.combatants_panel.setLayout(left)
@@ -185,11 +234,61 @@ class PopcornBoard(BoardBase):
         right = QVBoxLayout()
         right.addLayout(top)
         right.addWidget(self.initiative_label)
-        right.addLayout(grid)
+        right.addLayout(grid, 2)  # first, up to what the cards need (share_heights)
+        self._action_grid = grid
         right.addLayout(status_row, 1)
+        for box in (*self.action_lanes.values(), *self.status_lanes.values(), self.next_lane):
+            # each lane asks for the height of its cards, not a list's 192 px: a short
+            # board shrinks the lanes in proportion to what they hold
+            box.view.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+        self._sharing = QTimer(self)
+        self._sharing.setSingleShot(True)
+        self._sharing.timeout.connect(self.share_heights)
         right.addWidget(self.message)
         layout = QHBoxLayout(self)
         layout.addLayout(right, 1)
+
+    # --- the lanes' heights ----------------------------------------------------------------
+
+    @staticmethod
+    def _needed(box: LaneBox) -> int:
+        """Gets the height a lane's cards need, whole, one card's height for an empty lane."""
+        view = box.view
+        rows = view.model().rowCount()
+        cards = sum(view.sizeHintForRow(r) + 2 * view.spacing() for r in range(rows))
+        return max(cards, view.fontMetrics().lineSpacing() + 10) + 2 * view.frameWidth()
+
+    def share_heights(self) -> None:
+        """Gives each row of action lanes the height its fullest lane's cards need.
+
+        A busy round's attack lane grows (up to 45% of the board, beyond which it scrolls);
+        a row of empty lanes stays one card high; the status lanes take the rest. Only
+        maximum heights change, so the board never makes the window taller than the screen.
+        """
+        lanes = list(self.action_lanes.values())
+        # A column with cards gets the width an empty one can spare: a turn card in a lane
+        # 95 px wide took 13 lines, higher than the lane at 1280×720.
+        for column in range(5):
+            cards = max(lanes[i].model.rowCount() for i in range(column, len(lanes), 5))
+            self._action_grid.setColumnStretch(column, 1 + 3 * min(cards, 3))
+        cap = max(int(self.height() * 0.45), 60)
+        for row in range(0, len(lanes), 5):
+            need = min(max(self._needed(b) for b in lanes[row:row + 5]), cap)
+            # the boxes too, with the row's tallest title (one wraps: "withdraw [5]"): a row
+            # of empty lanes stays small and what it does not need goes to the status lanes
+            # (as wrapped at its narrowest: the columns' widths change with this very call)
+            title = max(b.heading.heightForWidth(min(b.heading.width(), b.minimumWidth() - 8))
+                        if b.heading else 0 for b in lanes[row:row + 5])
+            for box in lanes[row:row + 5]:
+                box.view.setMaximumHeight(need)
+                margins = box.layout().contentsMargins()
+                frame = box.height() - box.contentsRect().height()  # the box's own border
+                box.setMaximumHeight(need + max(title, 0) + margins.top() + margins.bottom()
+                                     + 2 * box.layout().spacing() + frame)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._sharing.start(0)  # once the lanes have their new widths
 
     # --- the attack roll ----------------------------------------------------------------------
 
@@ -278,6 +377,8 @@ class PopcornBoard(BoardBase):
         for turn in current:
             latest[str(turn.get("actor"))] = dict(turn)
         rows: dict[str, list[tuple[str, int | None]]] = {k: [] for k, _ in STATUS_LANES}
+        ids: dict[str, list[str]] = {k: [] for k, _ in STATUS_LANES}
+        tips: dict[str, list[str]] = {k: [] for k, _ in STATUS_LANES}
         for c in state.combatants.values():
             # The engine says who is out of the fight (dead, fled…): they act no more.
             if resolved is not None and c.id in resolved.combatants and (
@@ -288,12 +389,106 @@ class PopcornBoard(BoardBase):
             lane = ("not-acted" if turn is None else "waiting" if turn.get("waits")
                     else "readied" if turn.get("ready") and c.id not in fired else "acted")
             rows[lane].append((elide_name(c.label), None))
+            ids[lane].append(c.id)
+            tips[lane].append(self._readied_tip(turn, labels) if lane == "readied" and turn
+                              else elide_name(c.label))
+        self.status_ids = ids
         for key, box in self.status_lanes.items():
+            if isinstance(box.model, _StatusModel):
+                box.model.tips = tips[key]
             box.model.set_rows(rows[key])
         for action, box in self.action_lanes.items():
             box.model.set_rows([(entry_text(t, labels), i) for i, t in enumerate(current)
                                 if (t.get("action") or WAIT) == action])
         self.next_lane.model.set_rows([(name, None)] if name else [])
+        self._sharing.start(0)
+
+    # --- a readied action set off (Readying an Action) ----------------------------------------
+
+    @staticmethod
+    def _readied_tip(turn: dict[str, Any], labels: dict[str, str]) -> str:
+        """Gets what a creature readied and how the DM sets it off, in words."""
+        who = labels.get(str(turn.get("actor")), "This creature")
+        what = str(turn.get("action") or "an action")
+        if turn.get("target"):
+            what += f" on {labels.get(str(turn['target']), 'another creature')}"
+        return (f"{who} readied {what}, when: {turn.get('ready')}.\nWhen that happens, "
+                f"double-click this card (or Enter, or right-click › {SET_OFF}): it interrupts "
+                "the turn just taken, or the turn being filled in.")
+
+    def selected_in(self, key: str) -> str | None:
+        """Gets the creature of the card selected in a status lane, if any."""
+        index = self.status_lanes[key].view.currentIndex()
+        ids = self.status_ids[key]
+        return ids[index.row()] if index.isValid() and index.row() < len(ids) else None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not (isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress):
+            return super().eventFilter(watched, event)
+        key = next((k for k, box in self.status_lanes.items() if box.view is watched), None)
+        cid = self.selected_in(key) if key is not None else None
+        if cid is None or event.modifiers() not in (Qt.KeyboardModifier.NoModifier,
+                                                    Qt.KeyboardModifier.ShiftModifier,
+                                                    Qt.KeyboardModifier.KeypadModifier):
+            return super().eventFilter(watched, event)
+        text = event.text().upper()
+        if key == "readied" and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.set_off(cid)
+        elif text == NOMINATE_KEY or text in self._keys:
+            self._on_key_typed(cid, text)
+        else:
+            return super().eventFilter(watched, event)
+        return True
+
+    def readied_menu(self, cid: str) -> QMenu:
+        """Builds the context menu of a readied card."""
+        menu = QMenu(self)
+        action = QAction(SET_OFF, menu)
+        action.triggered.connect(lambda _checked=False: self.set_off(cid))
+        menu.addAction(action)
+        return menu
+
+    def _on_readied_menu(self, pos: QPoint) -> None:
+        view = self.status_lanes["readied"].view
+        index = view.indexAt(pos)
+        if index.isValid() and index.row() < len(self.status_ids["readied"]):
+            view.setCurrentIndex(index)
+            self.readied_menu(self.status_ids["readied"][index.row()]).exec(
+                view.viewport().mapToGlobal(pos))
+
+    def set_off(self, cid: str) -> bool:
+        """Sets off ``cid``'s readied action (popcorn.ready.trigger): it interrupts a turn.
+
+        With the turn form open, the turn being filled in sets it off (its Sets off field):
+        saving that turn is the one command. Otherwise the last turn taken this round gets it
+        in its ``triggers``: one command, and the engine says if it may not be set off.
+        """
+        state = self.controller.state
+        labels = self.labels()
+        who = labels.get(cid, "this creature")
+        if cid not in _holding_ready(state):
+            self.show_refusal(f"{who} holds no readied action to set off")
+            return False
+        if not self.editor.isHidden() and self.editor.actor != cid:
+            if self.editor.triggers.findData(cid) < 0:
+                self.show_refusal(f"{who}'s readied action cannot be set off by this turn")
+                return False
+            self.editor.set_value("triggers", cid)
+            self.message.clear()
+            return True
+        turns = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        index = next((i for i in range(len(turns) - 1, -1, -1)
+                      if not turns[i].get("triggered")), None)
+        if index is None:
+            self.show_refusal(f"no turn has been taken this round to set off {who}'s readied "
+                              "action: open the turn that does it and choose Sets off")
+            return False
+        turn = dict(turns[index])
+        by = labels.get(str(turn.get("actor")), "the last creature")
+        words = f"{who}'s readied action, set off by {by}'s turn"
+        return self.controller.run(self._named(replace_entry(
+            "turns", index, {**turn, "triggers": [*(turn.get("triggers") or ()), cid]}),
+            words), text=words)
 
     # --- taking a turn --------------------------------------------------------------------------
 
@@ -398,6 +593,8 @@ class PopcornBoard(BoardBase):
         self.editing = None
         if not super().open_editor(cid, action, verb):
             return False
+        self.message.clear()  # a refusal of the last form is no news about this one
+        self.editor.setTitle(verb)  # a box's title never wraps: the heading names who and what
         self.editor_area.verticalScrollBar().setValue(0)  # Target in sight, not last scroll
         self._name_choices(cid)
         return True

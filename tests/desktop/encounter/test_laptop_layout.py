@@ -13,15 +13,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QListView, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QLabel,
+    QListView,
+    QPushButton,
+    QScrollArea,
+    QWidget,
+)
 
 from core.store import Store
 from desktop.encounter.card_delegate import ClippedCardDelegate, clipped_lines
+from desktop.encounter.popcorn_board import PopcornBoard
 from desktop.encounter.workspace import EncounterWorkspace
 from desktop.main_window import MainWindow
-from tests.desktop.encounter.laptop_fights import PC_IDS, SYSTEMS
+from tests.desktop.encounter.laptop_fights import MONSTER_IDS, PC_IDS, SYSTEMS
 from tests.desktop.encounter.laptop_shots import open_fight
 
 SIZES = ((1280, 720), (1366, 768))
@@ -156,3 +165,75 @@ def test_the_declaration_timer_is_read_whole(laptop: MainWindow, sample_store: S
     board._show_timer()
     assert "filling the form in is not counted" in board.timer_label.text()
     assert not board.timer_label.is_cut(), board.timer_label.shown_text()
+
+
+def _cut_in_form(area: QScrollArea, editor: QWidget) -> list[str]:
+    """Gets the labels and lists of an open form that are cut: wider than the form's column
+    (a list loses its arrow), narrower than their text, or wrapped onto unshown lines."""
+    viewport = area.viewport()
+    cut = []
+    for widget in [*editor.findChildren(QLabel), *editor.findChildren(QComboBox)]:
+        if not widget.isVisibleTo(editor):
+            continue
+        name = widget.text() if isinstance(widget, QLabel) else widget.currentText()
+        left = widget.mapTo(viewport, QPoint(0, 0)).x()
+        if left < 0 or left + widget.width() > viewport.width():
+            cut.append(f"{name!r}: x {left}–{left + widget.width()} in {viewport.width()} px")
+        elif isinstance(widget, QComboBox) and widget.width() < widget.minimumSizeHint().width():
+            cut.append(f"list {name!r}: {widget.width()} px of {widget.minimumSizeHint()}")
+        elif isinstance(widget, QLabel) and widget.text():
+            if widget.wordWrap():
+                if widget.heightForWidth(widget.width()) > widget.height():
+                    cut.append(f"note {name!r}: {widget.height()} px high of "
+                               f"{widget.heightForWidth(widget.width())}")
+            elif widget.width() < widget.sizeHint().width():
+                cut.append(f"label {name!r}: {widget.width()} px of {widget.sizeHint()}")
+    return cut
+
+
+@pytest.mark.parametrize("laptop", SIZES, indirect=True, ids=["1280x720", "1366x768"])
+@pytest.mark.parametrize("action", ["attack", "missile", "wait"])
+def test_the_popcorn_turn_form_is_whole_on_a_laptop(laptop: MainWindow, sample_store: Store,
+                                                   action: str) -> None:
+    """Every label, note and list of the open turn form is whole (arrows, notes' last words)."""
+    ws: EncounterWorkspace = open_fight(laptop, sample_store, "popcorn")
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    assert board.open_editor(MONSTER_IDS[0], action)  # a weapon's facts and attack notes
+    board.editor.set_value("target", PC_IDS[0])
+    _settle()
+    assert board.editor.isVisible()
+    problems = _cut_in_form(board.editor_area, board.editor)
+    assert not problems, "\n".join(problems)
+
+
+def _whole_cards(view: QListView) -> int:
+    """Counts the cards of a lane shown whole, from the top of the lane down."""
+    model = view.model()
+    shown = 0
+    for row in range(model.rowCount()):
+        if not view.viewport().rect().contains(view.visualRect(model.index(row, 0))):
+            break
+        shown += 1
+    return shown
+
+
+@pytest.mark.parametrize("laptop", [*SIZES, (1920, 1080)], indirect=True,
+                         ids=["1280x720", "1366x768", "1920x1080"])
+def test_the_popcorn_action_lanes_have_the_room_their_cards_need(
+        laptop: MainWindow, sample_store: Store) -> None:
+    """The attack lane of a busy round (seven long turn cards) shows whole cards, every one
+    on a large screen; the status lanes keep room for two names at least."""
+    ws: EncounterWorkspace = open_fight(laptop, sample_store, "popcorn")
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    _settle()
+    attack = board.action_lanes["attack"].view
+    assert attack.model().rowCount() == 7
+    wanted = 7 if laptop.height() >= 1080 else 2
+    assert _whole_cards(attack) >= wanted, (attack.height(), _whole_cards(attack))
+    to_act = board.status_lanes["not-acted"].view
+    assert _whole_cards(to_act) >= 2, to_act.height()
+    cut = [box.title() for box in board.action_lanes.values() if box.heading is not None
+           and box.heading.height() < box.heading.heightForWidth(box.heading.width())]
+    assert not cut, f"lane titles cut: {cut}"
