@@ -678,6 +678,8 @@ def command_words(command: Command, names: Names, system_title: str = "") -> str
         return f"{names(data.get('id'))}: surprised as the side's die says"
     if kind is EventKind.HIDDEN_FROM_PLAYERS:
         return hidden_words(data.get("ids") or (), data.get("hidden") is True, names)
+    if kind is EventKind.CLOCK_ADVANCED:
+        return f"Advance the clock to TU {data.get('tu')} ({names(data.get('actor'))})"
     return names.text(command.name)
 
 
