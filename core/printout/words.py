@@ -506,6 +506,10 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
         text += hp_text
     elif event == StepEvent.MISSES:
         text = f"misses {target}{aim}{with_weapon}"
+    elif event == StepEvent.ATTACKS and take("fallen_target"):
+        # time-units.attacks.fallen-target: no swing at a corpse; the DM names a new target.
+        text = (f"attacks{with_weapon}, but {names(d['fallen_target'])} has already fallen: "
+                "choose a new target")
     elif event == StepEvent.ATTACKS:
         text = f"attacks {target}{aim}{with_weapon} (no outcome recorded)"
     elif event == StepEvent.BEGINS_CASTING:

@@ -36,6 +36,7 @@ from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import TU_ACTIONS
 from desktop.encounter.mime import ACTION_MIME, encode
+from desktop.encounter.retarget import fallen_target
 from desktop.encounter.tu_clock import clock_mark, clock_step
 from desktop.plain_text import plain
 from desktop.resolution.step_identity import step_source
@@ -176,6 +177,8 @@ class TimeUnitBoard(BoardBase):
         # others declared), and a creature out of the fight acts no more.
         resolution = self.controller.known_resolution()
         pending: dict[str, str] = {}
+        labels_now = self.labels()
+        fallen: dict[str, str] = {}
         if resolution is not None:
             out = {cid for cid, r in resolution.combatants.items()
                    if r.status is not Status.ACTIVE}
@@ -188,6 +191,13 @@ class TimeUnitBoard(BoardBase):
                         and step_source(step) not in unrolled and (
                         clock_seq is None or step.seq > clock_seq):
                     pending.setdefault(step.actor, f"next at TU {step.tu}")
+            for step in resolution.steps:  # time-units.attacks.fallen-target: the DM chooses
+                fell = fallen_target(step)
+                if fell is not None and step.actor not in out and step.actor not in fallen:
+                    fallen[step.actor] = (f"attack at TU {step.tu}: {labels_now.get(fell, fell)}"
+                                          " fell, choose a new target")
+        for cid, note in fallen.items():
+            pending[cid] = " · ".join(n for n in (pending.get(cid), note) if n)
         for c in self.combatants():
             if c.surprised:
                 pending[c.id] = " · ".join(n for n in (
