@@ -327,6 +327,11 @@ def _popcorn_turn(state: EncounterState, visible: set[str], names: Names,
         nominee = last.get("nominates") if last is not None else None
         fallen = (isinstance(nominee, str) and nominee in resolution.combatants
                   and resolution.combatants[nominee].status is not Status.ACTIVE)
+        if fallen and last is not None:
+            # popcorn.pass.fallen-nominee: the nominator's new choice, saved on its turn.
+            nominee = last.get("nominates_again")
+            fallen = not (isinstance(nominee, str) and nominee in resolution.combatants
+                          and resolution.combatants[nominee].status is Status.ACTIVE)
         if isinstance(nominee, str) and nominee in visible and not fallen:
             lines.append(f"Acts next: {names(nominee)}")
         elif last is not None:
