@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.roster.entries import Campaign
-from desktop.encounter.elided_label import ElidedLabel
+from desktop.elided_label import ElidedLabel
 
 if TYPE_CHECKING:
     from core.play.session import EncounterSession

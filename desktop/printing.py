@@ -40,6 +40,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.svg_picture import draw_pictures_as_vectors
+
 PAGE_SIZES: dict[str, QPageSize.PageSizeId] = {
     "a4": QPageSize.PageSizeId.A4,
     "letter": QPageSize.PageSizeId.Letter,
@@ -75,16 +77,19 @@ def summary_document(html: str) -> QTextDocument:
     """Builds a printable document from the summary HTML, pictures included."""
     document = QTextDocument()
     counter = 0
+    pictures: dict[str, bytes] = {}
 
     def swap(match: re.Match[str]) -> str:
         nonlocal counter
         counter += 1
         name = f"summary-picture-{counter}.png"
-        image = render_svg(base64.b64decode(match.group(1)))
+        pictures[name] = base64.b64decode(match.group(1))
+        image = render_svg(pictures[name])
         document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), image)
         return f'src="{name}"'
 
     document.setHtml(_DATA_IMG.sub(swap, html))
+    draw_pictures_as_vectors(document, pictures)  # the preview shrank the raster's letters away
     return document
 
 

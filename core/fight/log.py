@@ -75,6 +75,11 @@ class EventKind(StrEnum):
     """``{"ids": [...], "hidden": bool}``: the DM hides creatures from the players' screen (not
     seen yet, surprising) or reveals them. Only what the table is shown changes: the scenario,
     and so every resolution, stays the same."""
+    CLOCK_ADVANCED = "clock-advanced"
+    """``{"tu", "actor", "source", "moment", "attack", "occurrence"}``: the time-unit clock
+    moved on to one step of the resolution, named by what stays the same when the engine
+    resolves again (its TU, actor, declaration, kind of moment, attack and which occurrence
+    of those it is). The scenario, and so the resolution, stays the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +143,8 @@ class EncounterState:
     """Indices of :attr:`rolls` that a later roll was made instead of (kept as history)."""
     hidden: frozenset[str] = frozenset()
     """Combatants the players' screen leaves out until the DM reveals them."""
+    clock: Mapping[str, Any] | None = None
+    """Where the DM moved the time-unit clock (``clock-advanced``); None: TU 0, not started."""
 
 
 ROUND_LISTS = ("declarations", "turns")
@@ -266,6 +273,11 @@ def apply_event(state: EncounterState, event: Event) -> EncounterState:
             return _with_combatant(state, replace(combatant, surprised=surprised))
         case EventKind.HIDDEN_FROM_PLAYERS:
             return _hide(state, data)
+        case EventKind.CLOCK_ADVANCED:
+            tu = data.get("tu")
+            if isinstance(tu, bool) or not isinstance(tu, int) or tu < 0:
+                raise LogError(f"the clock must stand at a TU of 0 or more, not {tu!r}")
+            return replace(state, clock=frozen_mapping(data))
     raise LogError(f"unhandled event kind {event.kind}")  # pragma: no cover - enum is closed
 
 
@@ -413,6 +425,14 @@ def hide_from_players(ids: Sequence[str], hidden: bool = True) -> Command:
         (Event(EventKind.HIDDEN_FROM_PLAYERS,
                frozen_mapping({"ids": list(ids), "hidden": hidden})),),
     )
+
+
+def advance_clock(mark: Mapping[str, Any]) -> Command:
+    """Makes the command that moves the time-unit clock on to the step ``mark`` names (see
+    :attr:`EventKind.CLOCK_ADVANCED`): saved like any command, so a restarted app shows the
+    same clock, and one Ctrl+Z moves it back."""
+    return Command(f"Advance the clock to TU {mark.get('tu')}",
+                   (Event(EventKind.CLOCK_ADVANCED, frozen_mapping(dict(mark))),))
 
 
 def mark_surprised(cid: str, surprised: bool | None = True) -> Command:

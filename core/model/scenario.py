@@ -74,6 +74,8 @@ class Turn:
     ready: str | None = None
     """The trigger of a readied action."""
     nominates: str | None = None
+    nominates_again: str | None = None
+    """Whom the creature names instead when its nominee fell before acting (popcorn)."""
     effect: Effect | None = None
     outcome: Outcome = Outcome()
     raw: Mapping[str, Any] = field(default_factory=frozen_mapping)
@@ -586,6 +588,9 @@ def _turn(value: Any, path: str, ids: frozenset[str]) -> Turn:
     nominates = read_str(data, "nominates", path)
     if nominates is not None and nominates not in ids:
         raise ScenarioError(f"{path}.nominates", f"unknown combatant {nominates!r}")
+    again = read_str(data, "nominates_again", path)
+    if again is not None and again not in ids:
+        raise ScenarioError(f"{path}.nominates_again", f"unknown combatant {again!r}")
     _weapon_facts(data, path)
     return Turn(
         path=path,
@@ -596,6 +601,7 @@ def _turn(value: Any, path: str, ids: frozenset[str]) -> Turn:
         waits=read_bool(data, "waits", path),
         ready=_trigger(data, "ready", path),
         nominates=nominates,
+        nominates_again=again,
         effect=read_effect(data, path),
         outcome=read_outcome(data, path),
         raw=frozen_mapping(data),

@@ -42,13 +42,13 @@ SAFE_DETAIL = frozenset({
     "weapon", "spell", "damage", "casting_time", "also", "shot", "shots", "instead_of",
     "reason", "by", "condition", "rounds", "segments", "nominee_fell", "chosen_again",
     "trigger", "triggered_by", "effect", "movement", "distance", "routine", "attack", "area",
-    "retrieval",
+    "retrieval", "fallen_target",
 })
 """A step's facts the players may read; any other (hp, morale, rolls, the engine's
 reckoning) is dropped before the step is worded. A list of what may show, not of what may
 not: a fact a system adds later stays off the players' screen until someone adds it here."""
 
-_NAMING_DETAIL = ("instead_of", "by", "triggered_by")
+_NAMING_DETAIL = ("instead_of", "by", "triggered_by", "fallen_target")
 """Facts that name a creature: dropped when it is hidden."""
 
 _FOES_PLANS = {
@@ -327,6 +327,11 @@ def _popcorn_turn(state: EncounterState, visible: set[str], names: Names,
         nominee = last.get("nominates") if last is not None else None
         fallen = (isinstance(nominee, str) and nominee in resolution.combatants
                   and resolution.combatants[nominee].status is not Status.ACTIVE)
+        if fallen and last is not None:
+            # popcorn.pass.fallen-nominee: the nominator's new choice, saved on its turn.
+            nominee = last.get("nominates_again")
+            fallen = not (isinstance(nominee, str) and nominee in resolution.combatants
+                          and resolution.combatants[nominee].status is Status.ACTIVE)
         if isinstance(nominee, str) and nominee in visible and not fallen:
             lines.append(f"Acts next: {names(nominee)}")
         elif last is not None:

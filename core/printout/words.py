@@ -506,6 +506,10 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
         text += hp_text
     elif event == StepEvent.MISSES:
         text = f"misses {target}{aim}{with_weapon}"
+    elif event == StepEvent.ATTACKS and take("fallen_target"):
+        # time-units.attacks.fallen-target: no swing at a corpse; the DM names a new target.
+        text = (f"attacks{with_weapon}, but {names(d['fallen_target'])} has already fallen: "
+                "choose a new target")
     elif event == StepEvent.ATTACKS:
         text = f"attacks {target}{aim}{with_weapon} (no outcome recorded)"
     elif event == StepEvent.BEGINS_CASTING:
@@ -678,6 +682,8 @@ def command_words(command: Command, names: Names, system_title: str = "") -> str
         return f"{names(data.get('id'))}: surprised as the side's die says"
     if kind is EventKind.HIDDEN_FROM_PLAYERS:
         return hidden_words(data.get("ids") or (), data.get("hidden") is True, names)
+    if kind is EventKind.CLOCK_ADVANCED:
+        return f"Advance the clock to TU {data.get('tu')} ({names(data.get('actor'))})"
     return names.text(command.name)
 
 

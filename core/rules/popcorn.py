@@ -459,6 +459,8 @@ class _Engine:
         # Pass the Action: who named the creature due next, and who must choose again
         self.nominated_by: tuple[str, str] | None = None
         self.chooser: tuple[str, str] | None = None
+        self.chooser_was: str | None = None
+        self.turns_by_path: dict[str, Turn] = {}
         self.disrupted = False
         # Conditions (core.rules.care): read with each action's fields.
         self.conditions = Conditions()
@@ -1166,12 +1168,15 @@ class _Engine:
         acted: set[str] = set()
         expected, because, why = first, first_because, first_why
         if expected is not None and not any(self.active(cid) for cid in expected):
-            expected = self.fallen(expected)
+            expected = self.fallen(expected, acted)
+            if expected is not None:
+                why = f"{self.name(self.chooser_was or '')} named who acts first instead"
         next_first: frozenset[str] | None = None
         next_because: tuple[str, ...] = (R_ACTION,)
         next_why = ""
         for turn, reactions in self.plays(rnd):
             cid, path = turn.actor, turn.path
+            self.turns_by_path[path] = turn
             index = index_of[path]
             self.join(joining, index)
             if not self.arrived(cid, self.round_no, index):
@@ -1189,7 +1194,9 @@ class _Engine:
             if cid in acted:
                 raise ScenarioError(f"{path}.actor", f"{self.name(cid)} already acted this round")
             if expected is not None and not any(self.active(e) for e in expected):
-                expected = self.fallen(expected)
+                expected = self.fallen(expected, acted)
+                if expected is not None:
+                    why = f"{self.name(self.chooser_was or cid)} named the next creature instead"
             if expected is not None and cid not in expected:
                 names = " or ".join(sorted(self.name(e) for e in expected))
                 raise ScenarioError(f"{path}.actor",
@@ -1227,7 +1234,14 @@ class _Engine:
                     self.emit(cid, StepEvent.NOMINATES, [R_NOMINATE, R_FALLEN], target=nominee,
                               turn=path, nominee_fell=str(self.status[nominee]))
                     self.chooser = (cid, path)
-                    if round_over:
+                    again = self.named_again(turn, round_over, acted)
+                    if again is not None and round_over:
+                        next_first, next_because = again, (R_FALLEN, R_NOMINATE)
+                        next_why = f"{self.name(cid)} named who acts first instead"
+                    elif again is not None:
+                        expected, because = again, (R_FALLEN, R_NOMINATE)
+                        why = f"{self.name(cid)} named the next creature instead"
+                    elif round_over:
                         next_first, next_because, next_why = None, (R_ACTION,), ""
                     self.flush_slow()
                     continue
@@ -1296,8 +1310,9 @@ class _Engine:
                 else:
                     self.next_round_only.add(cid)
 
-    def fallen(self, expected: frozenset[str]) -> frozenset[str] | None:
-        """Notes that the nominee fell before its turn; its nominator chooses again."""
+    def fallen(self, expected: frozenset[str], acted: set[str]) -> frozenset[str] | None:
+        """Notes that the nominee fell before its turn; its nominator chooses again (the
+        choice its turn saved as ``nominates_again``, if the DM made it already)."""
         if self.options.fallen_nominee == FallenNominee.REFUSE or self.nominated_by is None:
             return None
         by, path = self.nominated_by
@@ -1305,7 +1320,29 @@ class _Engine:
             self.emit(by, StepEvent.NOMINATES, [R_FALLEN], target=nominee, turn=path,
                       nominee_fell=str(self.status[nominee]))
         self.chooser = (by, path)
-        return None
+        self.chooser_was = by
+        turn = self.turns_by_path.get(path)
+        return self.named_again(turn, False, acted) if turn is not None else None
+
+    def named_again(self, turn: Turn, round_over: bool,
+                    acted: set[str]) -> frozenset[str] | None:
+        """Gets the creature ``turn``'s actor names instead of its fallen nominee (its
+        ``nominates_again``), with its step; None when the DM has not chosen yet."""
+        again = turn.nominates_again
+        if again is None or self.chooser is None:
+            return None
+        path = f"{turn.path}.nominates_again"
+        if not self.active(again):
+            raise ScenarioError(path, f"{self.name(again)} is {self.status[again]} and cannot "
+                                "be nominated")
+        if not round_over and (again in acted or again not in self.to_act):
+            raise ScenarioError(path, f"{self.name(again)} already acted this round and "
+                                "cannot be nominated")
+        by, by_path = self.chooser
+        self.emit(by, StepEvent.NOMINATES, [R_FALLEN, R_NOMINATE], target=again,
+                  turn=by_path, chosen_again=True)
+        self.chooser = None
+        return frozenset({again})
 
     def lapse(self, cid: str, path: str) -> list[str]:
         """Drops a readied action whose creature is named again (Readying an Action)."""

@@ -206,6 +206,10 @@ RULES: Mapping[str, Rule] = rule_table(
           "Several attacks may be split between listed targets: one at each in order, the "
           "rest at the last; an attack whose target has fallen goes at the next listed one "
           "still standing, or is not made."),
+    _rule("attacks.fallen-target", _NOTE,
+          "An attack still to be made whose one target has already fallen (dead, "
+          "unconscious, fled) is not made at it: the step names no target until the DM picks "
+          "a new one (an outcome already recorded stands as recorded)."),
     _rule("order.missile-spell-melee", _NOTE,
           "On a shared TU missiles come first, then spells, then melee (casting begins at the "
           "start of its TU, before all of them)."),
@@ -946,8 +950,16 @@ class _Clock:
                 because = [_r("attacks.split-targets"), *because]
                 if fallen is not None:
                     common["instead_of"] = fallen
-            if len(a.targets) > 1 and target is None:
-                pass  # every listed target left has fallen: this attack is not made
+            fallen_aim = common.pop("instead_of", None) if target is None else None
+            if outcome is None and (fallen_aim is not None or (
+                    target is not None and self.status[target] is not Status.ACTIVE)):
+                # Not a swing at a corpse, nor an attack dropped unseen: the DM names someone
+                # else (one Change on the step).
+                self.out.add(a.actor, StepEvent.ATTACKS, e.tu, group,
+                             [_r("attacks.fallen-target"), *because], action=a.action,
+                             target=None, fallen_target=fallen_aim or target, **common)
+            elif len(a.targets) > 1 and target is None:
+                pass  # every listed target left has fallen: this recorded attack is not made
             elif outcome is None:
                 self.out.add(a.actor, StepEvent.ATTACKS, e.tu, group, because,
                              action=a.action, target=target, **common)

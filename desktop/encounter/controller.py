@@ -36,6 +36,39 @@ from desktop.store_retry import AskRetry
 _ENGINE_ERRORS = (ScenarioError, DiceError, UnknownSystemError, LogError)
 
 
+class _StepWords:
+    """Says one "Undone: …" / "Redone: …" for a batch of commands (Roll All Pending) instead
+    of one per die: Qt undoes a macro's commands one by one, and the status line kept only
+    the last, so it named one die of the several the DM took back."""
+
+    def __init__(self, title: str, tell: Callable[[str], None]) -> None:
+        self.title = title
+        self.tell = tell
+        self.size = 0
+        """How many commands the batch holds (set once it is built)."""
+        self._heard: list[tuple[str, str]] = []
+
+    def __call__(self, words: str) -> None:
+        verb, _, what = words.partition(": ")
+        if self._heard and self._heard[-1][0] != verb:
+            self._heard = []  # a step that failed half-way: start again
+        self._heard.append((verb, what))
+        if len(self._heard) < self.size:
+            return
+        # "Roll 8 dice" already says they were rolled: each die reads "initiative Orc 1: 14".
+        said = [w.removesuffix(" (rolled)") for _, w in self._heard]
+        if verb == "Undone":
+            said.reverse()  # Qt undoes the last die first; the DM reads them as rolled
+        self._heard = []
+        self.tell(f"{verb}: {self.title} ({_listed(said)})" if len(said) > 1
+                  else f"{verb}: {said[0]}")
+
+
+def _listed(items: list[str]) -> str:
+    """Gets ``a; b and c``: several dice, each worded with a colon of its own."""
+    return items[0] if len(items) == 1 else f"{'; '.join(items[:-1])} and {items[-1]}"
+
+
 def _resolve(state: EncounterState,
              document: dict[str, object] | None = None) -> tuple[Scenario, Resolution]:
     """Resolves ``state`` (``document``: its scenario_document, when made already)."""
@@ -82,6 +115,8 @@ class EncounterController(QObject):
         """The scenario a command was last checked on and its resolution: the command, once
         saved, needs the engine no second time (bench/bench_command.py)."""
         self._needed: tuple[EncounterState, Resolution | None, list[RollRequest]] | None = None
+        self._step_words: Callable[[str], None] | None = None
+        """Where the commands being pushed say their undo/redo (a batch, or ``stepped``)."""
         """The dice asked for, kept while the state and the resolution stay the same."""
         self._asked: tuple[EncounterState, list[RollRequest] | None] | None = None
         """The dice the system asks for in a state (no morale dice), kept while it stays."""
@@ -234,7 +269,8 @@ class EncounterController(QObject):
         text = text or self.command_text(command)
         undoable = SessionCommand(self.session, command,
                                   lambda message: self.refused.emit(self.words(message)), text,
-                                  self.ask_retry, self.stack, self.stepped.emit)
+                                  self.ask_retry, self.stack,
+                                  self._step_words or self.stepped.emit)
         self.stack.push(undoable)
         if undoable.error is not None:
             self.refused.emit(self.words(undoable.error))
@@ -261,7 +297,9 @@ class EncounterController(QObject):
         if not asked:
             return 0
         done = 0
-        self.stack.beginMacro(f"Roll {len(asked)} dice" if len(asked) > 1 else "Roll a die")
+        title = f"Roll {len(asked)} dice" if len(asked) > 1 else "Roll a die"
+        self.stack.beginMacro(title)
+        batch = self._step_words = _StepWords(title, self.stepped.emit)
         try:
             for _ in range(len(asked)):
                 request = next((r for r in self.rolls_needed() if r.where in asked), None)
@@ -270,6 +308,9 @@ class EncounterController(QObject):
                 asked.discard(request.where)
                 done += 1
         finally:
+            self._step_words = None
+            batch.size = done
+            batch.title = f"Roll {done} dice" if done > 1 else "Roll a die"
             self.stack.endMacro()
         return done
 

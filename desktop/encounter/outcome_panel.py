@@ -28,6 +28,7 @@ from core.model.values import Step
 from desktop.encounter.board_base import entry_text
 from desktop.encounter.condition_controls import ConditionControls
 from desktop.encounter.controller import EncounterController
+from desktop.encounter.retarget import RetargetControls, fallen_target
 from desktop.encounter.step_entries import (
     EntryRef,
     OutcomeOrderError,
@@ -117,6 +118,9 @@ class OutcomePanel(QGroupBox):
         self.conditions = ConditionControls(controller)
         self.conditions.refused.connect(lambda text: self._show_error(plain(text)))
         layout.addWidget(self.conditions)
+        self.retarget = RetargetControls(controller)
+        self.retarget.refused.connect(lambda text: self._show_error(plain(text)))
+        layout.addWidget(self.retarget)
         layout.addWidget(self.error)
         self.set_step(None)
 
@@ -130,6 +134,7 @@ class OutcomePanel(QGroupBox):
         self.step = step
         self._show_error("")
         self.conditions.set_step(step)
+        self.retarget.set_step(step)
         found = entry_for_step(self.controller.state, step) if step is not None else None
         usable = isinstance(found, EntryRef)
         for button in (self.hit_button, self.miss_button, self.clear_button, self.save_button):
@@ -192,6 +197,13 @@ class OutcomePanel(QGroupBox):
         if found is None:
             return False
         assert self.step is not None
+        fallen = fallen_target(self.step)
+        if hit is not None and fallen is not None:
+            self._show_error(plain(
+                f"Refused: {self._labels().get(fallen, 'its target')} has already fallen, so "
+                "this attack has no one to land on. Choose a new target (Attack This One) "
+                "first."))
+            return False
         if hit and not (self.step.target or found.part().get("target")
                         or found.part().get("targets")):
             self._show_error(plain(

@@ -138,6 +138,18 @@ class _StatusModel(LaneModel):
         return super().data(index, role)
 
 
+def _last_turn_ref(state: EncounterState) -> tuple[int | None, int, dict[str, Any]] | None:
+    """Gets the last turn played as (round number, None for the current round; its index;
+    the turn), as :func:`_last_turn_of` finds it."""
+    for number, spec in reversed(list(enumerate(state.rounds, start=1))):
+        turns = list(spec.get("turns") or ())
+        for index in reversed(range(len(turns))):
+            if not turns[index].get("triggered"):
+                return (None if number == len(state.rounds) else number, index,
+                        dict(turns[index]))
+    return None
+
+
 class PopcornBoard(BoardBase):
     """Action lanes for the active creature, status lanes, and the 'acts next' lane."""
 
@@ -196,9 +208,6 @@ class PopcornBoard(BoardBase):
         self.active_label.setWordWrap(True)  # the fallen-nominee advice is a long sentence
         self.fallen: str | None = None
         """The nominee that fell before acting (popcorn.pass.fallen-nominee), if any."""
-        self.chosen: tuple[str, tuple[int, int]] | None = None
-        """The creature named again after a fallen nominee, with the turn count it was named
-        at: the engine needs no command for it (the next turn taken is the new choice)."""
         self.initiative_label = QLabel()
         self.initiative_label.setObjectName("initiativeTotals")
         self.initiative_label.setWordWrap(True)
@@ -351,8 +360,8 @@ class PopcornBoard(BoardBase):
             self.active = None
             fallen = escape(labels.get(self.fallen, "the nominee"))
             by = escape(labels.get(str(last.get("actor") if last else ""), "the nominator"))
-            chosen = self.chosen[0] if self.chosen and self.chosen[1] == self._turn_key() \
-                else None
+            again = last.get("nominates_again") if last else None
+            chosen = str(again) if again else None  # saved on the nominator's turn
             if chosen is not None and chosen in resolved.combatants and \
                     resolved.combatants[chosen].status is Status.ACTIVE:
                 self.active = chosen
@@ -539,28 +548,25 @@ class PopcornBoard(BoardBase):
         return True
 
     def choose_again(self, cid: str) -> bool:
-        """The nominator of a fallen creature names ``cid``: it becomes the active one.
-
-        Nothing is saved (popcorn.pass.fallen-nominee: the next turn taken is the new choice),
-        but the engine is asked first whether ``cid`` may take that turn.
-        """
-        state = self.controller.state
-        try:
-            trial = replay([add_entry("turns", {"actor": cid, "action": "other"})], state)
-            resolve_state(trial, Roller.seeded(state.config.get("seed")))
-        except (ScenarioError, LogError) as exc:
-            self.show_refusal(self.controller.words(str(exc)))
+        """The nominator of a fallen creature names ``cid`` instead: saved on the nominator's
+        turn as ``nominates_again`` (popcorn.pass.fallen-nominee), one Ctrl+Z, so the players'
+        screen, a second window and a restarted app all show who acts next. The engine refuses
+        a creature that may not take that turn, in its own words."""
+        found = _last_turn_ref(self.controller.state)
+        if found is None or self.fallen is None:
+            self.show_refusal("no nominee has fallen: name who acts next on the turn itself")
             return False
-        self.chosen = (cid, self._turn_key())
+        round_number, index, turn = found
+        labels = self.labels()
+        by = labels.get(str(turn.get("actor")), "the last creature")
+        words = (f"{by} names {labels.get(cid, 'another creature')} to act next instead "
+                 f"({labels.get(self.fallen, 'the nominee')} fell)")
+        if not self.controller.run(
+                replace_entry("turns", index, {**turn, "nominates_again": cid}, round_number),
+                text=words):
+            return False
         self.message.clear()
-        self.refresh()
         return True
-
-    def _turn_key(self) -> tuple[int, int]:
-        """Gets (rounds, turns of this round): a choice made again lapses once either moves."""
-        state = self.controller.state
-        turns = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
-        return len(state.rounds), len(turns)
 
     def _last_turn(self) -> tuple[int, dict[str, Any]] | None:
         state = self.controller.state

@@ -29,13 +29,15 @@ from PySide6.QtWidgets import (
 )
 
 from core.fight.encounter import add_entry, remove_entry
-from core.fight.log import mark_surprised
-from core.model.values import Status
+from core.fight.log import advance_clock, mark_surprised
+from core.model.values import Status, Step
 from desktop.encounter.board_base import BoardBase, entry_text, wrapped_label
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import TU_ACTIONS
 from desktop.encounter.mime import ACTION_MIME, encode
+from desktop.encounter.retarget import fallen_target
+from desktop.encounter.tu_clock import clock_mark, clock_step
 from desktop.plain_text import plain
 from desktop.resolution.step_identity import step_source
 from desktop.step_text import step_sentence
@@ -82,7 +84,6 @@ class TimeUnitBoard(BoardBase):
     def __init__(self, controller: EncounterController, parent: QWidget | None = None) -> None:
         super().__init__(controller, accepts_actions=True, parent=parent)
         self.setObjectName("timeUnitBoard")
-        self.clock_seq: int | None = None
         self.palette_model = ActionPaletteModel(self)
         self.palette = QListView()
         self.palette.setObjectName("actionPalette")
@@ -156,12 +157,28 @@ class TimeUnitBoard(BoardBase):
         layout.addLayout(palette_box, 0)
         layout.addLayout(right, 3)
 
+    @property
+    def clock_seq(self) -> int | None:
+        """Gets the ``seq`` of the step the clock stands on (None: TU 0), read from the log's
+        last ``clock-advanced`` and the engine's steps: never the board's own memory, so a
+        restarted app (or a second window) shows the same clock."""
+        step = self._clock_step()
+        return step.seq if step is not None else None
+
+    def _clock_step(self) -> Step | None:
+        resolution = self.controller.resolution
+        return clock_step(self.controller.state.clock,
+                          resolution.steps if resolution is not None else ())
+
     def refresh(self) -> None:
         state = self.controller.state
+        clock_seq = self.clock_seq
         # Only what is known: an action whose d10 is not in yet has no TU to show (it moved as
         # others declared), and a creature out of the fight acts no more.
         resolution = self.controller.known_resolution()
         pending: dict[str, str] = {}
+        labels_now = self.labels()
+        fallen: dict[str, str] = {}
         if resolution is not None:
             out = {cid for cid, r in resolution.combatants.items()
                    if r.status is not Status.ACTIVE}
@@ -172,8 +189,15 @@ class TimeUnitBoard(BoardBase):
                     continue
                 if step.tu is not None and step.actor not in out \
                         and step_source(step) not in unrolled and (
-                        self.clock_seq is None or step.seq > self.clock_seq):
+                        clock_seq is None or step.seq > clock_seq):
                     pending.setdefault(step.actor, f"next at TU {step.tu}")
+            for step in resolution.steps:  # time-units.attacks.fallen-target: the DM chooses
+                fell = fallen_target(step)
+                if fell is not None and step.actor not in out and step.actor not in fallen:
+                    fallen[step.actor] = (f"attack at TU {step.tu}: {labels_now.get(fell, fell)}"
+                                          " fell, choose a new target")
+        for cid, note in fallen.items():
+            pending[cid] = " · ".join(n for n in (pending.get(cid), note) if n)
         for c in self.combatants():
             if c.surprised:
                 pending[c.id] = " · ".join(n for n in (
@@ -190,9 +214,7 @@ class TimeUnitBoard(BoardBase):
         self._show_clock()
 
     def _show_clock(self) -> None:
-        resolution = self.controller.resolution
-        step = next((s for s in resolution.steps if s.seq == self.clock_seq), None) if (
-            resolution is not None) else None
+        step = self._clock_step()
         if step is None:
             self.clock_label.setText("TU clock: 0")
             self.clock_step.setText("Advance to the first action")
@@ -214,17 +236,22 @@ class TimeUnitBoard(BoardBase):
             self.cards.setFocus()
 
     def advance(self) -> int | None:
-        """Moves the clock to the next resolved step; returns its seq (None at the end)."""
+        """Moves the clock to the next resolved step, as a saved command (one Ctrl+Z moves it
+        back); returns the step's seq (None at the end, or when the move was not saved)."""
         resolution = self.controller.resolution
-        steps = [s for s in resolution.steps if self.clock_seq is None or s.seq > self.clock_seq] \
+        clock_seq = self.clock_seq
+        steps = [s for s in resolution.steps if clock_seq is None or s.seq > clock_seq] \
             if resolution is not None else []
-        if not steps:
+        if not steps or resolution is None:
             self.show_refusal("the clock is at the last resolved step; declare more actions")
             return None
-        self.clock_seq = steps[0].seq
-        self.refresh()
-        self.advanced.emit(self.clock_seq)
-        return self.clock_seq
+        if not self.controller.run(advance_clock(clock_mark(steps[0], resolution.steps)),
+                                   check=False):
+            return None
+        seq = self.clock_seq
+        if seq is not None:
+            self.advanced.emit(seq)
+        return seq
 
     def _show_surprised_button(self) -> None:
         cid = self.cards.current_id()

@@ -37,6 +37,7 @@ from core.roster.entries import (
     level_text,
     parse_levels,
 )
+from desktop.elided_label import ElidedLabel
 from desktop.plain_text import plain
 from desktop.roster.tables import SpellsEditor, TableError, WeaponsEditor
 from desktop.roster.tree_model import fight_tip
@@ -125,10 +126,12 @@ class RecordEditor(QWidget):
             edit.setMaximumWidth(width)
             edit.setPlaceholderText("—")
         self.fields[key] = edit
-        reason = QLabel()
+        # One line of fixed height, cut with "…" (the whole reason in its tooltip and under
+        # the form): a wrapping reason grew its row and moved every field below it, so a
+        # click aimed at a field landed in a gap.
+        reason = ElidedLabel()
         reason.setObjectName(f"{key}Reason")
         reason.setStyleSheet(ERROR_STYLE)
-        reason.setWordWrap(True)
         self.reasons[key] = reason
         return edit
 
@@ -272,9 +275,9 @@ class EntryEditor(RecordEditor):
         self.notes.setObjectName("notesEdit")
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(80)
-        self.table_reason = QLabel()
+        self.table_reason = ElidedLabel()  # a fixed line: the notes below never move
+        self.table_reason.setObjectName("tableReason")
         self.table_reason.setStyleSheet(ERROR_STYLE)
-        self.table_reason.setWordWrap(True)
         self.fighting: Mapping[int, Sequence[str]] = {}
         """Entry id → the open encounters it fights in (see set_fighting)."""
         self.fight_note = QLabel()

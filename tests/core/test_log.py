@@ -14,6 +14,7 @@ from core.fight.log import (
     EventKind,
     LogError,
     add_combatant,
+    advance_clock,
     mark_surprised,
     record_roll,
     replay,
@@ -257,3 +258,17 @@ def test_one_creature_is_marked_surprised_and_left_to_its_side_again() -> None:
     with pytest.raises(LogError, match="surprised must be yes, no or unsaid"):
         log.execute(bad)
     assert len(log.commands) == 3 and replay(log.commands) == log.state
+
+
+def test_the_time_unit_clock_is_kept_in_the_log_and_undone_with_it() -> None:
+    """The clock is a logged command (so a restarted app shows it); a TU below 0 is refused."""
+    log = EncounterLog()
+    log.execute(add_combatant(ORC))
+    assert log.state.clock is None
+    log.execute(advance_clock({"tu": 14, "actor": "orc-1", "occurrence": 0}))
+    assert log.state.clock is not None and log.state.clock["tu"] == 14
+    assert replay(log.commands) == log.state
+    with pytest.raises(LogError, match="TU of 0 or more"):
+        log.execute(advance_clock({"tu": -1, "actor": "orc-1"}))
+    log.undo()
+    assert log.state.clock is None

@@ -227,6 +227,28 @@ def test_fallen_nominee_passes_back_to_the_nominator() -> None:
     assert err.field == "rounds[0].turns[0].nominates"
 
 
+def test_the_choice_after_a_fallen_nominee_is_read_from_the_nominators_turn() -> None:
+    """popcorn.pass.fallen-nominee: the DM's new choice is saved on the nominator's turn
+    (``nominates_again``): its step comes at once, before the turn is played, and only that
+    creature may take the turn; one that already acted cannot be chosen."""
+    three = [pc("ann"), mon("orc", hp=2), mon("gob"), pc("bo")]
+    init = {"ann": 15, "orc": 5, "gob": 2, "bo": 10}
+    kill = t("ann", "orc", action="attack", target="orc", hit=True, damage=5)
+    res = resolve(three, [{"turns": [{**kill, "nominates_again": "gob"}]}], initiative=init,
+                  options={"require_full_rounds": False})
+    again = [s for s in res.steps if s.detail.get("chosen_again")]
+    assert [(s.actor, s.target) for s in again] == [("ann", "gob")]
+    res = resolve(three, [{"turns": [{**kill, "nominates_again": "gob"}, t("gob")]}],
+                  initiative=init, options={"require_full_rounds": False})
+    assert len([s for s in res.steps if s.detail.get("chosen_again")]) == 1
+    err = refused(three, [{"turns": [{**kill, "nominates_again": "gob"}, t("bo")]}],
+                  initiative=init, options={"require_full_rounds": False})
+    assert err.field == "rounds[0].turns[1].actor" and "instead" in str(err)
+    err = refused(three, [{"turns": [{**kill, "nominates_again": "ann"}]}], initiative=init,
+                  options={"require_full_rounds": False})
+    assert err.field == "rounds[0].turns[0].nominates_again"
+
+
 def test_round_needs_every_creature() -> None:
     """popcorn.round.every-creature-acts: a round ends only when every creature has acted."""
     err = refused(TWO, [{"turns": [t("ann")]}, {"turns": []}], initiative=INIT)

@@ -655,3 +655,35 @@ def test_near_linear_for_4000_combatants() -> None:
 
     assert len(clock_of(4000).steps) > 8000
     assert growth(clock_of) <= GROWTH_LIMIT
+
+
+def test_an_attack_whose_target_already_fell_is_not_made_at_the_corpse() -> None:
+    """time-units.attacks.fallen-target: two attacks at b; the first kills b, so the second
+    (no outcome yet) names no target and says whom it was meant for, for the DM to choose
+    anew. An outcome already recorded at the fallen target stands as recorded; the same goes
+    for a split volley whose listed targets have all fallen."""
+    killing = [{"hit": True, "damage": 5}]
+    res = resolve(doc(BOWMAN, [{"actor": "a", "action": "melee", "target": "b", "roll": 1,
+                                "attacks": 2, "hits": killing}]))
+    steps = [s for s in res.steps if s.actor == "a"]
+    assert [(str(s.event), s.target) for s in steps] == [("hits", "b"), ("attacks", None)]
+    assert steps[1].detail["fallen_target"] == "b"
+    assert "time-units.attacks.fallen-target" in steps[1].because
+    recorded = [*killing, {"hit": True, "damage": 1}]
+    res = resolve(doc(BOWMAN, [{"actor": "a", "action": "melee", "target": "b", "roll": 1,
+                                "attacks": 2, "hits": recorded}]))
+    assert [(str(s.event), s.target) for s in res.steps if s.actor == "a"] == [
+        ("hits", "b"), ("hits", "b")]
+    res = resolve(doc(BOWMAN, [{"actor": "a", "action": "melee", "targets": ["c", "b"],
+                                "roll": 1, "attacks": 3,
+                                "hits": [{"hit": True, "damage": 4}, {"hit": True, "damage": 3}]}]))
+    steps = [s for s in res.steps if s.actor == "a"]
+    assert [(str(s.event), s.target) for s in steps] == [
+        ("hits", "c"), ("hits", "b"), ("attacks", None)]
+    assert steps[2].detail["fallen_target"] == "b" and "instead_of" not in steps[2].detail
+    # The DM names d for the third attack: the first two stay where they landed.
+    res = resolve(doc(BOWMAN, [{"actor": "a", "action": "melee", "targets": ["c", "b", "d"],
+                                "target": "c", "roll": 1, "attacks": 3,
+                                "hits": [{"hit": True, "damage": 4}, {"hit": True, "damage": 3}]}]))
+    assert [(str(s.event), s.target) for s in res.steps if s.actor == "a"] == [
+        ("hits", "c"), ("hits", "b"), ("attacks", "d")]
