@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
+    QGuiApplication,
     QPagedPaintDevice,
+    QPageLayout,
     QPainter,
     QPalette,
     QTextBlock,
@@ -227,9 +229,14 @@ def _paint(painter: QPainter, layout: QAbstractTextDocumentLayout, width: float,
     painter.restore()
 
 
-def print_pages(document: QTextDocument, printer: QPagedPaintDevice, width: float) -> int:
-    """Lays ``document`` out ``width`` document pixels wide, plans its pages for the printer's
+def print_pages(document: QTextDocument, printer: QPagedPaintDevice) -> int:
+    """Lays ``document`` out on the printer's printable width, plans its pages for the printer's
     page body and paints them. Returns the page count."""
+    # Document pixels are screen pixels (what CSS px and the picture widths mean); the pages
+    # are scaled to the printer.
+    screen = QGuiApplication.primaryScreen()
+    dpi = screen.logicalDotsPerInchX() if screen is not None else 96.0
+    width = printer.pageLayout().paintRect(QPageLayout.Unit.Inch).width() * dpi
     document.setTextWidth(width)  # one long page: Qt's own pagination stays out of it
     painter = QPainter(printer)
     if not painter.isActive():

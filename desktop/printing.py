@@ -14,7 +14,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QUrl
 from PySide6.QtGui import (
-    QGuiApplication,
     QImage,
     QPageLayout,
     QPageSize,
@@ -115,12 +114,7 @@ def make_printer(page: str = "a4", pdf_path: Path | None = None) -> QPrinter:
 def print_document(document: QTextDocument, printer: QPrinter) -> int:
     """Prints the document on the printer's pages, no table row cut by a page end and no
     heading ending a page (:mod:`desktop.page_breaks`). Returns the page count."""
-    # Lay it out on the printable width in screen pixels (what CSS px and the picture widths
-    # mean); the pages are scaled to the printer.
-    screen = QGuiApplication.primaryScreen()
-    dpi = screen.logicalDotsPerInchX() if screen is not None else 96.0
-    width = printer.pageLayout().paintRect(QPageLayout.Unit.Inch).width() * dpi
-    return print_pages(document, printer, width)
+    return print_pages(document, printer)
 
 
 def export_pdf(html: str, path: Path, page: str = "a4") -> None:
