@@ -245,8 +245,15 @@ def print_pages(document: QTextDocument, printer: QPagedPaintDevice) -> int:
     plan = page_plan(document, printer.height() / scale)
     layout = document.documentLayout()
     painter.scale(scale, scale)
-    for index, page in enumerate(plan):
-        if index:
+    first, last = 1, len(plan)
+    # a QPrinter knows the pages the DM chose in the print dialog (QtPrintSupport is not
+    # imported here: the app loads it when the DM first prints)
+    chosen = getattr(printer, "fromPage", None)
+    if chosen is not None and chosen() > 0:
+        first, last = chosen(), min(printer.toPage() or last, last)  # type: ignore[attr-defined]
+    for number in range(first, last + 1):
+        page = plan[number - 1]
+        if number > first:
             printer.newPage()
         if page.header is not None:
             _paint(painter, layout, width, page.header, 0.0)

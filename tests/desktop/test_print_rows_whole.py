@@ -198,3 +198,17 @@ def test_the_preview_shows_the_pages_the_pdf_gets(qapp: QApplication, tmp_path: 
     pages = int(re.search(r"Pages:\s+(\d+)", info.stdout).group(1))  # type: ignore[union-attr]
     assert printed == [pages] and preview.pageCount() == pages > 2
     preview.deleteLater()
+
+
+@needs_pdftotext
+def test_pages_chosen_in_the_print_dialog_are_the_ones_printed(qapp: QApplication,
+                                                               tmp_path: Path) -> None:
+    from desktop.printing import make_printer, print_document
+
+    html = _summary_html(SCENARIOS / "addict/bleeding-and-death.json")
+    whole, part = tmp_path / "whole.pdf", tmp_path / "part.pdf"
+    export_pdf(html, whole)
+    printer = make_printer("a4", part)
+    printer.setFromTo(2, 3)
+    assert print_document(summary_document(html), printer) == 3
+    assert _pages(part) == _pages(whole)[1:3]
