@@ -177,13 +177,15 @@ def page_plan(document: QTextDocument, page_height: float) -> list[Page]:
         if piece.bottom <= room():
             bottom = max(bottom, piece.bottom)
             continue
-        if piece.top > top:  # something is on this page: start the next one with this piece
+        fresh = page_height - (0.0 if piece.header is None else piece.header[1] - piece.header[0])
+        if piece.top > top and (piece.bottom - piece.top <= fresh
+                                or room() - piece.top < page_height / 4):
+            # Something is on this page: start the next one with this piece. What is taller
+            # than a page is cut anyway: it starts here unless only a sliver of it would.
             plan.append(Page(top, max(bottom, top), header))
-            top, bottom, header = piece.top, piece.top, piece.header
-            if piece.bottom <= room():
-                bottom = piece.bottom
-                continue
-        while piece.bottom > room():  # taller than a page: cut it where the page ends
+            top, bottom, header = piece.top, piece.bottom, piece.header
+            continue
+        while piece.bottom > room():  # taller than a page: cut it where each page ends
             plan.append(Page(top, room(), header))
             top = room()
         bottom = piece.bottom
