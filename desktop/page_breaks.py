@@ -187,7 +187,7 @@ def page_plan(document: QTextDocument, page_height: float) -> list[Page]:
             continue
         while piece.bottom > room():  # taller than a page: cut it where each page ends
             plan.append(Page(top, room(), header))
-            top = room()
+            top, header = room(), piece.header  # a table ended above it: no header any more
         bottom = piece.bottom
     plan.append(Page(top, max(bottom, top), header))
     return plan

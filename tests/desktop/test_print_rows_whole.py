@@ -23,7 +23,7 @@ from core.cli.commands import load_scenario, resolve_scenario
 from core.printout.html import render_html
 from core.printout.summary import build_summary
 from desktop.encounter.quickref import CARDS, card_document
-from desktop.page_breaks import Page, cut_rows, page_plan, row_text
+from desktop.page_breaks import Page, cut_rows, page_plan, pieces, row_text
 from desktop.printing import export_pdf, summary_document
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -212,3 +212,19 @@ def test_pages_chosen_in_the_print_dialog_are_the_ones_printed(qapp: QApplicatio
     printer.setFromTo(2, 3)
     assert print_document(summary_document(html), printer) == 3
     assert _pages(part) == _pages(whole)[1:3]
+
+
+@pytest.mark.parametrize("per_side", [30, 60])
+def test_a_table_header_is_repeated_only_above_its_own_rows(qapp: QApplication, tmp_path: Path,
+                                                           per_side: int) -> None:
+    """A timeline picture cut across pages after the order of play got the order of play's
+    header on each of its pages."""
+    scenario_file = tmp_path / "fight.json"
+    scenario_file.write_text(json.dumps(_fight(per_side)), encoding="utf-8")
+    document = summary_document(_summary_html(scenario_file))
+    for plan in _plans(document):
+        rows = [piece for piece in pieces(document) if piece.header is not None]
+        for page in plan:
+            if page.header is not None:
+                assert any(row.header == page.header and page.top <= row.top < page.bottom
+                           for row in rows), page
