@@ -12,15 +12,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QSizeF, QUrl
+from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QUrl
 from PySide6.QtGui import (
-    QGuiApplication,
     QImage,
     QPageLayout,
     QPageSize,
     QPainter,
-    QTextBlock,
-    QTextCursor,
     QTextDocument,
 )
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
@@ -40,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.page_breaks import print_pages
 from desktop.svg_picture import draw_pictures_as_vectors
 
 PAGE_SIZES: dict[str, QPageSize.PageSizeId] = {
@@ -117,64 +115,10 @@ def make_printer(page: str = "a4", pdf_path: Path | None = None) -> QPrinter:
     return printer
 
 
-def _what_follows(heading: QTextBlock) -> QTextBlock:
-    """Gets the block a heading must share its page with: the first line after it, or for a
-    table the first row below its header (Qt repeats the header on the next page)."""
-    following = heading.next()
-    table = QTextCursor(following).currentTable()
-    if table is not None:
-        header = min(table.format().headerRowCount(), table.rows() - 1)
-        following = table.cellAt(max(header, 0), 0).firstCursorPosition().block()
-    return following
-
-
-def keep_headings_with_next(document: QTextDocument, rounds: int = 30) -> int:
-    """Moves every heading that would end a page to the top of the next one.
-
-    QTextDocument ignores CSS ``page-break-after: avoid``; this does its work on the laid-out
-    document (its page size set). Returns how many headings were moved.
-    """
-    page_height = document.pageSize().height()
-    if page_height <= 0:
-        return 0
-    layout = document.documentLayout()
-    moved = 0
-    for _ in range(rounds):
-        changed = False
-        block = document.begin()
-        while block.isValid():
-            fmt = block.blockFormat()
-            if fmt.headingLevel() > 0 and block.next().isValid():
-                top = layout.blockBoundingRect(block).top()
-                after = layout.blockBoundingRect(_what_follows(block))
-                page = int(top // page_height)
-                if int(after.bottom() // page_height) > page:
-                    # push it past the page end with its top margin: Qt's own "break before"
-                    # skips a whole page after some tables
-                    fmt.setTopMargin(fmt.topMargin() + (page + 1) * page_height - top + 1)
-                    QTextCursor(block).setBlockFormat(fmt)
-                    moved += 1
-                    changed = True
-                    break  # the layout below has moved: look again from the top
-            block = block.next()
-        if not changed:
-            break
-    if moved:
-        # a full layout again: after these edits Qt's incremental one can leave blocks unpainted
-        document.markContentsDirty(0, document.characterCount())
-    return moved
-
-
-def print_document(document: QTextDocument, printer: QPrinter) -> None:
-    """Prints the document page by page on the printer's page size."""
-    # Without a page size print_() adds 2 cm margins of its own. Give it the printable area in
-    # screen pixels (what CSS px and the picture widths mean); it scales that to the printer.
-    screen = QGuiApplication.primaryScreen()
-    dpi = screen.logicalDotsPerInchX() if screen is not None else 96.0
-    rect = printer.pageLayout().paintRect(QPageLayout.Unit.Inch)
-    document.setPageSize(QSizeF(rect.width() * dpi, rect.height() * dpi))
-    keep_headings_with_next(document)
-    document.print_(printer)
+def print_document(document: QTextDocument, printer: QPrinter) -> int:
+    """Prints the document on the printer's pages, no table row cut by a page end and no
+    heading ending a page (:mod:`desktop.page_breaks`). Returns the page count."""
+    return print_pages(document, printer)
 
 
 def export_pdf(html: str, path: Path, page: str = "a4") -> None:

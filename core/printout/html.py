@@ -162,7 +162,7 @@ def _play(rnd: RoundSummary) -> str:
 def _round(summary: Summary, rnd: RoundSummary) -> str:
     # Rounds follow one another on the page (issue 24): a page each left short rounds on
     # near-empty pages. The printer keeps a round's heading with what follows it
-    # (desktop.printing.keep_headings_with_next).
+    # (desktop.page_breaks).
     out = [f"<h2>{_e(rnd.title)}</h2>"]
     out.append("<h3>Order of play</h3>")
     out.append(_play(rnd))

@@ -30,7 +30,7 @@ needs_pdftotext = pytest.mark.skipif(
 
 def _pdf_text(pdf: Path) -> str:
     done = subprocess.run(
-        ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True, timeout=60
+        ["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True, timeout=60
     )
     # NFKC undoes the fi/ff ligatures; tables wrap text, so compare with single spaces
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", done.stdout))
