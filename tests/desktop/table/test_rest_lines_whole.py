@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from core.roster.entries import RosterEntry
@@ -39,7 +40,7 @@ def test_every_rest_line_is_whole(table: MainWindow) -> None:
         rect = view.visualItemRect(view.item(row))
         # the words fit the rect it is painted in: on one line, or wrapped over enough lines
         needed = metrics.boundingRect(0, 0, rect.width(), 10_000,
-                                      int(0x1000), text).height()  # Qt.TextWordWrap
+                                      Qt.TextFlag.TextWordWrap, text).height()
         assert rect.right() <= viewport.right(), (text, rect, viewport)
         assert rect.height() >= needed, (text, rect.height(), needed)
     dialog.reject()
