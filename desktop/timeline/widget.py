@@ -617,14 +617,17 @@ class TimelineWidget(QWidget):
         metrics = QFontMetrics(axis.style.get("tickFont") or self.font())
         per = width / (hi - lo)  # pixels per unit of the axis
         ticks = []
+        gap = 8 / per  # between two titles side by side
+        edge = lo  # where the title before ends: a narrow round's words reach past it
         for block in rounds:
-            left, right = max(block.x0, lo), min(block.x1, hi)
+            left, right = max(block.x0, lo, edge + gap), min(block.x1, hi)
             if right <= left:
                 continue  # scrolled out of view
             lines = wrap_words(block.label, metrics, (right - left) * per)
             half = max(metrics.horizontalAdvance(line) for line in lines) / per / 2
             # a word wider than a narrow round stays inside the plot
             centre = min(max((left + right) / 2, lo + half), hi - half)
+            edge = centre + half
             ticks.append((centre, "\n".join(lines)))
         self._set_ticks("top", ticks)
         # As tall as the most lines: pyqtgraph sizes the axis to 0.8 of its text's height, a
@@ -683,6 +686,9 @@ class TimelineWidget(QWidget):
                 break
         if columns != self.legend.columnCount:
             self.legend.setColumnCount(columns)
+            # the plot laid out at the old legend's width stays that wide until told again
+            self.legend.layout.invalidate()
+            self.view.setRange(self.view.range, padding=0, disableAutoPixel=False)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -64,3 +64,25 @@ def test_round_titles_are_whole_in_a_laptop_timeline(qtbot: Any) -> None:
         assert axis.height() >= rect.height(), (text, rect.height(), axis.height())
     (one, _), (two, _) = drawn
     assert not one.intersects(two), (one, two)
+
+
+def test_the_plot_narrows_with_its_panel(qtbot: Any) -> None:
+    """Drawn wide, then put in a narrow panel (a fight opened in the Timeline dock): the plot
+    and its legend follow the panel's width, the last round's title whole inside it."""
+    scenario = load_scenario(SCENARIOS / "side-d6" / "surprise-talk-charge-close.json")
+    widget = TimelineWidget()
+    qtbot.addWidget(widget)
+    widget.resize(1000, 330)
+    widget.show()
+    widget.set_resolution(resolve_scenario(scenario), scenario.combatants)
+    for width in (1000, 470):
+        widget.resize(width, 330)
+        for _ in range(2):
+            widget.grab()
+            for _ in range(4):
+                QApplication.processEvents()
+    assert widget.view.scene().itemsBoundingRect().width() <= widget.view.viewport().width()
+    axis = widget.plot_item.getAxis("top")
+    for rect, text in _drawn_titles(widget):
+        assert axis.boundingRect().contains(rect.center()), (text, rect)
+        assert rect.right() <= axis.boundingRect().right() + 1, (text, rect)
