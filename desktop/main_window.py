@@ -117,6 +117,9 @@ class MainWindow(QMainWindow):
         self.campaign_box = QComboBox()
         self.campaign_box.setObjectName("campaignBox")
         self.campaign_box.setMinimumContentsLength(28)
+        # As wide as its longest name (40 letters at most): sized once on first show, it cut
+        # "The Keep on the Borderlands (sample" at 1280x720.
+        self.campaign_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.campaign_box.setToolTip("The campaign shown (Ctrl+1…9 to switch)")
         self.campaign_box.activated.connect(self._on_campaign_chosen)
         self._build_actions()

@@ -192,6 +192,7 @@ class EntryEditor(QGroupBox):
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(12)
         self.heading = QLabel()
+        self.heading.setWordWrap(True)
         self.submit_button = QPushButton("&Declare")
         self.submit_button.setDefault(True)
         self.submit_button.clicked.connect(self.submit)
@@ -377,7 +378,9 @@ class EntryEditor(QGroupBox):
         self.actor, self.action, self.editing = actor.id, action, editing
         self.show_problem("")
         self._mover = actor
-        self.setTitle(f"{verb}: {actor.label} — {action}")
+        # The title is the verb alone and the heading below wraps: a frame's title never
+        # wraps, and a long name in it made the form wider than its panel (36-key-d).
+        self.setTitle(verb)
         self.heading.setText(f"<b>{escape(actor.label)}</b> → <b>{escape(action)}</b>")
         self.submit_button.setText(f"&{verb}")
         # Creatures are offered by name (the id rides along as item data); a creature is never

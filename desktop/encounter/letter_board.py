@@ -16,7 +16,7 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -116,6 +116,11 @@ class LetterBoard(BoardBase):
         self.dice_label = QLabel()
         self.dice_label.setObjectName("diceState")
         self.dice_label.setWordWrap(True)
+        # Two lines kept for each, filled or not: a header that grew or shrank with its words
+        # (a new round's "waiting for dice …") moved every lane below it.
+        for label in (self.round_label, self.dice_label):
+            label.setMinimumHeight(2 * label.fontMetrics().lineSpacing())
+            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         # One line that never grows: a wrapping timer pushed the form down as it started.
         # Three lines across the panel: one line beside the button cut every message at 1280×720
         # ("The timer starts when y…"), and the DM hovered to read how long a player took.
@@ -250,7 +255,7 @@ class LetterBoard(BoardBase):
                 rows[lane].append((lane_text(dict(entry), labels), index))
         for key, box in self.lanes.items():
             box.model.set_rows(rows[key])
-        self._share_height(rows)
+        self._share_height(self._fullest_ever(state.rounds))
         surprise = self.in_surprise_round() or (not state.rounds and bool(self.surprised_names()))
         self.editor.set_surprise(surprise)
         if not state.rounds:
@@ -271,12 +276,26 @@ class LetterBoard(BoardBase):
         self.new_round_button.setShortcut(QKeySequence("Ctrl+R"))
         self.dice_label.setText(plain(self.dice_text()))
 
-    def _share_height(self, rows: dict[str, list[tuple[str, int | None]]]) -> None:
-        """Gives a row of lanes height by the cards in its fullest lane (capped), so a crowded
-        lane shows two or three cards at 1280x720 instead of one and a scroll bar; empty rows
-        keep their minimum, still a drop target. Only a change of cards moves a lane: opening
-        the form does not."""
-        counts = [len(rows[key]) for key in self.lanes]
+    def _fullest_ever(self, rounds: Any) -> dict[str, int]:
+        """Gets each lane's most cards in any round of the fight so far."""
+        most = dict.fromkeys(self.lanes, 0)
+        for played in rounds:
+            counts: dict[str, int] = {}
+            for entry in played.get("declarations") or ():
+                lane = str(entry.get("action"))
+                counts[lane] = counts.get(lane, 0) + 1
+            for lane, count in counts.items():
+                if lane in most:
+                    most[lane] = max(most[lane], count)
+        return most
+
+    def _share_height(self, most: dict[str, int]) -> None:
+        """Gives a row of lanes height by the most cards its lanes held in any round (capped),
+        so a crowded lane shows two or three cards at 1280x720 instead of one and a scroll
+        bar; empty rows keep their minimum, still a drop target. Counting every round, not
+        this one, keeps each lane where it was when a new round empties them all (Pip,
+        dropped where "attack" had been, landed in "move"); opening the form moves nothing."""
+        counts = [most[key] for key in self.lanes]
         for row in range(self.grid.rowCount()):
             fullest = max(counts[row * self.columns:(row + 1) * self.columns], default=0)
             stretch = 1 + 4 * min(fullest, 3)

@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QGuiApplication, QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QScrollArea,
     QSpinBox,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -138,11 +140,28 @@ class EncounterPlan:
 
 
 def _table(model: QStandardItemModel) -> QTableView:
+    """A table whose columns are as wide as their words (the first takes what is left) and
+    which asks for room for all its rows."""
     view = QTableView()
     view.setModel(model)
     view.verticalHeader().hide()
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    view.setWordWrap(False)  # "Bugbear (hp 3d8+1)" on one line, whole
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    header.setStretchLastSection(False)
+    view.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
     return view
+
+
+def _fit_columns(view: QTableView) -> None:
+    """Keeps the table at least as wide as every column's words and the side lists need: a
+    stretched column cut "Bugbear (hp …" and the Side list read "monste"."""
+    header = view.horizontalHeader()
+    widths = sum(max(view.sizeHintForColumn(c), header.sectionSizeHint(c))
+                 for c in range(view.model().columnCount()))
+    view.setMinimumWidth(widths + 2 * view.frameWidth()
+                         + view.verticalScrollBar().sizeHint().width())
 
 
 def _totals(text: str) -> list[int]:
@@ -160,7 +179,7 @@ class StartEncounterDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New Encounter")
         self.setObjectName("startEncounterDialog")
-        self.resize(760, 640)
+        self._fitted = False  # sized to its content within the screen when first shown
         self.roster = [e for e in roster if e.id is not None and e.kind is not Kind.MONSTER]
         self.templates = list(templates)
         self.name = QLineEdit(default_name)
@@ -250,18 +269,55 @@ class StartEncounterDialog(QDialog):
             QVBoxLayout(box).addWidget(view)
             who.addWidget(box)
         self._open_side_editors()
+        for view in self.tables.values():
+            _fit_columns(view)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(options_box, 2)
-        layout.addLayout(who, 3)
+        # The tables ask for their rows (AdjustToContents); the options take what is left.
+        layout.addWidget(options_box, 1)
+        layout.addLayout(who)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
         self._on_system_changed()
         self._plan: EncounterPlan | None = None
+
+    # --- size ---------------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if not self._fitted:
+            self._fitted = True
+            screen = self.screen() or QGuiApplication.primaryScreen()
+            if screen is not None:
+                self.fit_to(screen.availableGeometry())
+        super().showEvent(event)
+
+    def fit_to(self, room: QRect) -> None:
+        """Sizes the dialog to its content (every option, fighter and template row, every
+        column whole) within ``room``, and centres it there; a fixed 760×640 cut the names at
+        any screen size and showed five options."""
+        hint = self.sizeHint().expandedTo(self.minimumSizeHint())
+        # A scroll area's hint stops at about 24 lines: the options ask for all of theirs.
+        options = 0 if self.options_form is None else max(
+            0, self.options_form.sizeHint().height() + 2 * self.options_area.frameWidth()
+            - self.options_area.sizeHint().height())
+        # The window manager's frame and title bar are not ours: known once shown, guessed
+        # (a title bar) before.
+        frame, inner = self.frameGeometry(), self.geometry()
+        if self.isVisible() and frame != inner:
+            top, side = inner.top() - frame.top(), inner.left() - frame.left()
+            bottom = frame.bottom() - inner.bottom()
+        else:
+            top, side, bottom = self.style().pixelMetric(QStyle.PixelMetric.PM_TitleBarHeight), 0, 0
+        room = room.adjusted(side, top, -side, -bottom)
+        width = min(hint.width(), room.width())
+        height = min(hint.height() + options, room.height())
+        self.resize(width, height)
+        self.move(room.x() - side + (room.width() - width) // 2,
+                  room.y() - top + (room.height() - height) // 2)
 
     # --- sides ----------------------------------------------------------------------------------
 
@@ -334,6 +390,7 @@ class StartEncounterDialog(QDialog):
                 return  # bad hit dice: build_plan names the template
             totals += [c.hp for c in extra if c.hp is not None]
         hp_item.setText(", ".join(str(t) for t in totals[:count]))
+        _fit_columns(self.tables["monsters"])  # the HP column widens: the names stay whole
 
     def hidden_box(self, template_name: str) -> QStandardItem:
         """Gets the template's "Hidden" tick (what the DM clicks in the table)."""

@@ -63,6 +63,9 @@ def entry_for_step(state: EncounterState, step: Step) -> EntryRef | str:
     """Gets where a step's outcome is recorded, or the reason it cannot be recorded."""
     if step.event == "morale-check":
         return "a morale check is a 2d6: give it in 'Dice needed' or 'Dice made'"
+    quiet = _takes_no_outcome(state, step)
+    if quiet:
+        return quiet
     round_number: int | None = None
     if state.actions:
         which, entries = "actions", list(state.actions)
@@ -119,6 +122,22 @@ def _exact(step: Step, which: str, entries: list[Mapping[str, Any]],
     if ref.part().get("actor") != step.actor:
         return None  # another creature's step (a spell it ruined): not this entry's outcome
     return ref
+
+
+def _takes_no_outcome(state: EncounterState, step: Step) -> str | None:
+    """Says, in the DM's words, why a step that deals no blow takes no hit or miss (None: it
+    may take one). "Record the blow on the attack that dealt it" was said of a surprise."""
+    if step.event == "surprised":
+        return "the surprise dice decided this, and no blow was struck: there is no hit or " \
+               "miss to record"
+    if step.event == "nominates":
+        return "naming who acts next is no blow: there is no hit or miss to record here " \
+               "(a blow of this turn is recorded on its own step)"
+    if step.actor not in state.combatants:  # a side's roll as the encounter begins
+        roll = "reaction roll" if step.detail.get("reason") == "reaction" else "encounter roll"
+        return f"the {step.actor} side's {roll} deals no blow: there is no hit or miss to " \
+               "record"
+    return None
 
 
 _STRIKES = frozenset({"attacks", "hits", "misses"})

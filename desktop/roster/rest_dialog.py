@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
     QLabel,
+    QListView,
     QListWidget,
     QVBoxLayout,
     QWidget,
@@ -45,6 +47,12 @@ class RestDialog(QDialog):
         self.hp_box.setObjectName("restoreHp")
         self.list = QListWidget()
         self.list.setObjectName("restList")
+        # Each line whole: a long one wraps in the list's width instead of running off under
+        # a sideways scroll bar ("HP 6 →" and no figure, 166-rest-hp).
+        self.list.setWordWrap(True)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.hp_box.toggled.connect(self._show)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -61,6 +69,10 @@ class RestDialog(QDialog):
         layout.addWidget(self.list, 1)
         layout.addWidget(buttons)
         self._show()
+        # As wide as the longest line needs, up to a comfortable reading width.
+        widest = max((self.list.fontMetrics().horizontalAdvance(self.list.item(i).text())
+                      for i in range(self.list.count())), default=0)
+        self.list.setMinimumWidth(min(widest + 40, 560))
 
     def results(self) -> list[tuple[RosterEntry, RosterEntry]]:
         """Gets (before, after) for each entry the rest changes."""

@@ -64,8 +64,12 @@ def _entry_cells(e: RosterEntry) -> tuple[str, ...]:
 
 
 def fight_words(names: Sequence[str]) -> str:
-    """Gets how the roster says an entry is in open fights ("fighting in Orc guardroom")."""
-    return f"fighting in {', '.join(names)}" if names else ""
+    """Gets how the roster's Status column says an entry is in open fights ("fighting",
+    "fighting in 2 fights"). The fights' names are in the entry's form and the cell's tip:
+    the last column of a 1280x720 roster cut "Active · fighting in …" after three words."""
+    if not names:
+        return ""
+    return "fighting" if len(names) == 1 else f"fighting in {len(names)} fights"
 
 
 def fight_tip(name: str, names: Sequence[str]) -> str:

@@ -17,7 +17,16 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPalette, QPen
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontInfo,
+    QFontMetrics,
+    QPalette,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsView,
@@ -194,7 +203,11 @@ class TimelineWidget(QWidget):
         plot.invertY(True)  # first side at the top
         plot.setMouseEnabled(x=True, y=False)  # rows move with the scroll bar only
         plot.showAxis("top")
-        plot.getAxis("top").setStyle(tickLength=0)
+        # The round titles in pixels: a wrapped title measured in points, then played back from
+        # pyqtgraph's picture at another resolution, had its first line drawn above the axis.
+        titles = QFont(self.font())
+        titles.setPixelSize(QFontInfo(self.font()).pixelSize())
+        plot.getAxis("top").setStyle(tickLength=0, tickFont=titles)
         plot.getAxis("left").setStyle(tickLength=0)
         for name in ("left", "bottom", "top"):
             # Axes and legend rarely change between redraws: repaint them from a pixmap.
@@ -237,6 +250,8 @@ class TimelineWidget(QWidget):
         box = plot.getViewBox()
         box.sigYRangeChanged.connect(self._on_view_changed)
         box.sigResized.connect(self._on_view_changed)
+        box.sigXRangeChanged.connect(lambda *_args: self._fit_round_titles())
+        box.sigResized.connect(lambda *_args: self._fit_round_titles())
         self._apply_palette()
 
     # --- public -------------------------------------------------------------------------------
@@ -487,7 +502,7 @@ class TimelineWidget(QWidget):
         # No rounds (time units): no top axis, no "Round n" marks.
         if self.plot_item.getAxis("top").isVisibleTo(self.plot_item) != bool(lay.rounds):
             self.plot_item.showAxis("top", bool(lay.rounds))  # only on a change: costly
-        self._set_ticks("top", [((b.x0 + b.x1) / 2, b.label) for b in lay.rounds])
+        self._fit_round_titles()
         ticks = list(lay.ticks)
         if not ticks and lay.axis is Axis.SEQ:  # places in the order of play are whole: 1, 2…
             lo, hi = lay.x_range
@@ -585,6 +600,43 @@ class TimelineWidget(QWidget):
             shown = headers + rows
         self._set_ticks("left", shown)
 
+    def _fit_round_titles(self) -> None:
+        """Heads each round over the part of it in view, its title wrapped to that width.
+
+        One line centred on the whole round ran past the plot's edge and was cut ("Round 2 —
+        first full round (round 1 was the"): the title is whole in view, on as many lines as
+        it needs."""
+        rounds = self._layout.rounds
+        box = self.plot_item.getViewBox()
+        lo, hi = box.viewRange()[0]
+        width = box.width()
+        if not rounds or width <= 1 or hi <= lo:
+            self._set_ticks("top", [((b.x0 + b.x1) / 2, b.label) for b in rounds])
+            return
+        axis = self.plot_item.getAxis("top")
+        metrics = QFontMetrics(axis.style.get("tickFont") or self.font())
+        per = width / (hi - lo)  # pixels per unit of the axis
+        ticks = []
+        gap = 8 / per  # between two titles side by side
+        edge = lo  # where the title before ends: a narrow round's words reach past it
+        for block in rounds:
+            left, right = max(block.x0, lo, edge + gap), min(block.x1, hi)
+            if right <= left:
+                continue  # scrolled out of view
+            lines = wrap_words(block.label, metrics, (right - left) * per)
+            half = max(metrics.horizontalAdvance(line) for line in lines) / per / 2
+            # a word wider than a narrow round stays inside the plot
+            centre = min(max((left + right) / 2, lo + half), hi - half)
+            edge = centre + half
+            ticks.append((centre, "\n".join(lines)))
+        self._set_ticks("top", ticks)
+        # As tall as the most lines: pyqtgraph sizes the axis to 0.8 of its text's height, a
+        # line short at four lines, and the first line was drawn above the plot.
+        most = max((text.count("\n") + 1 for _x, text in ticks), default=1)
+        height = most * metrics.lineSpacing() + axis.style["tickTextOffset"][1] + 2
+        if axis.fixedHeight != height:
+            axis.setHeight(height)
+
     def _set_ticks(self, name: str, ticks: list[tuple[float, str]] | None) -> None:
         if self._drawn_ticks.get(name, ()) != ticks:  # setTicks always repaints the axis
             self._drawn_ticks[name] = ticks
@@ -599,7 +651,8 @@ class TimelineWidget(QWidget):
             return  # rebuilding the legend's labels costs more than all the marks
         self._legend_kinds = (spans, marks)
         self.legend.clear()
-        # One line for up to eight kinds: a second line took the rows' room at 1280x720.
+        # One line for up to eight kinds (a second line took the rows' room at 1280x720), as
+        # many lines as the width needs (_fit_legend).
         self.legend.setColumnCount(max(1, min(8, len(spans) + len(marks))))
         for span_kind in spans:
             self.legend.addItem(self.bar_items[span_kind], SPAN_STYLES[span_kind].label)
@@ -612,6 +665,34 @@ class TimelineWidget(QWidget):
             sample.setCacheMode(cached)
             label.setCacheMode(cached)
             label.item.setCacheMode(cached)
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """Puts the legend on as few lines as the panel's width allows. One line of eight
+        kinds was wider than the 1280x720 Timeline panel: it widened the whole plot past the
+        panel's edge, and cut the legend's last words and the round titles with it."""
+        items = self.legend.items
+        if not items:
+            return
+        room = self.view.viewport().width() - 8
+        spacing = self.legend.layout.horizontalSpacing()
+        widths = [sample.boundingRect().width() + label.boundingRect().width() + 2 * spacing
+                  for sample, label in items]
+        columns = 1
+        for count in range(min(8, len(items)), 0, -1):
+            needed = sum(max(widths[j::count]) for j in range(count))
+            if needed <= room:
+                columns = count
+                break
+        if columns != self.legend.columnCount:
+            self.legend.setColumnCount(columns)
+            # the plot laid out at the old legend's width stays that wide until told again
+            self.legend.layout.invalidate()
+            self.view.setRange(self.view.range, padding=0, disableAutoPixel=False)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_legend()
 
     # --- events --------------------------------------------------------------------------------
 
@@ -642,3 +723,16 @@ class TimelineWidget(QWidget):
         seq = int(points[0].data())
         self.highlight_step(seq)
         self.step_selected.emit(seq)
+
+
+def wrap_words(text: str, metrics: QFontMetrics, width: float) -> list[str]:
+    """Gets ``text`` on lines no wider than ``width`` pixels, broken between words (a word
+    wider than that is a line of its own, whole)."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and metrics.horizontalAdvance(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines or [""]

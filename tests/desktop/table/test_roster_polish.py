@@ -48,7 +48,7 @@ def test_a_pc_in_an_open_fight_says_so_in_the_roster_and_its_form(
     start_fight(table, "Orc guardroom", "Orc", (BRANNOC,))
     table.tabs.setCurrentIndex(0)
     text, tip = status_cell(table, BRANNOC)
-    assert text == "Active · fighting in Orc guardroom"
+    assert text == "Active · fighting"  # the fight named in the tip and the form, below
     assert "When that fight ends (Encounter › End) it offers its own results" in tip
     assert status_cell(table, "Sister Ysolde")[0] == "Active"  # she stayed home
     select(table, BRANNOC)

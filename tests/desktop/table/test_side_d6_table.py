@@ -63,6 +63,6 @@ def test_no_declaration_form_until_a_card_is_put_on_a_lane(table: MainWindow) ->
     assert isinstance(board, LetterBoard)
     assert board.editor.isHidden()
     drop_card(board, "Brannoc the Bold", "attack")
-    assert not board.editor.isHidden() and "Brannoc the Bold" in board.editor.title()
+    assert not board.editor.isHidden() and "Brannoc the Bold" in board.editor.heading.text()
     board.editor.close_editor()
     assert board.editor.isHidden() and board.message.text() == ""
