@@ -92,7 +92,9 @@ class EntryEditor(QGroupBox):
         self.action: str = ""
         self.target = QComboBox()
         self.area = QLineEdit()
-        self.area.setPlaceholderText("area of a spell, e.g. the doorway")
+        # The row is labelled "Area": a longer hint was cut ("area of a spell, e.g. t…").
+        self.area.setPlaceholderText("e.g. the doorway")
+        self.area.setToolTip("Where an area spell lands, e.g. the doorway")
         self.weapon = QComboBox()
         self.weapon.setEditable(True)
         # The weapon table's facts for the chosen weapon (issue 13); see declare_weapon.
