@@ -170,7 +170,7 @@ class OutcomePanel(QGroupBox):
         what = entry_text(entry, labels).split(": ", 1)[-1].split(" (")[0]
         text += f" ({what})"
         if found.trigger is not None:
-            text += f", readied action {found.trigger + 1} it sets off"
+            text += f", {found.item_words()}"
         if found.round_number is not None:
             text += f" of round {found.round_number}"
         return text
@@ -222,7 +222,8 @@ class OutcomePanel(QGroupBox):
         """Gets who did it in words: ``Kobold 2`` or ``Kobold 2's readied attack``."""
         actor = self._labels().get(str(found.part().get("actor")), "a creature")
         if found.trigger is not None:
-            return f"{actor}'s readied {noun}"
+            kind = "readied" if found.items == "triggers" else "interrupting"
+            return f"{actor}'s {kind} {noun}"
         return f"{actor}'s {noun}" if owner else actor
 
     def _target_name(self, found: EntryRef) -> str:
