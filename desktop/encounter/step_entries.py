@@ -21,7 +21,9 @@ _PATH = re.compile(r"(?:rounds\[(\d+)\]\.(turns|declarations)|(actions))\[(\d+)\
                    r"(?:\.(triggers|interrupts)\[(\d+)\])?")
 
 
-_CONSEQUENCES = frozenset({"dies", "bleeds", "surprised"})
+_CONSEQUENCES = frozenset({"dies", "bleeds", "surprised", "flees"})
+"""Steps that follow from others; a ``flees`` with a declaration of its own (the creature
+declared flight) is found by its path first, a flight after a failed morale check is not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +94,8 @@ def entry_for_step(state: EncounterState, step: Step) -> EntryRef | str:
     if found is not None:
         return found
     if str(step.event) in _CONSEQUENCES:
-        # A death, bleeding or surprise follows from other steps; guessing an entry here would
-        # put a hit on the creature's own first declaration.
+        # A death, bleeding, surprise or morale flight follows from other steps; guessing an
+        # entry here would put a hit on the creature's own first declaration (another step).
         return (f"step #{step.seq} follows from other steps: record the blow on the attack "
                 "that dealt it")
     mine = [(i, e) for i, e in enumerate(entries) if e.get("actor") == step.actor]

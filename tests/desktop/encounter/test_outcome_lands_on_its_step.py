@@ -114,3 +114,30 @@ def test_the_striker_s_own_attack_keeps_its_own_outcome(fleeing: EncounterWorksp
     declarations = workspace.controller.state.rounds[0]["declarations"]
     assert declarations[3]["interrupts"][0] == {"actor": "ranger", "hit": False}
     assert "hit" not in declarations[1]
+
+
+def test_a_morale_flight_takes_no_hit_meant_for_a_blow(qtbot: Any, store: Store) -> None:
+    """Goblin 2 flees after the End of Round morale check (a row the morale die brought in):
+    Hit there is refused in words, and no turn of the goblin gets it."""
+    document = scenario("popcorn/death-and-morale.json")
+    campaign = store.campaigns.create("Morale")
+    session = EncounterSession.start(store, campaign.id, "Fight", document["system"],
+                                     document.get("options"), document.get("seed"))
+    for command in commands_for_scenario(document):
+        session.execute(command)
+    workspace = EncounterWorkspace(session)
+    qtbot.addWidget(workspace)
+    workspace.resize(1280, 720)
+    workspace.show()
+    qtbot.waitExposed(workspace)
+    flight = next(s for s in _steps(workspace)
+                  if s.actor == "goblin-2" and str(s.event) == "flees")
+    before = workspace.controller.state.rounds  # immutable: kept as it stands
+    count = workspace.controller.stack.count()
+    _click_row(workspace, flight)
+    assert workspace.outcome.step == flight
+    assert not workspace.outcome.hit_button.isEnabled()
+    assert workspace.outcome.record(True) is False
+    assert "follows from other steps" in workspace.outcome.error.text()
+    assert workspace.controller.state.rounds == before
+    assert workspace.controller.stack.count() == count
