@@ -38,7 +38,7 @@ def _open(start: Any, qtbot: Any) -> tuple[LetterBoard, EntryEditor, QComboBox]:
 
 
 def test_sling_typed_is_the_sling(start: Any, qtbot: Any) -> None:
-    board, editor, weapon = _open(start, qtbot)
+    _board, editor, weapon = _open(start, qtbot)
     _type_into(qtbot, weapon, "sling")
     assert weapon.currentText() == "sling"
     completer = weapon.completer()
