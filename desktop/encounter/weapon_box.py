@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QStringListModel, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QComboBox, QCompleter, QWidget
 
@@ -32,6 +32,22 @@ class WeaponBox(QComboBox):
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.setCompleter(completer)
+        edit = self.lineEdit()
+        if edit is not None:
+            edit.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # A click into a box that shows a weapon picked (not one being typed) selects it
+        # whole, so that typing replaces it: the click itself put the cursor inside it.
+        if (event.type() == QEvent.Type.MouseButtonRelease and watched is self.lineEdit()
+                and self.typed() is None):
+            QTimer.singleShot(0, self._select_all)
+        return super().eventFilter(watched, event)
+
+    def _select_all(self) -> None:
+        edit = self.lineEdit()
+        if edit is not None and self.typed() is None:
+            edit.selectAll()
 
     def set_names(self, names: Sequence[str]) -> None:
         """Sets the weapon names the completer offers (the "default: …" item is not one)."""
@@ -42,7 +58,7 @@ class WeaponBox(QComboBox):
         edit = self.lineEdit()
         if edit is not None:
             # after the click that gave the focus has placed its cursor: typing replaces
-            QTimer.singleShot(0, edit.selectAll)
+            QTimer.singleShot(0, self._select_all)
 
     def typed(self) -> str | None:
         """Gets the text typed over the picked item (None: an item is shown as picked)."""

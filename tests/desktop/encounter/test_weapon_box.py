@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QComboBox, QWidget
 
 from desktop.encounter.entry_editor import EntryEditor
 from desktop.encounter.letter_board import LetterBoard
@@ -20,6 +20,12 @@ def _type_into(qtbot: Any, box: QComboBox, text: str) -> None:
     """Clicks inside the box's text, past "default: ", and types, as a DM does."""
     edit = box.lineEdit()
     assert edit is not None
+    # Another window has the keyboard (as in a long test run): the box never gets a focus-in;
+    # the click alone must make typing replace its text.
+    other = QWidget()
+    qtbot.addWidget(other)
+    other.show()
+    other.activateWindow()
     middle = QPoint(edit.width() * 2 // 3, edit.height() // 2)
     QTest.mouseClick(edit, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, middle)
     qtbot.wait(10)  # the focus-in's selection is made once the click is over
