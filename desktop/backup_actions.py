@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from desktop.last_folder import BACKUP, remember, start_path
 from desktop.plain_text import plain
 from desktop.store_retry import is_retryable
 
@@ -70,8 +71,11 @@ class StoreActions:
             return
         stamp = datetime.now().strftime("%Y%m%d-%H%M")
         suggested = store.file.with_name(f"{store.file.stem}-{stamp}.sqlite")
-        name, _ = QFileDialog.getSaveFileName(self.window, "Back up", str(suggested), FILTER)
+        settings = self.window._settings
+        start = start_path(settings, BACKUP, suggested.name, suggested.parent)
+        name, _ = QFileDialog.getSaveFileName(self.window, "Back up", start, FILTER)
         if name:
+            remember(settings, BACKUP, name)
             self.backup(Path(name))
 
     def restore(self, backup: Path) -> bool:
@@ -131,11 +135,14 @@ class StoreActions:
         if store.file is None:
             QMessageBox.information(self.window, "Restore backup", SERVER_BACKUPS)
             return
+        settings = self.window._settings
         name, _ = QFileDialog.getOpenFileName(
-            self.window, "Restore backup", str(store.file.parent), FILTER
+            self.window, "Restore backup", start_path(settings, BACKUP,
+                                                      fallback=store.file.parent), FILTER
         )
         if not name:
             return
+        remember(settings, BACKUP, name)
         answer = QMessageBox.question(
             self.window,
             "Restore backup",

@@ -6,8 +6,6 @@ when there is one. Without a keyring backend the dialog says so and saves no pas
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QComboBox,
@@ -27,6 +25,7 @@ from sqlalchemy.engine import URL, make_url
 
 from core.store import StoreError
 from core.store.probe import probe
+from desktop.last_folder import CAMPAIGN, remember, start_path
 
 URL_KEY = "database/url"
 KEYRING_SERVICE = "CombatDesk"
@@ -272,12 +271,13 @@ class DatabaseSettingsDialog(QDialog):
 
     def choose_file(self) -> None:
         """Picks the campaign file with the system's file dialog."""
-        start = self.path.text().strip() or str(Path.home())
+        start = self.path.text().strip() or start_path(self._settings, CAMPAIGN)
         name, _ = QFileDialog.getSaveFileName(
             self, "Campaign file", start, "Campaign files (*.sqlite);;All files (*)",
             options=QFileDialog.Option.DontConfirmOverwrite,  # an existing campaign is opened
         )
         if name:
+            remember(self._settings, CAMPAIGN, name)
             self.path.setText(name)
 
     def save(self) -> None:

@@ -33,6 +33,7 @@ from core import __version__
 from core.roster.entries import Campaign, MonsterTemplate, RosterEntry
 from desktop.backup_actions import install_store_actions
 from desktop.campaign_access import CampaignAccess
+from desktop.dialog_help import install_dialog_help
 from desktop.encounter.actions import EncounterActions
 from desktop.encounter.panel_actions import PanelActions
 from desktop.encounter.quickref import add_card_menu
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         called after: at start-up the window's first frame comes before the store is opened."""
         super().__init__(parent)
         self.setObjectName("MainWindow")
+        install_dialog_help()  # F1 in any of the app's dialogs opens its help section
         self._store: Store  # set by use_store, before anything the DM does can reach it
         self._settings = settings
         self._campaigns: list[Campaign] = []

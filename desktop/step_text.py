@@ -27,6 +27,17 @@ def step_when(step: Step) -> str:
     return ", ".join(parts)
 
 
+def step_when_short(step: Step) -> str:
+    """Gets when the step happens in a narrow column: ``rd 1 · seg 4``, ``TU 14`` or
+    ``round 2`` (the list's # column gives a popcorn step's place)."""
+    if step.tu is not None:
+        return f"TU {step.tu}"
+    if step.segment is None:
+        return f"round {step.round}" if step.round is not None else ""
+    segment = f"{'surprise ' if step.surprise else ''}seg {step.segment}"
+    return f"rd {step.round} · {segment}" if step.round is not None else segment
+
+
 def step_sentence(step: Step, labels: Mapping[str, str], brief: bool = False) -> str:
     """Gets ``Halvaine begins casting sleep on Orc 1 (2 segments)`` from a step (the words the
     printout uses too: :func:`core.printout.words.step_sentence`); ``brief`` drops the bracketed
@@ -48,16 +59,10 @@ def rule_in_words(system_id: str, rule_id: str) -> str:
     return _summaries(system_id).get(rule_id, rule_id)
 
 
-def short_rule_ids(step: Step, system_id: str) -> str:
-    """Gets the step's rule ids without the system prefix, for a narrow table column."""
-    prefix = f"{system_id}."
-    return ", ".join(r.removeprefix(prefix) for r in step.because)
-
-
 def step_tooltip(step: Step, system_id: str, labels: Mapping[str, str]) -> str:
     """Gets a rich-text tooltip: the step, its actor and target, and the rules in plain words."""
     rules = "".join(
-        f"<li>{escape(rule_in_words(system_id, rule_id))} <small>({escape(rule_id)})</small></li>"
+        f"<li>{escape(rule_in_words(system_id, rule_id))}</li>"
         for rule_id in step.because
     )
     why = words.step_why(step, words.Names(dict(labels)), system_id)  # the printout's words

@@ -154,7 +154,7 @@ class ConditionControls(QWidget):
             cid for cid, r in resolution.combatants.items() if r.status is Status.DEAD}
         default = part.get("target") or part.get("actor")
         ordered = [default, *(cid for cid in state.combatants if cid != default)]
-        where = (found.which, found.index, found.round_number, found.trigger)
+        where = (found.which, found.index, found.round_number, found.trigger, found.items)
         # The DM's choice stays while the same entry is shown; another entry starts afresh.
         current = self.on.currentData() if where == self._where else default
         self._where = where

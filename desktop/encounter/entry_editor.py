@@ -31,6 +31,7 @@ from core.model.values import Combatant, Weapon
 from core.model.weapons import DeclaredWeapon, declare_weapon, fold
 from desktop.encounter.lanes import AIMED
 from desktop.encounter.options_form import WheelOnlyWhenFocused
+from desktop.encounter.weapon_box import WeaponBox, unknown_weapon
 from desktop.plain_text import elide_name
 from desktop.roster.tables import weapon_table
 
@@ -95,8 +96,7 @@ class EntryEditor(QGroupBox):
         # The row is labelled "Area": a longer hint was cut ("area of a spell, e.g. t…").
         self.area.setPlaceholderText("e.g. the doorway")
         self.area.setToolTip("Where an area spell lands, e.g. the doorway")
-        self.weapon = QComboBox()
-        self.weapon.setEditable(True)
+        self.weapon = WeaponBox()
         # The weapon table's facts for the chosen weapon (issue 13); see declare_weapon.
         self.system_id = system_id
         self.weapon_table, _problem = weapon_table()
@@ -104,6 +104,7 @@ class EntryEditor(QGroupBox):
         self.weapon_facts.setObjectName("weaponFacts")
         self.weapon_facts.setWordWrap(True)
         self._carried: tuple[Weapon, ...] = ()
+        self._actor_name = ""
         self._given: tuple[Any, Any] = (None, None)  # weapon and weapon_facts being edited
         self.weapon.currentIndexChanged.connect(self._show_weapon_facts)
         self.weapon.editTextChanged.connect(self._show_weapon_facts)
@@ -416,6 +417,9 @@ class EntryEditor(QGroupBox):
                 self.weapon.insertSeparator(self.weapon.count())
             for n in sorted(names, key=str.casefold):
                 self.weapon.addItem(n, n)
+        self.weapon.set_names([self.weapon.itemText(i) for i in range(1, self.weapon.count())
+                               if self.weapon.itemData(i)])
+        self._actor_name = actor.label
         self.spell.clear()
         self.spell.addItem(NONE, None)
         for name in offered_spells(actor, spent_spells, (values or {}).get("spell")):
@@ -529,11 +533,25 @@ class EntryEditor(QGroupBox):
         if chosen.name is not None:
             entry["weapon"] = chosen.name
 
+    def weapon_problem(self) -> str | None:
+        """Says why the weapon typed names no weapon (None: it names one, or one is picked)."""
+        if not ("weapon" in self.fields and self._asks("weapon")):
+            return None
+        return unknown_weapon(self.weapon.typed(), self._actor_name, self._carried,
+                              self.weapon_table, self.system_id)
+
     def _show_weapon_facts(self, *_args: object) -> None:
-        self.weapon_facts.setText(self.declared_weapon().words)
+        problem = self.weapon_problem() if self.actor else None
+        self.weapon_facts.setText(problem or self.declared_weapon().words)
+        self.weapon_facts.setStyleSheet("color: #c0392b;" if problem else "")
 
     def submit(self) -> None:
         if self.isHidden():  # only while open (even if the window itself is not shown)
+            return
+        problem = self.weapon_problem()
+        if problem is not None:  # never written as typed, nor turned into another weapon
+            self.show_problem(problem)
+            self.weapon.setFocus()
             return
         entry = self.entry()
         if self.action in AIMED.get(self.system_id, ()) and not entry.get("target"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QGroupBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from core.fight.encounter import replace_entry
 from core.fight.log import Command
 from core.model.values import Step
+from core.printout.words import Names, step_why
 from desktop.encounter.board_base import entry_text
 from desktop.encounter.condition_controls import ConditionControls
 from desktop.encounter.controller import EncounterController
@@ -59,7 +60,9 @@ class OutcomePanel(QGroupBox):
     """Hit / Miss / Clear for the step selected in the resolution list."""
 
     def __init__(self, controller: EncounterController, parent: QWidget | None = None) -> None:
-        super().__init__("Outcome of the selected step", parent)
+        # No title of its own: its dock says "Outcome", and the line is the header's (issue 24:
+        # the header says the selected step whole, why it came then included).
+        super().__init__(parent)
         self.setObjectName("outcomePanel")
         self.controller = controller
         self.step: Step | None = None
@@ -148,10 +151,30 @@ class OutcomePanel(QGroupBox):
         elif isinstance(found, EntryRef):
             sentence = step_sentence(step, self._labels(), brief=True)
             self.label.setText(plain(f"#{step.seq} · {step_when(step)} · {sentence} — records "
-                                     f"on {self._describe(found)}"))
+                                     f"on {self._describe(found)}{self._why(step)}"))
         else:
             self.label.setText(plain(f"#{step.seq} · {step_when(step)} · "
-                                     f"{step_sentence(step, self._labels(), brief=True)}: {found}"))
+                                     f"{step_sentence(step, self._labels(), brief=True)}: {found}"
+                                     f"{self._why(step)}"))
+        self._fit_header()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_header()
+
+    def _fit_header(self) -> None:
+        """Keeps the header's lines whole: at least three, more when the step's words need
+        them (the list beside it gives up a row; the header is where a cut row reads whole)."""
+        lines = 3 * self.label.fontMetrics().lineSpacing()
+        needed = self.label.heightForWidth(max(1, self.label.width()))
+        height = max(lines, needed)
+        if self.label.minimumHeight() != height:
+            self.label.setMinimumHeight(height)
+
+    def _why(self, step: Step) -> str:
+        """Gets ``. Why then: …``: the list's Why column in full (it is cut in a narrow list)."""
+        why = step_why(step, Names(self._labels()), self.controller.system_id)
+        return f". Why then: {why}" if why else ""
 
     def _show_error(self, text: str) -> None:
         self.error.setText(text)
@@ -161,7 +184,8 @@ class OutcomePanel(QGroupBox):
         return {c.id: elide_name(c.label) for c in self.controller.state.combatants.values()}
 
     def _describe(self, found: EntryRef) -> str:
-        """Gets ``Brannoc's 3rd action (melee → Orc 1)``: the entry as the DM declared it."""
+        """Gets ``its 3rd action (melee → Orc 1)`` (``Orc 1's 1st turn…`` for another's entry,
+        a readied action it sets off): the entry as the DM declared it."""
         labels = self._labels()
         entry = found.entry
         actor = str(entry.get("actor"))
@@ -171,11 +195,15 @@ class OutcomePanel(QGroupBox):
                     .get(found.which) or ()))
         nth = sum(1 for e in list(entries)[:found.index + 1] if e.get("actor") == actor)
         noun = {"actions": "action", "turns": "turn", "declarations": "declaration"}[found.which]
-        text = f"{labels.get(actor, actor)}'s {_ordinal(nth)} {noun}"
+        own = self.step is not None and self.step.actor == actor  # the sentence named it
+        owner = "its" if own else f"{labels.get(actor, actor)}'s"
+        text = f"{owner} {_ordinal(nth)} {noun}"
         what = entry_text(entry, labels).split(": ", 1)[-1].split(" (")[0]
+        if own and self.step is not None and self.step.target:
+            what = what.split(" → ")[0]  # the sentence named the target too
         text += f" ({what})"
         if found.trigger is not None:
-            text += f", readied action {found.trigger + 1} it sets off"
+            text += f", {found.item_words()}"
         if found.round_number is not None:
             text += f" of round {found.round_number}"
         return text
@@ -234,7 +262,8 @@ class OutcomePanel(QGroupBox):
         """Gets who did it in words: ``Kobold 2`` or ``Kobold 2's readied attack``."""
         actor = self._labels().get(str(found.part().get("actor")), "a creature")
         if found.trigger is not None:
-            return f"{actor}'s readied {noun}"
+            kind = "readied" if found.items == "triggers" else "interrupting"
+            return f"{actor}'s {kind} {noun}"
         return f"{actor}'s {noun}" if owner else actor
 
     def _target_name(self, found: EntryRef) -> str:

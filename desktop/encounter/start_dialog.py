@@ -246,7 +246,10 @@ class StartEncounterDialog(QDialog):
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c0392b;")
 
-        self.side_delegate = SideDelegate(self)
+        # One delegate a table: a delegate's commitData reaches every view it serves, and the
+        # other table printed "commitData called with an editor that does not belong to this
+        # view" at each side chosen (issue 24).
+        self.side_delegates: dict[str, SideDelegate] = {}
         self.tables: dict[str, QTableView] = {}
         top = QFormLayout()
         top.addRow("Name", self.name)
@@ -261,7 +264,8 @@ class StartEncounterDialog(QDialog):
             box = QGroupBox(title)
             view = _table(model)
             view.setObjectName(f"{key}Table")
-            view.setItemDelegateForColumn(SIDE_COLUMN, self.side_delegate)
+            self.side_delegates[key] = SideDelegate(self)
+            view.setItemDelegateForColumn(SIDE_COLUMN, self.side_delegates[key])
             if key == "monsters":  # a tick needs no room: the names and HP get it
                 view.horizontalHeader().setSectionResizeMode(
                     HIDDEN_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
@@ -365,7 +369,7 @@ class StartEncounterDialog(QDialog):
         self.monsters.item(row, SIDE_COLUMN).setText(side)
         self.side_added(side)
         if self.tables:
-            self.side_delegate.setEditorData(self.side_box("monsters", row),
+            self.side_delegates["monsters"].setEditorData(self.side_box("monsters", row),
                                              self.monsters.index(row, SIDE_COLUMN))
 
     def _on_monster_changed(self, item: QStandardItem) -> None:

@@ -1,7 +1,9 @@
 """Which declaration, turn or time-unit action a resolved step came from (for its outcome).
 
 Any round's entries can be changed (the log's edit events name the round); a popcorn step of
-a readied action set off by another turn records on that turn's ``triggers`` item.
+a readied action set off by another turn records on that turn's ``triggers`` item, a side-d6
+fleeing attack or set spear on the ``interrupts`` item of the flight or charge it interrupts
+(never on the striker's own declaration, which is another step).
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from core.model.values import Step
 from desktop.resolution.step_identity import step_source
 
 _PATH = re.compile(r"(?:rounds\[(\d+)\]\.(turns|declarations)|(actions))\[(\d+)\]"
-                   r"(?:\.triggers\[(\d+)\])?")
+                   r"(?:\.(triggers|interrupts)\[(\d+)\])?")
 
 
-_CONSEQUENCES = frozenset({"dies", "bleeds", "surprised"})
+_CONSEQUENCES = frozenset({"dies", "bleeds", "surprised", "flees"})
+"""Steps that follow from others; a ``flees`` with a declaration of its own (the creature
+declared flight) is found by its path first, a flight after a failed morale check is not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,27 +37,37 @@ class EntryRef:
     round_number: int | None = None
     """The 1-based round of an earlier round's entry; None: the current round (or actions)."""
     trigger: int | None = None
-    """The index of the ``triggers`` item the outcome goes on, if any."""
+    """The index of the ``triggers`` (or ``interrupts``) item the outcome goes on, if any."""
+    items: str = "triggers"
+    """Which list of the entry ``trigger`` indexes: ``triggers`` (popcorn's readied actions
+    set off) or ``interrupts`` (side-d6's fleeing attacks and set spears)."""
 
     def part(self) -> dict[str, Any]:
         """Gets the object the outcome fields go on (the entry, or its trigger item)."""
         if self.trigger is None:
             return dict(self.entry)
-        item = (self.entry.get("triggers") or ())[self.trigger]
+        item = (self.entry.get(self.items) or ())[self.trigger]
         return dict(item) if isinstance(item, Mapping) else {"actor": item}
+
+    def item_words(self) -> str:
+        """Gets which ``trigger`` item it is, in the DM's words (``readied action 1 it sets
+        off``, ``interrupting blow 2``)."""
+        n = (self.trigger or 0) + 1
+        return (f"readied action {n} it sets off" if self.items == "triggers"
+                else f"interrupting blow {n}")
 
     def rebuilt(self, part: Mapping[str, Any]) -> dict[str, Any]:
         """Gets the whole entry with ``part`` (from :meth:`part`) changed."""
         if self.trigger is None:
             return dict(part)
-        triggers: list[Any] = list(self.entry.get("triggers") or ())
+        triggers: list[Any] = list(self.entry.get(self.items) or ())
         triggers[self.trigger] = dict(part)
-        return {**self.entry, "triggers": triggers}
+        return {**self.entry, self.items: triggers}
 
     def describe(self) -> str:
         where = f"{self.which[:-1]} {self.index + 1}"
         if self.trigger is not None:
-            where += f", readied action {self.trigger + 1} it sets off"
+            where += f", {self.item_words()}"
         if self.round_number is not None:
             where += f" of round {self.round_number}"
         return where
@@ -83,8 +97,8 @@ def entry_for_step(state: EncounterState, step: Step) -> EntryRef | str:
     if found is not None:
         return found
     if str(step.event) in _CONSEQUENCES:
-        # A death, bleeding or surprise follows from other steps; guessing an entry here would
-        # put a hit on the creature's own first declaration.
+        # A death, bleeding, surprise or morale flight follows from other steps; guessing an
+        # entry here would put a hit on the creature's own first declaration (another step).
         return (f"step #{step.seq} follows from other steps: record the blow on the attack "
                 "that dealt it")
     mine = [(i, e) for i, e in enumerate(entries) if e.get("actor") == step.actor]
@@ -112,11 +126,12 @@ def _exact(step: Step, which: str, entries: list[Mapping[str, Any]],
             or int(path.group(1)) != step.round - 1 or path.group(2) != which:
         return None
     index = int(path.group(4))
-    trigger = int(path.group(5)) if path.group(5) is not None else None
+    items = path.group(5) or "triggers"
+    trigger = int(path.group(6)) if path.group(6) is not None else None
     if not 0 <= index < len(entries):
         return None
-    ref = EntryRef(which, index, entries[index], round_number, trigger)
-    triggers = entries[index].get("triggers") or ()
+    ref = EntryRef(which, index, entries[index], round_number, trigger, items)
+    triggers = entries[index].get(items) or ()
     if trigger is not None and not 0 <= trigger < len(triggers):
         return None
     if ref.part().get("actor") != step.actor:

@@ -25,6 +25,7 @@ from core.printout.words import Names, entered_words, purpose_words, request_wor
 from core.rules import Phase, find_system
 from core.rules.base import RollRequest
 from desktop.encounter.controller import EncounterController
+from desktop.encounter.roll_modifiers import added_to_dice
 from desktop.encounter.roll_row import RollRow
 from desktop.plain_text import elide_name
 from desktop.resolution.step_identity import step_source
@@ -291,9 +292,10 @@ class ProcedureStepper(QWidget):
                 row.deleteLater()
             self.rows = []
             names = Names.from_state(self.controller.state)
+            added = added_to_dice(self.controller.state) if needed else {}
             for request in needed:
                 words = request_words(request.purpose, request.expression, names)
-                row = RollRow(request, words=words)
+                row = RollRow(request, words=words, modifier=added.get(request.purpose, 0))
                 row.roll_requested.connect(self.controller.roll)
                 row.typed.connect(self._on_typed)
                 self.needed_layout.insertWidget(self.needed_layout.count() - 1, row)
@@ -317,7 +319,8 @@ class ProcedureStepper(QWidget):
         list made again at every redraw laid the whole window out and painted it again."""
         state = self.controller.state
         names = Names.from_state(state)  # who each roll was for is told by name
-        made = (state.rolls, state.replaced_rolls, names)
+        added = added_to_dice(state) if state.rolls else {}  # what the app adds to a die
+        made = (state.rolls, state.replaced_rolls, names, tuple(sorted(added.items())))
         if made == self._made:
             return
         self._made = made
@@ -327,7 +330,10 @@ class ProcedureStepper(QWidget):
             roll = state.rolls[index]
             mark = MANUAL_MARK if roll.manual else AUTO_MARK
             replaced = index in state.replaced_rolls
-            text = f"{mark} {purpose_words(roll.purpose, names)}: {roll.total}"
+            plus = added.get(roll.purpose, 0)
+            total = (f"{roll.expression.removeprefix('1')} {roll.total} {plus:+d} = "
+                     f"{roll.total + plus}") if plus else str(roll.total)
+            text = f"{mark} {purpose_words(roll.purpose, names)}: {total}"
             item = QStandardItem(f"{text} {REPLACED_MARK}" if replaced else text)
             item.setData(index, ROLL_INDEX)
             if replaced:

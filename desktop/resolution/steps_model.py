@@ -1,4 +1,4 @@
-"""The resolved steps as a table: seq, when, actor, event, target, rules (plain words on hover)."""
+"""The resolved steps as a table: seq, when, actor, event, target, why (all in words on hover)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from core.model.values import Combatant, Resolution, Step
-from core.printout.words import event_words
+from core.printout.words import Names, event_words, step_why
 from desktop.plain_text import elide_name
-from desktop.step_text import short_rule_ids, step_tooltip, step_when
+from desktop.resolution.steps_columns import SharedColumns
+from desktop.step_text import step_tooltip, step_when_short
 
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
 """Gets a row's step seq (an int) from any of its cells."""
@@ -19,7 +20,7 @@ SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
 _ROLES_ANSWERED = frozenset({_DISPLAY, _TOOLTIP, int(SEQ_ROLE)})
-_HEADERS = ("#", "When", "Actor", "Event", "Target", "Rules")
+_HEADERS = ("#", "When", "Actor", "Event", "Target", "Why")
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -32,6 +33,7 @@ class StepsModel(QAbstractTableModel):
         self._steps: tuple[Step, ...] = ()
         self._row_of: dict[int, int] = {}
         self._labels: Mapping[str, str] = {}
+        self._names = Names({})
 
     def set_resolution(
         self, resolution: Resolution | None, combatants: Sequence[Combatant] | None = None
@@ -48,6 +50,7 @@ class StepsModel(QAbstractTableModel):
         if system != self._system or labels != self._labels or len(steps) != len(self._steps):
             self.beginResetModel()
             self._system, self._steps, self._labels = system, steps, labels
+            self._names = Names(dict(labels))
             self._row_of = {step.seq: row for row, step in enumerate(steps)}
             self.endResetModel()
             return
@@ -104,18 +107,21 @@ class StepsModel(QAbstractTableModel):
         if column == 0:
             return str(step.seq)
         if column == 1:
-            return step_when(step)
+            return step_when_short(step)  # in full in the tooltip and the outcome panel
         if column == 2:
             return label(step.actor, step.actor)
         if column == 3:
             return event_words(step.event)
         if column == 4:
             return label(step.target, step.target) if step.target else ""
-        return short_rule_ids(step, self._system)
+        # why the step came there, in the printout's words (never a rule's id)
+        return step_why(step, self._names, self._system)
 
 
 def make_steps_view(model: StepsModel, parent: QWidget | None = None) -> QTableView:
-    """Builds the resolution list: whole-row single selection, rules column stretched."""
+    """Builds the resolution list: whole-row single selection; actor, target and why share
+    the width the list has, so no row needs a sideways scroll (each cut one reads in full in
+    its tooltip and, selected, in the outcome panel)."""
     view = QTableView(parent)
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -123,8 +129,8 @@ def make_steps_view(model: StepsModel, parent: QWidget | None = None) -> QTableV
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().hide()
     view.setAlternatingRowColors(True)
-    # One line a step: the rules column takes the room left and elides (the row's tooltip
-    # gives them in full, in plain words), so a narrow list never grows rows two lines tall.
+    # One line a step: the shared columns elide (the row's tooltip gives it all, in plain
+    # words), so a narrow list never grows rows two lines tall.
     view.setWordWrap(False)
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
     header = view.horizontalHeader()
@@ -132,6 +138,7 @@ def make_steps_view(model: StepsModel, parent: QWidget | None = None) -> QTableV
     # Columns fit the rows in view, not all of them: measuring every cell of 200 fighters'
     # steps at each redraw cost more than the engine (bench/bench_command.py).
     header.setResizeContentsPrecision(0)
-    header.setSectionResizeMode(len(_HEADERS) - 1, QHeaderView.ResizeMode.Stretch)
+    # actor, target and why share the width left (issue 24: the list scrolled sideways)
+    SharedColumns(view, names=(2, 4), rest=5)
     header.setMinimumSectionSize(40)
     return view

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressDialog, 
 from core.fight.log import EncounterState
 from core.model.values import Kind
 from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus
+from desktop.last_folder import ROSTER, remember, start_path
 from desktop.plain_text import plain
 from desktop.roster.commands import (
     AddEntryCommand,
@@ -496,10 +497,13 @@ class RosterActions:
 
     def ask_import(self) -> None:
         """Asks for a file and imports it."""
+        settings = self.window._settings
         path, _ = QFileDialog.getOpenFileName(
-            self.widget, "Import roster", "", "Roster files (*.json *.csv);;All files (*)"
+            self.widget, "Import roster", start_path(settings, ROSTER),
+            "Roster files (*.json *.csv);;All files (*)"
         )
         if path:
+            remember(settings, ROSTER, path)
             self.import_path(Path(path))
 
     def import_path(self, path: Path) -> int:
@@ -608,18 +612,24 @@ class RosterActions:
 
     def ask_export(self) -> None:
         """Asks for a file name and exports the roster."""
+        settings = self.window._settings
         path, _ = QFileDialog.getSaveFileName(
-            self.widget, "Export roster", "roster.json", "JSON (*.json);;CSV (*.csv)"
+            self.widget, "Export roster", start_path(settings, ROSTER, "roster.json"),
+            "JSON (*.json);;CSV (*.csv)"
         )
         if path:
+            remember(settings, ROSTER, path)
             self.export_path(Path(path))
 
     def ask_example(self) -> None:
         """Asks for a file name and writes the example roster file there."""
+        settings = self.window._settings
         path, _ = QFileDialog.getSaveFileName(
-            self.widget, "Export example file", "roster-example.csv", "CSV (*.csv);;JSON (*.json)"
+            self.widget, "Export example file",
+            start_path(settings, ROSTER, "roster-example.csv"), "CSV (*.csv);;JSON (*.json)"
         )
         if path:
+            remember(settings, ROSTER, path)
             self.example_path(Path(path))
 
     def example_path(self, path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -62,6 +62,11 @@ def _now(change: ProposedChange) -> str:
     return _text(change.old)
 
 
+LAST_SHARE = 0.5
+"""The most of the width left by the name and "What" columns that "Write to the roster"
+takes; the three value columns share the rest and wrap their words."""
+
+
 SPENT_TIP = ("Spent spells stay memorised, marked spent, until the party rests (Rest the "
              "Party brings them back). Untick to leave them unspent.")
 
@@ -95,7 +100,8 @@ class ResultsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Results of {title} for the roster" if title
                             else "Encounter results for the roster")
-        self.resize(1000, 420)
+        # As large as a 1280x720 screen allows: every column reads whole, rows wrap.
+        self.resize(1200, 580)
         self.changes = list(changes)
         self.choices: dict[int, QComboBox] = {}
         conflicted = sorted({c.entry_name for c in self.changes if c.changed_since})
@@ -113,12 +119,28 @@ class ResultsDialog(QDialog):
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        # Issue 24: the "Write to the roster" column was off the dialog's right edge at
+        # 1280x720. Rows wrap their words; no column needs a sideways scroll.
+        self.table.setWordWrap(True)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)
         for row, change in enumerate(self.changes):
             self._fill(row, change)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        for column in (0, 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.detail = QLabel()
+        self.detail.setObjectName("resultsDetail")
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_detail(row))
+        for combo in self.choices.values():
+            combo.currentIndexChanged.connect(lambda _i: self._show_detail(
+                self.table.currentRow()))
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Apply | QDialogButtonBox.StandardButton.Cancel
         )
@@ -132,13 +154,55 @@ class ResultsDialog(QDialog):
         self.intro.setWordWrap(True)
         layout.addWidget(self.intro)
         layout.addWidget(self.warning)
-        layout.addWidget(self.table)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.detail)
+        self._show_detail(-1)
         if not self.changes:  # only kills to log: no empty table
             self.table.hide()
+            self.detail.hide()
             self.intro.setText("This fight changed nothing in the roster's entries. Apply "
                                "writes the kills below to the session log (Ctrl+Z takes it "
                                "back).")
         layout.addWidget(buttons)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Gives "Write to the roster" the width its words (or choices) need, up to half of
+        the room left; the three value columns share the rest and rows grow to their words."""
+        table, header = self.table, self.table.horizontalHeader()
+        last = len(COLUMNS) - 1
+        room = table.viewport().width() - header.sectionSize(0) - header.sectionSize(1)
+        wanted = max([table.sizeHintForColumn(last), header.sectionSizeHint(last),
+                      *(c.sizeHint().width() for c in self.choices.values())])
+        width = max(header.minimumSectionSize(), min(wanted, int(room * LAST_SHARE)))
+        header.resizeSection(last, width)
+        each = max(header.minimumSectionSize(), (room - width) // 3)
+        for column in (2, 3, 4):
+            header.resizeSection(column, each)
+        header.resizeSection(4, max(header.minimumSectionSize(), room - width - 2 * each))
+        table.resizeRowsToContents()
+
+    def _show_detail(self, row: int) -> None:
+        """Shows the line whole below the table: what changes, why it is offered, what is
+        written (a cut choice or a long list of spells reads here in full)."""
+        if not 0 <= row < len(self.changes):
+            self.detail.setText("Select a line to read it whole here.")
+            return
+        change = self.changes[row]
+        combo = self.choices.get(row)
+        item = self.table.item(row, len(COLUMNS) - 1)
+        written = combo.currentText() if combo is not None else (
+            item.text() if item is not None else "")
+        tip = item.toolTip() if item is not None else (combo.toolTip() if combo else "")
+        self.detail.setText(plain(f"{change.description}. Write to the roster: {written}. "
+                                  f"{tip}"))
 
     def set_ending(self, ending: bool) -> None:
         """Says that Apply also ends the encounter, and Cancel leaves it open."""

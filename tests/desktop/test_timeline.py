@@ -177,7 +177,8 @@ def test_tooltip_names_actor_target_and_rules_in_plain_words(qtbot: QtBot) -> No
     tip = item.opts["tip"](x=point.pos().x(), y=point.pos().y(), data=point.data())
     rule = find_system("side-d6").rules["side-d6.spell.starts-in-initiative-segment"]
     assert "Halvaine the Arcane" in tip and "orc-1" in tip and "segment 4" in tip
-    assert rule.summary.split()[0] in tip and "side-d6.spell.starts-in-initiative-segment" in tip
+    assert rule.summary.split()[0] in tip
+    assert "side-d6." not in tip and "initiative-segment" not in tip  # words, never a rule id
 
 
 # --- live redraw ------------------------------------------------------------------------------
@@ -229,8 +230,11 @@ def test_steps_model_rows_and_plain_words_tooltip(
     _, _, model = linked
     assert model.rowCount() == 3
     row = [model.index(1, c).data() for c in range(model.columnCount())]
-    assert row[:5] == ["2", "round 1, segment 5", "orc-1", "misses", "Halvaine the Arcane"]
-    assert "initiative.other-sides-die" in row[5]
+    assert row[:5] == ["2", "rd 1 · seg 5", "orc-1", "misses", "Halvaine the Arcane"]
+    # the Why column: the printout's words for why it came then, never a rule id
+    assert row[5] == "a side acts in the segment shown by the other side's die, so higher is better"
+    tip = str(model.index(1, 0).data(Qt.ItemDataRole.ToolTipRole))
+    assert "initiative.other-sides-die" not in tip
     summary = find_system("side-d6").rules["side-d6.initiative.other-sides-die"].summary
     assert escape(summary) in model.index(1, 0).data(Qt.ItemDataRole.ToolTipRole)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -115,3 +117,22 @@ def test_kinds_and_statuses_are_shown_in_words(window: MainWindow) -> None:
     model = StatusModel()
     model._rows = [("Orc", "monsters", "6 / 6", Status.ACTIVE, "")]
     assert model.data(model.index(0, 3)) == "Active"
+
+
+def test_choosing_a_side_commits_to_its_own_table_only(window: MainWindow, qtlog: Any) -> None:
+    """Issue 24: the terminal printed "QAbstractItemView::commitData called with an editor
+    that does not belong to this view" at each side chosen: one delegate served both tables,
+    so its commitData reached the other table too. Chosen with the keyboard, as a DM does."""
+    dialog = window.encounter_actions.ask_new_encounter()
+    assert dialog is not None
+    dialog.set_system("side-d6")
+    for table, model, key in (("fighters", dialog.fighters, Qt.Key.Key_Down),
+                              ("monsters", dialog.monsters, Qt.Key.Key_Up)):
+        box = dialog.side_box(table, 0)
+        box.setFocus()
+        was = box.currentText()
+        QTest.keyClick(box, key)  # the next side of the list (not "new side…"): chosen at once
+        assert box.currentText() != was
+        assert model.item(0, SIDE_COLUMN).text() == box.currentText()
+    warned = [r.message for r in qtlog.records if "commitData" in r.message]
+    assert not warned, warned
