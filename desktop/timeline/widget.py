@@ -163,6 +163,8 @@ class TimelineWidget(QWidget):
         self._drawn_ticks: dict[str, list[tuple[float, str]] | None] = {}
         self._drawn_ranges: object = None
         self._legend_kinds: object = None
+        self._legend_seen: tuple[set[SpanKind], set[MarkKind]] = (set(), set())
+        """The kinds this fight's timeline has shown: the legend keeps them (below)."""
         self._measured_labels: tuple[str, ...] = ()
         self._drawn_bands: object = None
         self._drawn_round_lines: object = None
@@ -643,8 +645,12 @@ class TimelineWidget(QWidget):
             self.plot_item.getAxis(name).setTicks([ticks, []] if ticks is not None else None)
 
     def _draw_legend(self, lay: TimelineLayout) -> None:
-        span_kinds = {s.kind for s in lay.spans}
-        mark_kinds = {m.kind for m in lay.marks}
+        # The key keeps every kind the fight has shown: dropped when the last waiting blow
+        # was recorded and back at its Ctrl+Z, it was made again at each (its labels cost
+        # more than all the marks) and the plot jumped as the legend's height changed.
+        span_kinds, mark_kinds = self._legend_seen
+        span_kinds.update(s.kind for s in lay.spans)
+        mark_kinds.update(m.kind for m in lay.marks)
         spans = [k for k in SpanKind if k in span_kinds]
         marks = [k for k in MarkKind if k in mark_kinds]
         if (spans, marks) == self._legend_kinds:

@@ -362,3 +362,31 @@ def test_popcorn_places_are_whole_numbers_before_play(qtbot: QtBot) -> None:
     widget.set_resolution(Resolution(system="popcorn", steps=(), combatants={}, rolls=()))
     labels = [text for _, text in widget._drawn_ticks.get("bottom") or []]
     assert labels == ["1", "2", "3", "4", "5"]
+
+
+def test_the_legend_keeps_its_place_when_the_last_waiting_blow_is_recorded(qtbot: QtBot) -> None:
+    """The key lists every kind of mark the fight has shown: recording the last blow still
+    waiting (its "attack (no outcome)" mark gone) and taking it back leave the legend, and so
+    the plot under it, where they were; the labels are not made again at each."""
+    import dataclasses
+
+    from core.model.values import StepEvent
+    from desktop.timeline.style import MARK_STYLES
+
+    widget = timeline_for(qtbot, "side-d6/halvaine-spoiled")
+    resolution, combatants = resolved("side-d6/halvaine-spoiled")
+    hit = next(i for i, s in enumerate(resolution.steps) if s.event == StepEvent.HITS)
+    steps = list(resolution.steps)
+    steps[hit] = dataclasses.replace(steps[hit], event=StepEvent.ATTACKS)  # not recorded yet
+    waiting = dataclasses.replace(resolution, steps=tuple(steps))
+    widget.set_resolution(waiting, combatants)
+    labels = [label.text for _sample, label in widget.legend.items]
+    assert MARK_STYLES[MarkKind.ATTACK].label in labels and len(labels) >= 3
+    first = [label for _sample, label in widget.legend.items]
+    height = widget.legend.boundingRect().height()
+    widget.set_resolution(resolution, combatants)  # the blow recorded: no waiting mark left
+    assert marks(widget, MarkKind.ATTACK) == []
+    assert [label for _sample, label in widget.legend.items] == first  # the same labels
+    assert widget.legend.boundingRect().height() == height
+    widget.set_resolution(waiting, combatants)  # and its Ctrl+Z
+    assert [label for _sample, label in widget.legend.items] == first
