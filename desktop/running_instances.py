@@ -30,6 +30,9 @@ class RunningInstances:
     def __init__(self, instance: str, folder: Path | None = None) -> None:
         self.folder = folder or default_folder()
         self._own: QLockFile | None = None
+        self._ended: set[str] = set()
+        """Apps found ended: reading a lock file as free removes it, so the answer is kept for
+        the crashed app's other fights (each tab asks when it is first read)."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             own = QLockFile(str(self._path(instance)))
@@ -66,8 +69,13 @@ class RunningInstances:
 
         False when unknown: no lock file here (another computer, another user or data folder).
         """
+        if instance in self._ended:
+            return True
         path = self._path(instance)
-        return path.exists() and self._free(path)
+        if path.exists() and self._free(path):
+            self._ended.add(instance)
+            return True
+        return False
 
     def close(self) -> None:
         """Lets this app's lock file go, and crashed apps' ones (on a clean quit)."""

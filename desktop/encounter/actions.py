@@ -295,6 +295,7 @@ class EncounterActions:
         workspace.controller.stepped.connect(
             lambda words: self.window.statusBar().showMessage(words, 4000))
         workspace.reopen_requested.connect(lambda: self.reopen_current(workspace))
+        workspace.watching_changed.connect(lambda: self._on_workspace_changed(workspace))
         workspace.controller.changed.connect(lambda: self._on_workspace_changed(workspace))
         return workspace
 

@@ -63,6 +63,8 @@ class EncounterWorkspace(QWidget):
 
     reopen_requested = Signal()
     """The DM asked to reopen this ended encounter (the Encounter menu does it, undoably)."""
+    watching_changed = Signal()
+    """This window started or stopped only watching (taken over, Take Over): the menus follow."""
 
     def __init__(
         self, session: EncounterSession, settings: QSettings | None = None,
@@ -142,6 +144,7 @@ class EncounterWorkspace(QWidget):
         self.watch_timer.timeout.connect(self.watch)
         self._phase: str | None = None
         """The phase play was in at the last redraw (its panel was brought forward)."""
+        self._watching_shown = False
         self.controller.changed.connect(self.refresh)
         self.controller.refused.connect(lambda _text: self._show_lease())
         self.restore_layout()
@@ -269,6 +272,9 @@ class EncounterWorkspace(QWidget):
                         "play it here.")
             self.lease_label.setText(plain(text))
         self.lease_banner.setVisible(watching)
+        if watching != self._watching_shown:
+            self._watching_shown = watching
+            self.watching_changed.emit()
         self.take_over_button.setVisible(reader is None)
         self._run(self.heartbeat_timer, session.holding and not session.ended)
         self._run(self.watch_timer, watching)
