@@ -148,10 +148,10 @@ class MainWindow(QMainWindow):
         self.new_campaign_action.setShortcut(QKeySequence.StandardKey.New)
         self.new_campaign_action.setStatusTip("Create an empty campaign and switch to it")
         self.new_campaign_action.triggered.connect(self.ask_new_campaign)
-        self.reload_action = QAction("&Reload", self)
+        # F5: the encounter shown, or the campaign; its name follows the tab (EncounterActions).
+        self.reload_action = QAction("&Reload Campaign", self)
         self.reload_action.setShortcut(QKeySequence.StandardKey.Refresh)
-        self.reload_action.setStatusTip("Read the campaign again from the database (on an "
-                                        "encounter's tab: that encounter)")
+        self.reload_action.setStatusTip("Read the campaign again from the database")
         self.reload_action.triggered.connect(self.reload_shown)
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)

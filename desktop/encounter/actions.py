@@ -89,10 +89,10 @@ class EncounterActions:
                                        "End the encounter shown; results go back to the roster")
         self.reopen_action = self._action("&Reopen Encounter…", self.reopen_current, [],
                                           "Play on in the ended encounter shown")
-        # F5 itself belongs to File › Reload, which reloads the encounter shown (the menu
-        # names the key after the tab).
+        # F5 belongs to File › Reload alone, named after the tab shown (Reload Encounter on an
+        # encounter's tab): one key, one menu item (update_enabled).
         self.reload_action = self._action(
-            "Re&load Encounter\tF5", self.reload_current, [],
+            "Re&load Encounter", self.reload_current, [],
             "Read the encounter shown again from the campaign (after another window changed it)")
         self.print_action = self._action("&Print Summary…", self.print_current,
                                          [QKeySequence.StandardKey.Print],
@@ -176,6 +176,12 @@ class EncounterActions:
         watching = workspace is not None and workspace.session.watching
         for action in (self.print_action, self.reload_action):
             action.setEnabled(shown)
+        file_reload = getattr(self.window, "reload_action", None)  # None while it is built
+        if file_reload is not None:
+            file_reload.setText("&Reload Encounter" if shown else "&Reload Campaign")
+            file_reload.setStatusTip(
+                "Read the encounter shown again from the campaign" if shown
+                else "Read the campaign again from the database")
         self.end_action.setEnabled(shown and not ended and not watching)
         self.reopen_action.setEnabled(ended and not watching)
 
