@@ -53,6 +53,7 @@ from desktop.roster.editor import EntryEditor, RecordEditor
 from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
 from desktop.store_retry import asker, is_retryable, with_retry
+from desktop.wheel_guard import install_wheel_guard
 
 if TYPE_CHECKING:
     from core.store import Store, StoreError
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
         """Builds the window and shows ``store``'s campaigns; with None, :meth:`use_store` is
         called after: at start-up the window's first frame comes before the store is opened."""
         super().__init__(parent)
+        install_wheel_guard()  # before any form is built: a passing wheel changes no field
         self.setObjectName("MainWindow")
         self._store: Store  # set by use_store, before anything the DM does can reach it
         self._settings = settings
