@@ -196,7 +196,7 @@ class EncounterWorkspace(QWidget):
     def _show_ended(self) -> None:
         """An ended encounter is read-only: view, timeline and print, but no new commands."""
         ended = self.session.ended
-        for widget in (self.stepper, self.board, self.outcome):
+        for widget in self._play_controls():
             widget.setEnabled(not ended and not self.session.watching)
         self.ended_label.setText(plain(
             f"{self.session.info.name} has ended: you can read it, follow the timeline and "
@@ -205,6 +205,11 @@ class EncounterWorkspace(QWidget):
         reader = self.session.read_only
         self.reopen_button.setEnabled(reader is None)
         self.reopen_button.setToolTip(reader or REOPEN_TIP)
+
+    def _play_controls(self) -> tuple[QWidget, ...]:
+        """What changes the fight: off while it is ended or only watched. The board's
+        Combatants panel lives in a dock of its own, not inside the board (Start Timer)."""
+        return (self.stepper, self.board, self.board.combatants_panel, self.outcome)
 
     def refresh(self) -> None:
         """Redraws every view from the encounter as it stands."""
@@ -255,7 +260,7 @@ class EncounterWorkspace(QWidget):
                 session.claim()
         watching = session.watching
         lease = session.lease
-        for widget in (self.stepper, self.board, self.outcome):
+        for widget in self._play_controls():
             widget.setEnabled(not session.ended and not watching)
         if reader is not None:
             where = f" ({lease.words()})" if lease is not None and lease.live else ""
