@@ -29,7 +29,7 @@ from desktop.encounter.board_base import BoardBase
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.letter_board import LetterBoard
 from desktop.encounter.outcome_panel import OutcomePanel
-from desktop.encounter.panels import PANEL_FOR_PHASE, WorkspacePanels
+from desktop.encounter.panels import DICE_PHASES, PANEL_FOR_PHASE, WorkspacePanels
 from desktop.encounter.popcorn_board import PopcornBoard
 from desktop.encounter.status_model import StatusModel, make_status_view
 from desktop.encounter.stepper import ProcedureStepper
@@ -142,8 +142,9 @@ class EncounterWorkspace(QWidget):
         self.watch_timer = QTimer(self)
         self.watch_timer.setInterval(WATCH_MS)
         self.watch_timer.timeout.connect(self.watch)
-        self._phase: str | None = None
-        """The phase play was in at the last redraw (its panel was brought forward)."""
+        self._phase: tuple[str, bool] | None = None
+        """The phase play was in at the last redraw, and whether its dice were awaited (its
+        panel was brought forward)."""
         self._watching_shown = False
         self.controller.changed.connect(self.refresh)
         self.controller.refused.connect(lambda _text: self._show_lease())
@@ -237,13 +238,19 @@ class EncounterWorkspace(QWidget):
 
     def _bring_phase_panel_forward(self) -> None:
         """When play enters another phase, the panel it works in comes forward (the cards
-        to declare, the procedure for dice); within a phase the DM's own choice stays."""
+        to declare, the procedure for dice); within a phase the DM's own choice stays.
+
+        A dice phase counts as entered when its dice are asked for: side-d6's surprise
+        segments are the "surprise" phase too, declared on the cards, and the procedure
+        must not take them (and the keyboard) from the DM between two declarations.
+        """
         phase = self.stepper.phases[self.stepper.engine_index()].id
-        if phase == self._phase:
+        rolling = phase in DICE_PHASES and bool(self.controller.rolls_needed())
+        if (phase, rolling) == self._phase:
             return
-        self._phase = phase
+        self._phase = (phase, rolling)
         panel = PANEL_FOR_PHASE.get(phase)
-        if panel is not None:
+        if panel is not None and (rolling or phase not in DICE_PHASES):
             self.panels.bring_forward(panel)
 
     # --- the lease: this window plays, or watches another that does --------------------------
