@@ -6,6 +6,7 @@ on the roster or on the encounter shown.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ from core.roster.entries import Campaign, MonsterTemplate
 from core.roster.results import ROSTER_ID_KEY
 from core.rules import UnknownSystemError, find_system
 from desktop.plain_text import plain
-from desktop.running_instances import RunningInstances
+from desktop.running_instances import RunningInstances, process_gone
 
 if TYPE_CHECKING:
     from core.play.session import EncounterSession
@@ -229,12 +230,19 @@ class EncounterActions:
         lease = session.lease
         if (not session.watching or lease is None or lease.holder.host != self.holder.host
                 or lease.holder.user != self.holder.user
-                or not self.running.has_ended(lease.holder.instance)):
+                or not self._has_ended(lease.holder)):
             return
         self.window.store_call(lambda: session.claim(take_over=True))  # the same lease: safe
         self.window.statusBar().showMessage(
             f"{session.info.name} was open in a Combat Desk on this computer that is no longer "
             "running; you play it here now.", 10000)
+
+    def _has_ended(self, holder: LeaseHolder) -> bool:
+        """Tells whether a holder on this computer no longer runs: its lock file is free, or
+        the process the lease records (schema 0011) is gone."""
+        if self.running.has_ended(holder.instance):
+            return True
+        return holder.pid is not None and holder.pid != os.getpid() and process_gone(holder.pid)
 
     def _waiting(self, encounter_id: int) -> WaitingTab | None:
         return next((w for w in self.window.tabs.findChildren(WaitingTab)

@@ -127,3 +127,54 @@ def test_end_encounter_is_enabled_as_soon_as_take_over_is_done(
     finally:
         first_store.close()
         second_store.close()
+
+
+# An app whose lock file is gone (another Combat Desk quitting cleanly swept it): only the pid
+# the lease records (schema 0011) tells that it no longer runs.
+NO_LOCK_FILE_CHILD = (
+    "import sys, time; from core.store import Store, LeaseHolder; "
+    "store = Store.open(sys.argv[1]); me = LeaseHolder.here(); "
+    "store.leases.take(int(sys.argv[2]), me); print('ready', flush=True); time.sleep(120)"
+)
+
+
+def test_a_lease_whose_recorded_process_is_gone_is_played_on_and_a_live_one_is_watched(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
+    setup = Store.open(url)
+    campaign = setup.campaigns.create("Greyhawk")
+    fight = _fight(setup, campaign.id, "Guardroom")
+    setup.close()
+
+    def holder() -> subprocess.Popen[str]:
+        child = subprocess.Popen([sys.executable, "-c", NO_LOCK_FILE_CHILD, url, str(fight)],
+                                 cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        return child
+
+    def opened(name: str) -> tuple[Store, MainWindow, EncounterWorkspace]:
+        store = Store.open(url)
+        window = MainWindow(store, QSettings(str(tmp_path / f"{name}.ini"),
+                                             QSettings.Format.IniFormat))
+        qtbot.addWidget(window)
+        return store, window, _workspaces(window)[0]
+
+    live = holder()
+    try:
+        store, window, workspace = opened("live")
+        lease = workspace.session.lease
+        assert lease is not None and lease.holder.pid == live.pid, "the lease records its pid"
+        assert workspace.session.watching, "a Combat Desk that still runs keeps its fight"
+        window.close()
+        store.close()
+    finally:
+        live.send_signal(signal.SIGKILL)
+        live.wait(10)
+    store, window, workspace = opened("after")
+    try:
+        assert workspace.session.holding and not workspace.session.watching, (
+            workspace.lease_label.text())
+        assert "no longer running; you play it here now" in window.statusBar().currentMessage()
+    finally:
+        store.close()
