@@ -54,6 +54,7 @@ from desktop.roster.editor import EntryEditor, RecordEditor
 from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
 from desktop.store_retry import asker, is_retryable, with_retry
+from desktop.wheel_guard import install_wheel_guard
 
 if TYPE_CHECKING:
     from core.store import Store, StoreError
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         """Builds the window and shows ``store``'s campaigns; with None, :meth:`use_store` is
         called after: at start-up the window's first frame comes before the store is opened."""
         super().__init__(parent)
+        install_wheel_guard()  # before any form is built: a passing wheel changes no field
         self.setObjectName("MainWindow")
         install_dialog_help()  # F1 in any of the app's dialogs opens its help section
         self._store: Store  # set by use_store, before anything the DM does can reach it
@@ -153,10 +155,10 @@ class MainWindow(QMainWindow):
         self.new_campaign_action.setShortcut(QKeySequence.StandardKey.New)
         self.new_campaign_action.setStatusTip("Create an empty campaign and switch to it")
         self.new_campaign_action.triggered.connect(self.ask_new_campaign)
-        self.reload_action = QAction("&Reload", self)
+        # F5: the encounter shown, or the campaign; its name follows the tab (EncounterActions).
+        self.reload_action = QAction("&Reload Campaign", self)
         self.reload_action.setShortcut(QKeySequence.StandardKey.Refresh)
-        self.reload_action.setStatusTip("Read the campaign again from the database (on an "
-                                        "encounter's tab: that encounter)")
+        self.reload_action.setStatusTip("Read the campaign again from the database")
         self.reload_action.triggered.connect(self.reload_shown)
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)

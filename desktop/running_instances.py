@@ -11,6 +11,8 @@ file is free belongs to an app that no longer runs, and can be taken back withou
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -24,12 +26,46 @@ def default_folder() -> Path:
     return Path(user_data_dir("CombatDesk", appauthor=False)) / "running"
 
 
+def process_gone(pid: int) -> bool:
+    """Tells whether no process with this id runs on this computer (False when unsure).
+
+    The lease records its holder's pid (schema 0011), so a crashed app is known even when its
+    lock file was swept by another Combat Desk quitting cleanly. A pid reused by another
+    process reads as running: the fight is then only watched, as before.
+    """
+    if pid <= 0:
+        return False
+    if sys.platform == "win32":  # os.kill would end the process there
+        import ctypes
+
+        kernel = ctypes.windll.kernel32  # type: ignore[attr-defined]
+        handle = kernel.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return bool(kernel.GetLastError() == 87)  # ERROR_INVALID_PARAMETER: no such pid
+        try:
+            code = ctypes.c_ulong()
+            return bool(kernel.GetExitCodeProcess(handle, ctypes.byref(code))
+                        and code.value != 259)  # STILL_ACTIVE
+        finally:
+            kernel.CloseHandle(handle)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it runs, as another user (PermissionError), or cannot be told
+    return False
+
+
 class RunningInstances:
     """This app's own lock file, and questions about other apps' ones."""
 
     def __init__(self, instance: str, folder: Path | None = None) -> None:
         self.folder = folder or default_folder()
         self._own: QLockFile | None = None
+        self._ended: set[str] = set()
+        """Apps found ended: reading a lock file as free removes it, so the answer is kept for
+        the crashed app's other fights (each tab asks when it is first read)."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             own = QLockFile(str(self._path(instance)))
@@ -66,8 +102,13 @@ class RunningInstances:
 
         False when unknown: no lock file here (another computer, another user or data folder).
         """
+        if instance in self._ended:
+            return True
         path = self._path(instance)
-        return path.exists() and self._free(path)
+        if path.exists() and self._free(path):
+            self._ended.add(instance)
+            return True
+        return False
 
     def close(self) -> None:
         """Lets this app's lock file go, and crashed apps' ones (on a clean quit)."""

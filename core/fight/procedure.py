@@ -103,11 +103,13 @@ def _addict(state: EncounterState, needed: Sequence[tuple[Any, ...]],
 
 
 def _time_units(state: EncounterState, needed: Sequence[tuple[Any, ...]]) -> str:
-    if _waiting_on(needed, "initiative") or not isinstance(state.fields.get("initiative"),
-                                                           Mapping):
+    if any(_waiting_on(needed, dice) for dice in ("initiative", "reaction", "surprise")):
+        return "encounter"  # The Encounter Sequence: d6 per side, the reaction 2d6, surprise
+    if not state.actions and not isinstance(state.fields.get("initiative"), Mapping):
+        # Nothing done yet: the encounter d6s may come first. They are the DM's choice, so
+        # once an action is declared without them the encounter phase is over (it was kept
+        # for the whole fight: the stepper never moved).
         return "encounter"
-    if _waiting_on(needed, "reaction") or _waiting_on(needed, "surprise"):
-        return "encounter"  # The Encounter Sequence: the reaction 2d6, the surprise d6s
     if not state.actions or _waiting_on(needed, "actions"):
         return "declare"
     return "clock"

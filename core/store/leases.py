@@ -18,6 +18,7 @@ one computer is compared with another's clock, and a time shown is never later t
 
 from __future__ import annotations
 
+import os
 import socket
 import time
 import uuid
@@ -49,15 +50,18 @@ class LeaseHolder:
     instance: str
     user: str
     host: str
+    pid: int | None = None
+    """Its process id on ``host`` (None: not recorded, a lease written before schema 0011)."""
 
     @classmethod
     def here(cls) -> LeaseHolder:
-        """Makes the holder for this app: a fresh id, the computer's user and host name."""
+        """Makes the holder for this app: a fresh id, the computer's user and host name, and
+        this process's id."""
         try:
             host = socket.gethostname() or "an unnamed computer"
         except OSError:
             host = "an unnamed computer"
-        return cls(uuid.uuid4().hex, os_user() or "someone", host[:200])
+        return cls(uuid.uuid4().hex, os_user() or "someone", host[:200], os.getpid())
 
 
 def _aware(moment: datetime) -> datetime:
@@ -118,7 +122,7 @@ def refuse_unless_holder(lease: Any, holder: str | None) -> None:
 def _lease(row: EncounterLeaseRow, live: bool) -> Lease:
     return Lease(
         row.encounter_id,
-        LeaseHolder(row.instance, row.user_name, row.host),
+        LeaseHolder(row.instance, row.user_name, row.host, row.pid),
         _aware(row.since),
         _aware(row.expires_at),
         live,
@@ -160,11 +164,13 @@ def _hold(
             expires_at=expires,
             beat=1,
             seconds=seconds,
+            pid=me.pid,
         )
         s.add(row)
     else:
         if row.instance != me.instance:
             row.instance, row.user_name, row.host, row.since = me.instance, me.user, me.host, now
+            row.pid = me.pid
         row.expires_at = expires
         row.beat = (row.beat or 0) % 1_000_000_000 + 1  # a heartbeat another computer counts
         row.seconds = seconds

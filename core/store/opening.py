@@ -27,6 +27,7 @@ from core.store.errors import (
 APPLICATION_ID = 0x43444B31  # "CDK1" in the SQLite header marks a Combat Desk campaign file.
 KNOWN_REVISIONS: tuple[str, ...] = (
     "0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0010",
+    "0011",
 )
 """Every schema revision this version can open, oldest first; the last is the head."""
 HEAD_REVISION = KNOWN_REVISIONS[-1]

@@ -256,6 +256,9 @@ class EncounterLeaseRow(Base):
     own clock, so two computers' clocks are never compared (an SQLite file shared by them)."""
     seconds: Mapped[float | None] = mapped_column(Float)
     """How long the lease lasts without a heartbeat (None: ``LEASE_SECONDS``)."""
+    pid: Mapped[int | None] = mapped_column(Integer)
+    """The holder's process id on its host (schema 0011; None in rows written before): on the
+    same host, by the same user, a pid that no longer runs is a crashed holder."""
 
 
 class SessionLogRow(RowChecked, Audited, Base):

@@ -6,6 +6,7 @@ on the roster or on the encounter shown.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -22,7 +23,7 @@ from core.roster.entries import Campaign, MonsterTemplate
 from core.roster.results import ROSTER_ID_KEY
 from core.rules import UnknownSystemError, find_system
 from desktop.plain_text import plain
-from desktop.running_instances import RunningInstances
+from desktop.running_instances import RunningInstances, process_gone
 
 if TYPE_CHECKING:
     from core.play.session import EncounterSession
@@ -89,10 +90,10 @@ class EncounterActions:
                                        "End the encounter shown; results go back to the roster")
         self.reopen_action = self._action("&Reopen Encounter…", self.reopen_current, [],
                                           "Play on in the ended encounter shown")
-        # F5 itself belongs to File › Reload, which reloads the encounter shown (the menu
-        # names the key after the tab).
+        # F5 belongs to File › Reload alone, named after the tab shown (Reload Encounter on an
+        # encounter's tab): one key, one menu item (update_enabled).
         self.reload_action = self._action(
-            "Re&load Encounter\tF5", self.reload_current, [],
+            "Re&load Encounter", self.reload_current, [],
             "Read the encounter shown again from the campaign (after another window changed it)")
         self.print_action = self._action("&Print Summary…", self.print_current,
                                          [QKeySequence.StandardKey.Print],
@@ -176,6 +177,12 @@ class EncounterActions:
         watching = workspace is not None and workspace.session.watching
         for action in (self.print_action, self.reload_action):
             action.setEnabled(shown)
+        file_reload = getattr(self.window, "reload_action", None)  # None while it is built
+        if file_reload is not None:
+            file_reload.setText("&Reload Encounter" if shown else "&Reload Campaign")
+            file_reload.setStatusTip(
+                "Read the encounter shown again from the campaign" if shown
+                else "Read the campaign again from the database")
         self.end_action.setEnabled(shown and not ended and not watching)
         self.reopen_action.setEnabled(ended and not watching)
 
@@ -223,12 +230,19 @@ class EncounterActions:
         lease = session.lease
         if (not session.watching or lease is None or lease.holder.host != self.holder.host
                 or lease.holder.user != self.holder.user
-                or not self.running.has_ended(lease.holder.instance)):
+                or not self._has_ended(lease.holder)):
             return
         self.window.store_call(lambda: session.claim(take_over=True))  # the same lease: safe
         self.window.statusBar().showMessage(
             f"{session.info.name} was open in a Combat Desk on this computer that is no longer "
             "running; you play it here now.", 10000)
+
+    def _has_ended(self, holder: LeaseHolder) -> bool:
+        """Tells whether a holder on this computer no longer runs: its lock file is free, or
+        the process the lease records (schema 0011) is gone."""
+        if self.running.has_ended(holder.instance):
+            return True
+        return holder.pid is not None and holder.pid != os.getpid() and process_gone(holder.pid)
 
     def _waiting(self, encounter_id: int) -> WaitingTab | None:
         return next((w for w in self.window.tabs.findChildren(WaitingTab)
@@ -295,6 +309,7 @@ class EncounterActions:
         workspace.controller.stepped.connect(
             lambda words: self.window.statusBar().showMessage(words, 4000))
         workspace.reopen_requested.connect(lambda: self.reopen_current(workspace))
+        workspace.watching_changed.connect(lambda: self._on_workspace_changed(workspace))
         workspace.controller.changed.connect(lambda: self._on_workspace_changed(workspace))
         return workspace
 

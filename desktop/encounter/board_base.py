@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from core.model.values import Combatant
-from desktop.encounter.cards import CardsView, CombatantCardsModel
+from desktop.encounter.cards import CardsView, CombatantCardsModel, conditions_on
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.elided_label import ElidedLabel
 from desktop.encounter.entry_editor import EntryEditor
@@ -136,6 +136,12 @@ class BoardBase(QWidget):
             for cid in hidden:
                 notes[cid] = " · ".join(n for n in ("hidden from the players", notes.get(cid))
                                         if n)
+        # A held or sleeping creature acts differently: its card says so, as it says unconscious.
+        held = conditions_on(resolution)
+        if held:
+            notes = dict(notes or {})
+            for cid, names in held.items():
+                notes[cid] = " · ".join(n for n in (", ".join(names), notes.get(cid)) if n)
         self.cards_model.set_combatants(self.combatants(), results, notes, active)
         if kept is not None:
             self.cards.select_id(kept)

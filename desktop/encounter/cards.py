@@ -20,13 +20,28 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
-from core.model.values import Combatant, CombatantResult, Status
+from core.model.values import Combatant, CombatantResult, Resolution, Status, StepEvent
 from desktop.encounter.mime import ACTION_MIME, COMBATANT_MIME, decode, encode
 from desktop.plain_text import elide_name
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 _Index = QModelIndex | QPersistentModelIndex
 _SIDE_COLOURS = ("#3b7dd8", "#c0392b", "#8e44ad", "#16a085", "#d35400")
+
+
+def conditions_on(resolution: Resolution | None) -> dict[str, list[str]]:
+    """Gets the conditions still on each creature after the steps resolved (held, asleep…),
+    in the order they began; a condition that ended is not there."""
+    running: dict[str, dict[str, None]] = {}
+    for step in resolution.steps if resolution is not None else ():
+        name = str(step.detail.get("condition") or "")
+        if not name:
+            continue
+        if step.event is StepEvent.CONDITION_STARTS:
+            running.setdefault(step.actor, {})[name] = None
+        elif step.event is StepEvent.CONDITION_ENDS:
+            running.get(step.actor, {}).pop(name, None)
+    return {cid: list(names) for cid, names in running.items() if names}
 
 
 class CombatantCardsModel(QAbstractListModel):

@@ -51,6 +51,9 @@ PANEL_FOR_PHASE = {
 }
 """The panel a phase works in: when play enters the phase, that panel comes forward if it
 shares its place with another as tabs (the default puts the procedure beside the cards)."""
+DICE_PHASES = frozenset({"surprise", "initiative", "roll-initiative", "encounter"})
+"""Phases whose procedure is the dice: it comes forward only while a die is awaited (side-d6's
+surprise segments are the "surprise" phase too, declared on the cards)."""
 
 
 class WorkspacePanels(QMainWindow):

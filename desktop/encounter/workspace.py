@@ -29,7 +29,7 @@ from desktop.encounter.board_base import BoardBase
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.letter_board import LetterBoard
 from desktop.encounter.outcome_panel import OutcomePanel
-from desktop.encounter.panels import PANEL_FOR_PHASE, WorkspacePanels
+from desktop.encounter.panels import DICE_PHASES, PANEL_FOR_PHASE, WorkspacePanels
 from desktop.encounter.popcorn_board import PopcornBoard
 from desktop.encounter.status_model import StatusModel, make_status_view
 from desktop.encounter.stepper import ProcedureStepper
@@ -63,6 +63,8 @@ class EncounterWorkspace(QWidget):
 
     reopen_requested = Signal()
     """The DM asked to reopen this ended encounter (the Encounter menu does it, undoably)."""
+    watching_changed = Signal()
+    """This window started or stopped only watching (taken over, Take Over): the menus follow."""
 
     def __init__(
         self, session: EncounterSession, settings: QSettings | None = None,
@@ -140,8 +142,10 @@ class EncounterWorkspace(QWidget):
         self.watch_timer = QTimer(self)
         self.watch_timer.setInterval(WATCH_MS)
         self.watch_timer.timeout.connect(self.watch)
-        self._phase: str | None = None
-        """The phase play was in at the last redraw (its panel was brought forward)."""
+        self._phase: tuple[str, bool] | None = None
+        """The phase play was in at the last redraw, and whether its dice were awaited (its
+        panel was brought forward)."""
+        self._watching_shown = False
         self.controller.changed.connect(self.refresh)
         self.controller.refused.connect(lambda _text: self._show_lease())
         self.restore_layout()
@@ -193,7 +197,7 @@ class EncounterWorkspace(QWidget):
     def _show_ended(self) -> None:
         """An ended encounter is read-only: view, timeline and print, but no new commands."""
         ended = self.session.ended
-        for widget in (self.stepper, self.board, self.outcome):
+        for widget in self._play_controls():
             widget.setEnabled(not ended and not self.session.watching)
         self.ended_label.setText(plain(
             f"{self.session.info.name} has ended: you can read it, follow the timeline and "
@@ -202,6 +206,11 @@ class EncounterWorkspace(QWidget):
         reader = self.session.read_only
         self.reopen_button.setEnabled(reader is None)
         self.reopen_button.setToolTip(reader or REOPEN_TIP)
+
+    def _play_controls(self) -> tuple[QWidget, ...]:
+        """What changes the fight: off while it is ended or only watched. The board's
+        Combatants panel lives in a dock of its own, not inside the board (Start Timer)."""
+        return (self.stepper, self.board, self.board.combatants_panel, self.outcome)
 
     def refresh(self) -> None:
         """Redraws every view from the encounter as it stands."""
@@ -232,13 +241,19 @@ class EncounterWorkspace(QWidget):
 
     def _bring_phase_panel_forward(self) -> None:
         """When play enters another phase, the panel it works in comes forward (the cards
-        to declare, the procedure for dice); within a phase the DM's own choice stays."""
+        to declare, the procedure for dice); within a phase the DM's own choice stays.
+
+        A dice phase counts as entered when its dice are asked for: side-d6's surprise
+        segments are the "surprise" phase too, declared on the cards, and the procedure
+        must not take them (and the keyboard) from the DM between two declarations.
+        """
         phase = self.stepper.phases[self.stepper.engine_index()].id
-        if phase == self._phase:
+        rolling = phase in DICE_PHASES and bool(self.controller.rolls_needed())
+        if (phase, rolling) == self._phase:
             return
-        self._phase = phase
+        self._phase = (phase, rolling)
         panel = PANEL_FOR_PHASE.get(phase)
-        if panel is not None:
+        if panel is not None and (rolling or phase not in DICE_PHASES):
             self.panels.bring_forward(panel)
 
     # --- the lease: this window plays, or watches another that does --------------------------
@@ -255,7 +270,7 @@ class EncounterWorkspace(QWidget):
                 session.claim()
         watching = session.watching
         lease = session.lease
-        for widget in (self.stepper, self.board, self.outcome):
+        for widget in self._play_controls():
             widget.setEnabled(not session.ended and not watching)
         if reader is not None:
             where = f" ({lease.words()})" if lease is not None and lease.live else ""
@@ -272,6 +287,9 @@ class EncounterWorkspace(QWidget):
                         "play it here.")
             self.lease_label.setText(plain(text))
         self.lease_banner.setVisible(watching)
+        if watching != self._watching_shown:
+            self._watching_shown = watching
+            self.watching_changed.emit()
         self.take_over_button.setVisible(reader is None)
         self._run(self.heartbeat_timer, session.holding and not session.ended)
         self._run(self.watch_timer, watching)

@@ -126,6 +126,20 @@ def test_time_units_encounter_dice_then_declarations_then_the_clock() -> None:
     assert phase(log) == "clock"
 
 
+def test_time_units_without_encounter_dice_moves_on_to_declarations_and_the_clock() -> None:
+    """The encounter d6 per side is the DM's choice: a fight declared without it (surprise
+    checked only) is at "declare" while d10s are awaited, then at the clock."""
+    log = setup("time-units")
+    log.append(set_field("surprise", {"party": 5, "monsters": 1}))
+    assert phase(log) == "encounter"
+    log.append(add_entry("actions", {"actor": "brannoc", "action": "melee",
+                                     "target": "orc-1"}))
+    assert phase(log) == "declare"
+    log[-1] = add_entry("actions", {"actor": "brannoc", "action": "melee", "target": "orc-1",
+                                    "roll": 4})
+    assert phase(log) == "clock"
+
+
 def test_side_d6_surprise_round_is_the_surprise_phase_not_segments_1_to_10() -> None:
     log = setup("side-d6")
     log.append(set_field("surprise", {"party": 5, "monsters": 1}))
