@@ -266,7 +266,9 @@ RULES = rule_table(
     Rule(R_SPLIT, SOURCE, H_INIT,
          "The attacks of a routine (a volley, a monster's several attacks) may be split "
          "between listed targets: one at each in order, the rest at the last; an attack whose "
-         "target has fallen goes at the next listed one still standing, or is not made."),
+         "target has fallen goes at the next listed one still standing, or is not made: "
+         "with none left it waits for the DM to name a new target (a volley at one target "
+         "whose first arrow killed it included)."),
     Rule(R_SPELL_START, SOURCE, H_SPELLS,
          "Casting begins in the caster's initiative segment, the first casting segment.",
          "spell_starts"),
@@ -1264,17 +1266,29 @@ class _Engine:
                 self._step(a.t, actor, StepEvent.ATTACKS, a.because, action=a, target=target,
                            group=group)
             return
-        split = len(a.decl.targets) > 1 and a.kind in (Kind.MELEE, Kind.MISSILE)
+        several = len(a.decl.outcome.hits) > 1 and a.kind in (Kind.MELEE, Kind.MISSILE)
+        split = several and len(a.decl.targets) > 1
+        listed = a.decl.targets or ((a.decl.target,) if a.decl.target else ())
         # A second routine's hits follow the first's in the list, and so do its targets.
         offset = len(a.decl.outcome.hits) - len(a.hits) if a.routine == 2 else 0
         for i, h in enumerate(a.hits):
-            because, aimed = a.because, {}
-            if split:
-                target, fallen = volley_target(a.decl.targets, offset + i, self._standing)
+            because = a.because
+            aimed: dict[str, Any] = {}
+            if several and listed:
+                aimed = {"attack": offset + i + 1}  # which of the routine's attacks
+                target, fallen = volley_target(listed, offset + i, self._standing)
                 if target is None:
-                    return  # every listed target left has fallen: the attack is not made
-                because = (R_SPLIT, *a.because)
-                aimed = {"instead_of": fallen} if fallen is not None else {}
+                    # Every listed target left has fallen: no blow at a corpse. The step
+                    # says so and the DM may name a new target (the attack is not made
+                    # until then: side-d6.routine.split-targets).
+                    self._step(a.t, actor, StepEvent.ATTACKS, (R_SPLIT, *a.because),
+                               action=a, target=None, group=group,
+                               fallen_target=fallen or listed[-1], **aimed)
+                    return
+                if split or fallen is not None:
+                    because = (R_SPLIT, *a.because)
+                if fallen is not None:
+                    aimed["instead_of"] = fallen
             if h.hit:
                 hp = self.state.hp.get(target) if target else None
                 if target is not None and h.damage > 0:

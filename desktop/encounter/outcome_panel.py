@@ -326,7 +326,9 @@ class OutcomePanel(QGroupBox):
 
         def recorded(steps: Sequence[Step]) -> int:
             source = step_source(step)
+            # an attack whose target had fallen keeps its outcome until it is aimed anew
             return sum(1 for s in steps if s.actor == step.actor and step_source(s) == source
-                       and s.round == step.round and str(s.event) in ("hits", "misses"))
+                       and s.round == step.round and (str(s.event) in ("hits", "misses")
+                                                      or fallen_target(s) is not None))
 
         return recorded(after.steps) > recorded(before.steps)

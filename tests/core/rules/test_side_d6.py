@@ -345,11 +345,33 @@ def test_second_routine_waits_for_other_side() -> None:
     assert [(s.actor, s.segment) for s in res.steps] == [("orc", 1), ("lord", 2), ("lord", 2)]
 
 
+def test_a_volley_at_one_target_does_not_shoot_the_dead() -> None:
+    """side-d6.routine.split-targets with one target: the long bow's first arrow kills the
+    goblin; the second is not loosed at the corpse (it was: "hits Goblin 1 for 3, now at -3
+    hp"), and its step asks the DM for a new target."""
+    archer = {**P, "id": "wolf", "weapons": [{"name": "long bow", "missile": True,
+                                               "rate_of_fire": 2}]}
+    goblins = [{**M, "id": "gob", "hp": 4}, {**M, "id": "gob-2"}]
+    res = run([archer, *goblins], [{"initiative": {"party": 6, "monsters": 2}, "declarations": [
+        {"actor": "wolf", "action": "missile", "target": "gob",
+         "hits": [{"hit": True, "damage": 4}, {"hit": True, "damage": 3}]}]}])
+    shots = [s for s in res.steps if s.actor == "wolf"]
+    assert [(str(s.event), s.target, s.detail.get("attack")) for s in shots] == [
+        ("hits", "gob", 1), ("attacks", None, 2)]
+    assert shots[1].detail["fallen_target"] == "gob"
+    assert res.combatants["gob"].hp == 0
+    # Aimed at the second goblin (what "Attack This One" writes), the arrow lands there.
+    res = run([archer, *goblins], [{"initiative": {"party": 6, "monsters": 2}, "declarations": [
+        {"actor": "wolf", "action": "missile", "target": "gob", "targets": ["gob", "gob-2"],
+         "hits": [{"hit": True, "damage": 4}, {"hit": True, "damage": 3}]}]}])
+    assert [s.target for s in res.steps if s.actor == "wolf"] == ["gob", "gob-2"]
+
+
 def test_routine_split_between_targets() -> None:
     """side-d6.routine.split-targets: the lord's two routines listed at two orcs strike one
     each (the second routine takes the second listed target); an ogre's three claws at two
     targets go one, then the rest at the last, and a claw at a target already down moves to
-    the next listed one, or is not made when none is left."""
+    the next listed one, or is not made when none is left (its step asks for a new one)."""
     lord = {"id": "lord", "side": "party", "attack_routines": 2}
     orcs = [{**M, "id": "orc"}, {**M, "id": "orc-2"}]
     decls = [{"actor": "lord", "action": "attack", "targets": ["orc", "orc-2"],
@@ -365,7 +387,10 @@ def test_routine_split_between_targets() -> None:
     claws = [{"hit": True, "damage": 1}, {"hit": True, "damage": 4}, {"hit": True, "damage": 1}]
     res = run([ogre, *party], [{"initiative": {"party": 2, "monsters": 5}, "declarations": [
         {"actor": "ogre", "action": "attack", "targets": ["ann", "bo"], "hits": claws}]}])
-    assert [s.target for s in res.steps if s.actor == "ogre"] == ["ann", "bo"]
+    ogre_steps = [s for s in res.steps if s.actor == "ogre"]
+    assert [s.target for s in ogre_steps] == ["ann", "bo", None]
+    # the third claw is not made at the fallen Bo: it waits for a new target
+    assert (str(ogre_steps[2].event), ogre_steps[2].detail["fallen_target"]) == ("attacks", "bo")
     res = run([ogre, *party], [{"initiative": {"party": 2, "monsters": 5}, "declarations": [
         {"actor": "ogre", "action": "attack", "targets": ["ann", "cy", "bo"],
          "hits": [claws[0], claws[0]]}]}])
