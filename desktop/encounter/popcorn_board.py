@@ -279,7 +279,11 @@ class PopcornBoard(BoardBase):
         # 95 px wide took 13 lines, higher than the lane at 1280×720.
         for column in range(5):
             cards = max(lanes[i].model.rowCount() for i in range(column, len(lanes), 5))
-            self._action_grid.setColumnStretch(column, 1 + 3 * min(cards, 3))
+            stretch = 1 + 3 * min(cards, 3)
+            # set only when it changes: setting it, even to the same value, lays the whole
+            # board out again (as on the letter boards; bench/bench_command.py)
+            if self._action_grid.columnStretch(column) != stretch:
+                self._action_grid.setColumnStretch(column, stretch)
         cap = max(int(self.height() * 0.45), 60)
         for row in range(0, len(lanes), 5):
             need = min(max(self._needed(b) for b in lanes[row:row + 5]), cap)
@@ -289,11 +293,14 @@ class PopcornBoard(BoardBase):
             title = max(b.heading.heightForWidth(min(b.heading.width(), b.minimumWidth() - 8))
                         if b.heading else 0 for b in lanes[row:row + 5])
             for box in lanes[row:row + 5]:
-                box.view.setMaximumHeight(need)
+                if box.view.maximumHeight() != need:
+                    box.view.setMaximumHeight(need)
                 margins = box.layout().contentsMargins()
                 frame = box.height() - box.contentsRect().height()  # the box's own border
-                box.setMaximumHeight(need + max(title, 0) + margins.top() + margins.bottom()
-                                     + 2 * box.layout().spacing() + frame)
+                most = (need + max(title, 0) + margins.top() + margins.bottom()
+                        + 2 * box.layout().spacing() + frame)
+                if box.maximumHeight() != most:
+                    box.setMaximumHeight(most)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
