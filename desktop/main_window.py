@@ -55,6 +55,7 @@ from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
 from desktop.store_retry import asker, is_retryable, with_retry
 from desktop.wheel_guard import install_wheel_guard
+from desktop.window_geometry import restore_geometry
 
 if TYPE_CHECKING:
     from core.store import Store, StoreError
@@ -212,10 +213,7 @@ class MainWindow(QMainWindow):
         self.addToolBar(toolbar)
 
     def _restore_layout(self) -> None:
-        geometry = self._settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
+        if not restore_geometry(self, self._settings.value("window/geometry")):
             self._fit_default_size()
         state = self._settings.value("window/state")
         if state is not None:
