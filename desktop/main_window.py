@@ -55,6 +55,7 @@ from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
 from desktop.store_retry import asker, is_retryable, with_retry
 from desktop.wheel_guard import install_wheel_guard
+from desktop.window_geometry import restore_geometry
 
 if TYPE_CHECKING:
     from core.store import Store, StoreError
@@ -89,6 +90,8 @@ class MainWindow(QMainWindow):
         self.templates: list[MonsterTemplate] = []
         self.ctx: RosterContext | None = None
         self.undo_stack = QUndoStack(self)
+        """The shown campaign's roster history (each campaign keeps its own: _use_undo_of)."""
+        self._histories: dict[int, tuple[QUndoStack, RosterContext]] = {}
         # One Edit menu for the roster and every encounter tab: the group follows the tab shown.
         self.undo_group = QUndoGroup(self)
         self.undo_group.addStack(self.undo_stack)
@@ -210,10 +213,7 @@ class MainWindow(QMainWindow):
         self.addToolBar(toolbar)
 
     def _restore_layout(self) -> None:
-        geometry = self._settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
+        if not restore_geometry(self, self._settings.value("window/geometry")):
             self._fit_default_size()
         state = self._settings.value("window/state")
         if state is not None:
@@ -269,6 +269,7 @@ class MainWindow(QMainWindow):
         except StoreError as exc:
             self.store_failed(exc, "The campaigns were not read again")
             return
+        self._forget_gone_campaigns()
         self.campaign_box.clear()
         for action in self.campaign_group.actions():
             self.campaign_group.removeAction(action)
@@ -304,19 +305,7 @@ class MainWindow(QMainWindow):
             self._mark_shown_campaign()  # the box and the menu go back to the one shown
             return False
         if self.campaign is None or self.campaign.id != campaign.id:
-            # The undo history and versions belong to one campaign's values as loaded.
-            self.undo_stack.clear()
-            self.ctx = RosterContext(
-                self._store,
-                campaign.id,
-                self._on_store_changed,
-                self._on_store_failed,
-                self._on_template_changed,
-            )
-            self.ctx.ask_retry = self.ask_retry
-            self.ctx.stack = self.undo_stack
-            self.ctx.on_cancelled = lambda exc, command: self.store_failed(
-                exc, f"Cancelled: {command.text()}")
+            self._use_undo_of(campaign.id)
             self.editor.load(None)
             self.template_editor.load(None)
         self.campaign = campaign
@@ -331,6 +320,46 @@ class MainWindow(QMainWindow):
         self.encounter_actions.campaign_shown(campaign, active, count)
         self.players.follow()  # the players' screen: this campaign's fight, or its name
         return True
+
+    def _use_undo_of(self, campaign_id: int) -> None:
+        """Makes ``campaign_id``'s own undo history (and the versions its commands carry) the
+        Edit menu's: a switch to another campaign and back left Ctrl+Z greyed, and a PC the
+        dialog promised Ctrl+Z would bring back was gone for good."""
+        shown = self.undo_stack
+        kept = self._histories.get(campaign_id)
+        if kept is not None and kept[1].store is not self._store:
+            kept[0].clear()  # written against a database no longer open (a restored backup)
+            kept = None
+        if kept is None:
+            owned = any(stack is shown for stack, _ctx in self._histories.values())
+            stack = QUndoStack(self) if owned else shown  # the first campaign takes the first
+            stack.clear()
+            ctx = RosterContext(
+                self._store,
+                campaign_id,
+                self._on_store_changed,
+                self._on_store_failed,
+                self._on_template_changed,
+            )
+            ctx.ask_retry = self.ask_retry
+            ctx.stack = stack
+            ctx.on_cancelled = lambda exc, command: self.store_failed(
+                exc, f"Cancelled: {command.text()}")
+            self.undo_group.addStack(stack)
+            kept = self._histories[campaign_id] = (stack, ctx)
+        self.undo_stack, self.ctx = kept
+        if self.undo_group.activeStack() in (shown, None):
+            self.undo_group.setActiveStack(self.undo_stack)
+
+    def _forget_gone_campaigns(self) -> None:
+        """Drops the histories of campaigns no longer in the store (a new campaign may get a
+        removed one's number: it must not inherit its steps)."""
+        present = {c.id for c in self._campaigns}
+        for campaign_id in [i for i in self._histories if i not in present]:
+            stack, _ctx = self._histories.pop(campaign_id)
+            if stack is not self.undo_stack:
+                self.undo_group.removeStack(stack)
+                stack.deleteLater()
 
     def _mark_shown_campaign(self) -> None:
         """Sets the campaign box and the Campaign menu's check on the campaign shown."""

@@ -7,11 +7,13 @@ height, so the same screen reads across a table at 1920×1080 and on a 1280×720
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QFont, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -71,12 +73,16 @@ class PlayersWindow(QWidget):
         self.timeline.setObjectName("playersTimeline")
         self.timeline.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
-        top = QHBoxLayout()
+        # Every text wraps: a narrow window (beside the fight, 620×1050) cut "Round" and the
+        # "Last: …" line at its edge, and one long name made the window wider than the screen.
+        for label in (self.heading, self.system, self.clock):
+            label.setWordWrap(True)
+        self.top = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         titles = QVBoxLayout()
         titles.addWidget(self.heading)
         titles.addWidget(self.system)
-        top.addLayout(titles, 1)
-        top.addWidget(self.clock, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        self.top.addLayout(titles, 1)
+        self.top.addWidget(self.clock, 0, Qt.AlignmentFlag.AlignTop)
         self.play_title = QLabel("Order of play")
         self.party_title = QLabel("The party")
         self.monsters_title = QLabel("Foes")
@@ -92,16 +98,20 @@ class PlayersWindow(QWidget):
         right_column.addWidget(self.party, 3)
         right_column.addWidget(self.monsters_title)
         right_column.addWidget(self.monsters, 2)
-        middle = QHBoxLayout()
-        middle.addWidget(left, 11)
-        middle.addWidget(right, 8)
+        # Side by side on a wide screen; the party and foes under the order of play on a narrow
+        # one (they were pushed off a 620-pixel window).
+        self.middle = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.middle.addWidget(left, 11)
+        self.middle.addWidget(right, 8)
+        for view in (self.play, self.party, self.monsters):
+            view.setMinimumSize(1, 1)  # not the platform's 68 pixels: the timeline comes first
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 10, 16, 6)
-        layout.addLayout(top)
+        layout.addLayout(self.top)
         layout.addWidget(self.last)
         layout.addWidget(self.turn)
         # The timeline gets over half the height: every row named without scrolling.
-        layout.addLayout(middle, 9)
+        layout.addLayout(self.middle, 9)
         layout.addWidget(self.timeline, 11)
         layout.addWidget(self.hint)
         self.setStyleSheet(
@@ -123,6 +133,9 @@ class PlayersWindow(QWidget):
         """What the last view changed: painted at once by :meth:`paint_now`."""
         self._normal: QRect | None = None
         """Where the window was before it filled the screen."""
+        # Its own least size, not its layout's at the type of the size before: a window of large
+        # type refused to be made smaller, and the type is only fitted once it is resized.
+        self.setMinimumSize(320, 240)
         self._scale()
         self._show_hint()
         self.resize(1280, 720)
@@ -154,14 +167,17 @@ class PlayersWindow(QWidget):
             changed.append(self.play)
         if before is None or before.party != view.party:
             self._fill_party(view)
+            self._fit_list(self.party)
             changed.append(self.party)
         if before is None or before.monsters != view.monsters:
             self._fill_monsters(view)
+            self._fit_list(self.monsters)
             changed.append(self.monsters)
         self.monsters_title.setVisible(fight and bool(view.monsters))
         if (before is None or before.resolution != view.resolution
                 or before.combatants != view.combatants):
             self.timeline.set_resolution(view.resolution, view.combatants)
+            self._fit_timeline()
             changed.append(self.timeline)
         title = f"{view.heading} — Players' Screen" if view.heading else "Players' Screen"
         self.setWindowTitle(f"{title} — Combat Desk")
@@ -185,6 +201,12 @@ class PlayersWindow(QWidget):
                 words.append(line.state)
             words += line.effects
             self.party.addItem(" — ".join(words))
+
+    def _fit_list(self, view: QListWidget) -> None:
+        """Makes the party's or the foes' list tall enough for all its lines (the players
+        cannot scroll it: "Brother Tam" was cut at 960×540); the order of play gives way."""
+        lines = sum(view.sizeHintForRow(row) for row in range(view.count()))
+        view.setMinimumHeight(max(1, lines + 2 * view.frameWidth() + 2))
 
     def _fill_monsters(self, view: PlayersView) -> None:
         self.monsters.clear()
@@ -246,10 +268,36 @@ class PlayersWindow(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._scale()
+        self.play.scrollToBottom()  # the newest line stays in view at the new size
 
     def _scale(self) -> None:
-        """Sizes the type by the window's height: about 26 px at 1080, 17 px at 720."""
-        px = max(12, self.height() // 41)
+        """Sizes the type by the window's height (about 26 px at 1080, 17 px at 720), and by
+        its width when it is narrow; stacks the columns of a narrow window."""
+        narrow = self.width() < 900 or self.width() < self.height()
+        direction = (QBoxLayout.Direction.TopToBottom if narrow
+                     else QBoxLayout.Direction.LeftToRight)
+        for row in (self.top, self.middle):
+            if row.direction() != direction:
+                row.setDirection(direction)
+        self.clock.setAlignment(Qt.AlignmentFlag.AlignLeft if narrow
+                                else Qt.AlignmentFlag.AlignRight)
+        px = max(11, min(self.height() // 41, self.width() // 36))
+        self._set_type(px)
+        while px > 9 and not self._fits():  # a short window: smaller type, nothing cut
+            px -= 1
+            self._set_type(px)
+        self._fit_timeline()
+
+    def _fits(self) -> bool:
+        """True when everything shown fits the window at the type set."""
+        layout = self.layout()
+        if layout is None:
+            return True
+        layout.invalidate()
+        need = layout.minimumSize()
+        return need.height() <= self.height() and need.width() <= self.width()
+
+    def _set_type(self, px: int) -> None:
         if px == self._text_px:
             return
         self._text_px = px
@@ -264,6 +312,25 @@ class PlayersWindow(QWidget):
             font.setBold(bold)
             widget.setFont(font)
         self.timeline.set_text_size(round(px * 0.9))
+        self._fit_list(self.party)
+        self._fit_list(self.monsters)
+        self._fit_timeline()
+
+    def _fit_timeline(self) -> None:
+        """Gives the timeline the height its rows need, all named (the players cannot scroll
+        it: at 960×540 the foes' rows were below its edge); the lists above give way, and
+        scroll themselves to the newest line."""
+        lay = self.timeline.timeline_layout
+        rows = lay.y_range[1] - lay.y_range[0] if lay.sides else 0.0
+        box = self.timeline.plot_item.getViewBox()
+        around = self.timeline.height() - box.height() if box.height() > 0 else 0.0
+        around = max(around, 5 * self.timeline.row_pitch())  # the axis and the legend
+        needed = math.ceil(rows * self.timeline.row_pitch() + around)
+        screen = self.screen()
+        if screen is not None:  # a fight of many: the rows scroll rather than the window grow
+            needed = min(needed, screen.availableGeometry().height() * 6 // 10)
+        if self.timeline.minimumHeight() != needed:
+            self.timeline.setMinimumHeight(needed)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         super().closeEvent(event)

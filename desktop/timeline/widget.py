@@ -170,6 +170,9 @@ class TimelineWidget(QWidget):
         self._drawn_round_lines: object = None
         self._y_window: tuple[float, float] | None = None
         self._fitting = False
+        self._by_hand = False
+        """The DM zoomed or panned the axis with the mouse: new steps leave that view as it is
+        (another fight shown follows its steps again)."""
 
         self.view = pg.GraphicsLayoutWidget()
         # pyqtgraph caches the plain background in a pixmap; copying that pixmap on every paint
@@ -253,6 +256,7 @@ class TimelineWidget(QWidget):
         box.sigYRangeChanged.connect(self._on_view_changed)
         box.sigResized.connect(self._on_view_changed)
         box.sigXRangeChanged.connect(lambda *_args: self._fit_round_titles())
+        box.sigRangeChangedManually.connect(self._on_range_changed_by_hand)
         box.sigResized.connect(lambda *_args: self._fit_round_titles())
         self._apply_palette()
 
@@ -287,6 +291,7 @@ class TimelineWidget(QWidget):
         self._steps = self._labels = None  # for tooltips; built on the next hover
         if resolution is None:
             self._layout = TimelineLayout(axis=Axis.SEGMENT)
+            self._by_hand = False
         else:
             self._layout = build_layout(resolution, self._combatants,
                                         self._rounds_started)
@@ -518,7 +523,8 @@ class TimelineWidget(QWidget):
         ranges = (lay.x_range, lay.y_range)
         if ranges != self._drawn_ranges:  # a new range repaints every axis from scratch
             self._drawn_ranges = ranges
-            self.plot_item.setXRange(*lay.x_range, padding=0.01)
+            if not self._by_hand:  # every step, up to the clock, in view
+                self.plot_item.setXRange(*lay.x_range, padding=0.01)
             self._y_window = None
         self._fit_rows()
 
@@ -705,6 +711,9 @@ class TimelineWidget(QWidget):
     def _on_view_changed(self, *args: Any) -> None:
         if not self._fitting:
             self._fit_rows()
+
+    def _on_range_changed_by_hand(self, *_args: Any) -> None:
+        self._by_hand = True
 
     def _on_legend_clicked(self, item: Any) -> None:
         # The sample has just toggled its own visibility: feed the marks again without (or with)
