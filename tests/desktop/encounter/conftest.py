@@ -69,6 +69,26 @@ def start(qtbot: QtBot, store: Store):  # type: ignore[no-untyped-def]
     return _start
 
 
+@pytest.fixture
+def played(qtbot: QtBot, store: Store):  # type: ignore[no-untyped-def]
+    """Opens a workspace on a scenario as played so far (every command of it: combatants,
+    declarations, dice and outcomes), at a laptop's 1280×720."""
+
+    def _open(document: dict[str, Any], name: str = "Fight") -> EncounterWorkspace:
+        campaign = store.campaigns.create(f"{name} {len(store.campaigns.all()) + 1}")
+        session = EncounterSession.start(store, campaign.id, name, document["system"],
+                                         document.get("options"), document.get("seed"))
+        for command in commands_for_scenario(document):
+            session.execute(command)
+        workspace = EncounterWorkspace(session)
+        qtbot.addWidget(workspace)
+        workspace.resize(1280, 720)
+        workspace.show()
+        return workspace
+
+    return _open
+
+
 def card_mime(board: BoardBase, cid: str):  # type: ignore[no-untyped-def]
     """Gets the MIME data the cards view would drag for ``cid`` (its model's own mimeData)."""
     row = board.cards_model.row_of(cid)

@@ -12,31 +12,20 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from core.fight.encounter import commands_for_scenario
 from core.model.values import Step
-from core.play.session import EncounterSession
-from core.store import Store
 from desktop.encounter.workspace import EncounterWorkspace
 from tests.desktop.encounter.conftest import scenario
 
 
 @pytest.fixture
-def fleeing(qtbot: Any, store: Store) -> EncounterWorkspace:
+def fleeing(qtbot: Any, played: Any) -> EncounterWorkspace:
     """The goblins flee; the fighter's and the ranger's fleeing attacks wait for outcomes."""
     document = copy.deepcopy(scenario("side-d6/fleeing-attack-interrupt.json"))
     for entry in document["rounds"][0]["declarations"]:
         for item in entry.get("interrupts", ()):
             item.pop("hit", None)
             item.pop("damage", None)
-    campaign = store.campaigns.create("Fleeing")
-    session = EncounterSession.start(store, campaign.id, "Fight", document["system"],
-                                     document.get("options"), document.get("seed"))
-    for command in commands_for_scenario(document):
-        session.execute(command)
-    workspace = EncounterWorkspace(session)
-    qtbot.addWidget(workspace)
-    workspace.resize(1280, 720)
-    workspace.show()
+    workspace: EncounterWorkspace = played(document)
     qtbot.waitExposed(workspace)
     return workspace
 
@@ -116,19 +105,11 @@ def test_the_striker_s_own_attack_keeps_its_own_outcome(fleeing: EncounterWorksp
     assert "hit" not in declarations[1]
 
 
-def test_a_morale_flight_takes_no_hit_meant_for_a_blow(qtbot: Any, store: Store) -> None:
+def test_a_morale_flight_takes_no_hit_meant_for_a_blow(qtbot: Any, played: Any) -> None:
     """Goblin 2 flees after the End of Round morale check (a row the morale die brought in):
     Hit there is refused in words, and no turn of the goblin gets it."""
     document = scenario("popcorn/death-and-morale.json")
-    campaign = store.campaigns.create("Morale")
-    session = EncounterSession.start(store, campaign.id, "Fight", document["system"],
-                                     document.get("options"), document.get("seed"))
-    for command in commands_for_scenario(document):
-        session.execute(command)
-    workspace = EncounterWorkspace(session)
-    qtbot.addWidget(workspace)
-    workspace.resize(1280, 720)
-    workspace.show()
+    workspace: EncounterWorkspace = played(document)
     qtbot.waitExposed(workspace)
     flight = next(s for s in _steps(workspace)
                   if s.actor == "goblin-2" and str(s.event) == "flees")

@@ -10,25 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from core.fight.encounter import commands_for_scenario
-from core.play.session import EncounterSession
-from core.store import Store
 from desktop.encounter.workspace import EncounterWorkspace
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
-
-
-def _open(qtbot: Any, store: Store, document: dict[str, Any]) -> EncounterWorkspace:
-    campaign = store.campaigns.create("No blow")
-    session = EncounterSession.start(store, campaign.id, "Fight", document["system"],
-                                     document.get("options"), document.get("seed"))
-    for command in commands_for_scenario(document):
-        session.execute(command)
-    workspace = EncounterWorkspace(session)
-    qtbot.addWidget(workspace)
-    workspace.resize(1280, 720)
-    workspace.show()
-    return workspace
 
 
 def _select(ws: EncounterWorkspace, actor: str, event: str, reason: str | None = None) -> str:
@@ -40,12 +24,11 @@ def _select(ws: EncounterWorkspace, actor: str, event: str, reason: str | None =
     return ws.outcome.label.text()
 
 
-def test_a_surprise_and_a_reaction_say_they_take_no_hit_or_miss(qtbot: Any,
-                                                                store: Store) -> None:
+def test_a_surprise_and_a_reaction_say_they_take_no_hit_or_miss(played: Any) -> None:
     document = json.loads((SCENARIOS / "time-units"
                            / "surprise-and-reaction-asked-at-the-table.json").read_text())
     document["options"] = {"encounter_steps": True}  # the reaction is a step of its own
-    ws = _open(qtbot, store, document)
+    ws = played(document)
 
     text = _select(ws, "orc", "surprised")
     assert "Orc is surprised" in text
@@ -65,9 +48,9 @@ def test_a_surprise_and_a_reaction_say_they_take_no_hit_or_miss(qtbot: Any,
     assert "records on" in text and ws.outcome.hit_button.isEnabled()
 
 
-def test_a_nomination_says_it_takes_no_hit_or_miss(qtbot: Any, store: Store) -> None:
+def test_a_nomination_says_it_takes_no_hit_or_miss(played: Any) -> None:
     document = json.loads((SCENARIOS / "popcorn" / "attack-roll-limits.json").read_text())
-    ws = _open(qtbot, store, document)
+    ws = played(document)
     text = _select(ws, "bo", "nominates")
     assert "naming who acts next is no blow" in text, text
     assert not ws.outcome.hit_button.isEnabled() and not ws.outcome.miss_button.isEnabled()

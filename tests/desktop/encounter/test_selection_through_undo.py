@@ -8,31 +8,9 @@ from typing import Any
 
 import pytest
 
-from core.fight.encounter import commands_for_scenario
 from core.model.values import Step
-from core.play.session import EncounterSession
-from core.store import Store
 from desktop.encounter.workspace import EncounterWorkspace
 from tests.desktop.encounter.laptop_fights import RECORDED, SYSTEMS, fight
-
-
-@pytest.fixture
-def start(qtbot: Any, store: Store) -> Any:
-    """Starts a workspace on a scenario mid-round: its declarations and outcomes played."""
-
-    def _start(document: dict[str, Any]) -> EncounterWorkspace:
-        campaign = store.campaigns.create("Laptop")
-        session = EncounterSession.start(store, campaign.id, "Fight", document["system"],
-                                         document.get("options"), document.get("seed"))
-        for command in commands_for_scenario(document):
-            session.execute(command)
-        workspace = EncounterWorkspace(session)
-        qtbot.addWidget(workspace)
-        workspace.resize(1280, 720)
-        workspace.show()
-        return workspace
-
-    return _start
 
 
 def _open_steps(workspace: EncounterWorkspace) -> list[Step]:
@@ -50,9 +28,9 @@ def _hit(workspace: EncounterWorkspace, step: Step, damage: int) -> None:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_selection_and_outcome_follow_the_step_through_kills_and_undo(
-    start: Any, system: str
+    played: Any, system: str
 ) -> None:
-    workspace: EncounterWorkspace = start(fight(system))
+    workspace: EncounterWorkspace = played(fight(system))
     first = _open_steps(workspace)[0]
     _hit(workspace, first, 40)  # kills: a "dies" row enters the list
     resolution = workspace.controller.known_resolution()

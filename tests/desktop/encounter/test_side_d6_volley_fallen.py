@@ -9,10 +9,6 @@ from typing import Any
 
 from PySide6.QtWidgets import QPushButton
 
-from core.fight.encounter import commands_for_scenario
-from core.play.session import EncounterSession
-from core.store import Store
-from desktop.encounter.workspace import EncounterWorkspace
 from tests.desktop.encounter.conftest import record
 
 FIGHT = {
@@ -28,21 +24,8 @@ FIGHT = {
 }
 
 
-def _open(qtbot: Any, store: Store) -> EncounterWorkspace:
-    campaign = store.campaigns.create("Bridge")
-    session = EncounterSession.start(store, campaign.id, "Bridge", "side-d6", None, 3)
-    for command in commands_for_scenario(FIGHT):
-        session.execute(command)
-    workspace = EncounterWorkspace(session)
-    qtbot.addWidget(workspace)
-    workspace.resize(1280, 720)
-    workspace.show()
-    return workspace
-
-
-def test_the_second_arrow_is_not_shot_at_a_goblin_the_first_killed(qtbot: Any,
-                                                                   store: Store) -> None:
-    ws = _open(qtbot, store)
+def test_the_second_arrow_is_not_shot_at_a_goblin_the_first_killed(played: Any) -> None:
+    ws = played(FIGHT, "Bridge")
     record(ws, "wolf", True, 4)  # Goblin 1 down at 0
     record(ws, "wolf", True, 3, another=True, events=("hits",))  # the second arrow
     resolution = ws.controller.resolution
