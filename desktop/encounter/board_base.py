@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from core.model.values import Combatant
+from core.model.values import Combatant, Status
 from desktop.encounter.cards import CardsView, CombatantCardsModel, conditions_on
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.elided_label import ElidedLabel
@@ -147,7 +147,8 @@ class BoardBase(QWidget):
                 notes[cid] = " · ".join(n for n in ("hidden from the players", notes.get(cid))
                                         if n)
         # A held or sleeping creature acts differently: its card says so, as it says unconscious.
-        held = conditions_on(resolution)
+        held = {cid: names for cid, names in conditions_on(resolution).items()
+                if cid not in results or results[cid].status is not Status.DEAD}  # not a corpse
         if held:
             notes = dict(notes or {})
             for cid, names in held.items():

@@ -220,8 +220,12 @@ class TimeUnitBoard(BoardBase):
                                           " fell, choose a new target")
         for cid, note in fallen.items():
             pending[cid] = " · ".join(n for n in (pending.get(cid), note) if n)
+        clock = self._clock_step()
         for c in self.combatants():
-            if c.surprised:
+            # time-units.surprise: the note matters until TU 10, and never on the fallen
+            standing = resolution is None or c.id not in resolution.combatants or \
+                resolution.combatants[c.id].status is Status.ACTIVE
+            if c.surprised and standing and (clock is None or clock.tu is None or clock.tu < 10):
                 pending[c.id] = " · ".join(n for n in (
                     "surprised: first action from TU 10", pending.get(c.id)) if n)
         self.refresh_cards(notes=pending)
