@@ -363,6 +363,13 @@ class PopcornBoard(BoardBase):
             text = (f"{round_no}{actor} fell during its turn and names no one: you choose who "
                     "acts next — drop any creature still to act on an action (or select it "
                     "and press N)")
+        opening = bool(state.rounds) and not state.rounds[-1].get("turns")
+        if last is not None and opening and not last.get("nominates") and \
+                self.fallen_actor is None:
+            # pass.last-nominates-next-round: no one was named, so any creature opens
+            text = (f"{round_no}{escape(labels.get(str(last.get('actor')), 'the last creature'))}"
+                    f" acted last in round {len(state.rounds) - 1} and named no one: drop any "
+                    "creature on an action to open this round")
         self.fallen = None
         if self.active is not None and resolved is not None and self.active in \
                 resolved.combatants and resolved.combatants[self.active].status \
@@ -554,7 +561,11 @@ class PopcornBoard(BoardBase):
                 return self.controller.run(self._named(
                     replace_entry("turns", index, {**turn, "nominates": cid}), words),
                     text=words)
-            name = self.labels().get(self.active or "", "the active creature")
+            if self.active is None:
+                self.show_refusal("no one was named to open this round: drop the creature "
+                                  "that opens it on an action")
+                return False
+            name = self.labels().get(self.active, "the active creature")
             self.show_refusal(f"choose what {name} does first (drop it on an action)")
             return False
         if self.editor.nominates.findData(cid) < 0:

@@ -66,3 +66,26 @@ def test_the_header_says_the_dm_picks_who_acts_and_n_gives_that_creature_the_tur
     assert [t["actor"] for t in turns] == ["dag", "shaman", "wolf"]
     assert "nominates" not in turns[1]  # nothing written on the dead creature's turn
     assert ws.controller.stack.count() == count + 1 and ws.controller.error is None
+
+
+def test_a_new_round_whose_opener_no_one_named_says_so(start) -> None:  # type: ignore[no-untyped-def]
+    """Round 1's last creature named no one: round 2's header does not say it "has acted:
+    name who acts next", it says any creature may open the round."""
+    document = scenario("popcorn/readied-attack-disrupts-spell.json")
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for cid, total in document["initiative"].items():
+        type_die(ws, f"initiative {cid}", str(total))
+    press_on_card(board, "dag", "4")
+    press_on_card(board, "shaman", "N")
+    press_on_card(board, "shaman", "4")
+    press_on_card(board, "wolf", "N")
+    press_on_card(board, "wolf", "4")
+    board.editor.submit()  # the last of the round, naming no one
+    board.new_round_button.click()
+    assert len(ws.controller.state.rounds) == 2
+    header = board.active_label.text()
+    assert "Round 2" in header and "has acted" not in header
+    assert "wolf acted last in round 1 and named no one" in header
+    assert "drop any creature on an action" in header
