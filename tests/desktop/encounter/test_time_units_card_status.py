@@ -42,6 +42,11 @@ def test_cards_drop_surprise_when_dead_and_show_asleep(start) -> None:  # type: 
     controls.condition.setCurrentText("asleep")
     controls.start_button.click()
     assert "asleep" in _card(board, "orc-3")
+    starts = next(s for s in ws.controller.resolution.steps
+                  if str(s.event) == "condition-starts")
+    ws.select_step(starts.seq)
+    assert "Orc 3 is asleep, from Halvaine's action, until the DM ends it" in \
+        ws.outcome.label.text()
     record(ws, "brannoc", hit=True, damage=10)
     assert str(ws.controller.resolution.combatants["orc-3"].status) == "dead"
     assert "surprised" not in _card(board, "orc-3")
