@@ -739,8 +739,10 @@ class _Engine:
         if outcome.hits and kind not in ATTACKS and kind != "spell":
             raise ScenarioError(_join(path, "hit"), f"a {kind} action makes no attack")
         if kind in ATTACKS and len(outcome.hits) > c.attacks:
-            raise ScenarioError(_join(path, "hits"), f"{actor} makes {c.attacks} attack(s) a "
-                                f"round (Attacks Per Round), got {len(outcome.hits)}")
+            attacks = f"{c.attacks} attack" + ("" if c.attacks == 1 else "s")
+            raise ScenarioError(_join(path, "hits"), f"{actor} makes {attacks} a round "
+                                f"(Attacks Per Round; a weapon's rate of fire does not count "
+                                f"in OSE), not {len(outcome.hits)}")
         rng = data.get("range")
         if rng is not None and (not isinstance(rng, str) or rng not in RANGES):
             raise ScenarioError(_join(path, "range"), f"expected short, medium, long or beyond, "
