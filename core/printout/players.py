@@ -23,6 +23,7 @@ from typing import Any
 
 from core.fight.encounter import scenario_document
 from core.fight.log import EncounterState
+from core.model.dice import Roller
 from core.model.scenario import Scenario, ScenarioError, parse_scenario
 from core.model.values import (
     Combatant,
@@ -37,6 +38,7 @@ from core.printout.summary import _popcorn_turns
 from core.printout.words import Names, plural, step_sentence, value_words
 from core.rules import UnknownSystemError, find_system
 from core.rules.base import parse_options
+from core.rules.popcorn import initiative_standing
 
 SAFE_DETAIL = frozenset({
     "weapon", "spell", "damage", "casting_time", "also", "shot", "shots", "instead_of",
@@ -305,11 +307,29 @@ def _effects(scenario: Scenario, played: Sequence[Step], now_round: int, clock_t
     return out
 
 
+def _popcorn_opener(state: EncounterState, visible: set[str], names: Names) -> str | None:
+    """Gets who takes the first turn once every initiative d20 is in (popcorn.initiative.
+    highest-first), as the DM's board names it; None while a die is awaited or for a tie
+    the players' side settles among themselves."""
+    try:
+        scenario = parse_scenario(scenario_document(state))
+        given = scenario.raw.get("initiative")
+        if not isinstance(given, Mapping) or any(c.id not in given
+                                                 for c in scenario.combatants):
+            return None
+        standing = initiative_standing(scenario, Roller.seeded(state.config.get("seed")))
+    except (ScenarioError, KeyError, ValueError):
+        return None
+    openers = [cid for cid in standing.openers if cid in visible]
+    return names(openers[0]) if len(openers) == 1 == len(standing.openers) else None
+
+
 def _popcorn_turn(state: EncounterState, visible: set[str], names: Names,
                   resolution: Resolution, at: Step | None) -> tuple[str, tuple[str, ...]]:
     """Gets popcorn's ``turn n`` and its lines: who acts now or next, who has acted."""
     if not state.rounds:
-        return "", ("Waiting for the first turn",)
+        opener = _popcorn_opener(state, visible, names)
+        return "", ((f"Acts first: {opener}",) if opener else ("Waiting for the first turn",))
     turns = list(state.rounds[-1].get("turns") or ())
     pending = at.detail.get("turn") if at is not None else None
     number = len(state.rounds) - 1

@@ -568,12 +568,14 @@ def step_words(step: Step, names: Names, brief: bool = False) -> str:
     elif event == StepEvent.CONDITION_STARTS:
         name, by, rounds = take("condition"), take("by"), take("rounds")
         text = f"is {value_words(name)}"
-        text += f" by {names(by)}" if by and by != step.actor else ""
+        # "Orc 3 is asleep, from Halvaine's action, until the DM ends it": who put it so,
+        # then how long, in words a DM reads aloud
+        text += f", from {names(by)}'s action," if by and by != step.actor else ""
         if isinstance(rounds, int):
             text += " for the rest of this round" + (
                 f" and {plural(rounds, 'more round')}" if rounds else "")
         else:
-            text += " until it is ended"
+            text += " until the DM ends it"
     elif event == StepEvent.CONDITION_ENDS:
         name, by = take("condition"), take("by")
         text = f"is no longer {value_words(name)}"

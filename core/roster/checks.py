@@ -19,6 +19,8 @@ ABILITY_RANGE = (3, 18)
 MIN_HP = -10
 """The lowest HP the roster holds: below it a character is dead, which its status says."""
 AC_RANGE = (-10, 10)
+AC_WORDS = (f"AC runs from −{-AC_RANGE[0]} to {AC_RANGE[1]} (descending: the lower, the "
+            "better).")
 ADJ_RANGE = (-10, 10)
 MAX_LEVEL = 40
 MAX_HP = 999
@@ -83,7 +85,7 @@ def check_entry(entry: RosterEntry) -> dict[str, str]:
         elif entry.hp < MIN_HP:
             problems["hp"] = f"HP below −{-MIN_HP} is dead; set the status instead."
     if entry.ac is not None and not AC_RANGE[0] <= entry.ac <= AC_RANGE[1]:
-        problems["ac"] = f"AC is {AC_RANGE[0]}–{AC_RANGE[1]} (descending)."
+        problems["ac"] = AC_WORDS
     for key, label in ABILITY_LABELS.items():
         score = getattr(entry, key)
         if score is not None and not ABILITY_RANGE[0] <= score <= ABILITY_RANGE[1]:
@@ -176,7 +178,7 @@ def check_template(template: MonsterTemplate) -> dict[str, str]:
         if len(template.hit_dice) > MAX_HIT_DICE_TEXT:
             problems["hit_dice"] = f"Hit dice are at most {MAX_HIT_DICE_TEXT} characters."
     if template.ac is not None and not AC_RANGE[0] <= template.ac <= AC_RANGE[1]:
-        problems["ac"] = f"AC is {AC_RANGE[0]}–{AC_RANGE[1]} (descending)."
+        problems["ac"] = AC_WORDS
     if template.movement is not None and not 0 <= template.movement <= 240:
         problems["movement"] = "Movement is 0–240."
     if template.morale is not None and not 2 <= template.morale <= 12:

@@ -143,9 +143,14 @@ def parse_levels(text: str) -> tuple[int | None, tuple[int, ...]]:
         try:
             levels.append(int(part))
         except ValueError:
-            what = "an empty part" if not part else f"{part!r}"
+            # quoted as a DM reads it, never as a Python literal ('abc')
+            if len(parts) == 1:
+                raise LevelTextError(
+                    f"“{cleaned}” is not a whole number; write {LEVEL_EXAMPLE}"
+                ) from None
+            what = "an empty part" if not part else f"“{part}”"
             raise LevelTextError(
-                f"{cleaned!r} has {what} where a whole number belongs; write {LEVEL_EXAMPLE}"
+                f"“{cleaned}” has {what} where a whole number belongs; write {LEVEL_EXAMPLE}"
             ) from None
     if len(levels) == 1:
         return levels[0], ()

@@ -210,6 +210,10 @@ RULES = rule_table(
           "nomination passes back and the nominator names another creature (the creature "
           "that acts next). The text has the nominator name who acts, so it chooses again.",
           "fallen_nominee"),
+    _rule("pass.fallen-actor", "3. Pass the Action",
+          "Source silent: an active creature killed or knocked out during its own turn (a "
+          "readied blow) names no one; the DM gives the next turn to any creature still to "
+          "act. One that fled on its turn has finished its action and still names the next."),
     _rule("round.every-creature-acts", "3. Pass the Action",
           "A round lasts until every creature able to act has taken its action.",
           "require_full_rounds"),
@@ -305,7 +309,7 @@ PHASES = (
            "popcorn.ready.slow-weapon-waits")),
     Phase("pass-action", "Pass the Action",
           ("popcorn.pass.nominate-next", "popcorn.pass.last-nominates-next-round",
-           "popcorn.pass.fallen-nominee")),
+           "popcorn.pass.fallen-nominee", "popcorn.pass.fallen-actor")),
     Phase("end-of-round", "End of Round",
           ("popcorn.end.morale-check", "popcorn.end.effect-durations")),
 )
@@ -735,8 +739,10 @@ class _Engine:
         if outcome.hits and kind not in ATTACKS and kind != "spell":
             raise ScenarioError(_join(path, "hit"), f"a {kind} action makes no attack")
         if kind in ATTACKS and len(outcome.hits) > c.attacks:
-            raise ScenarioError(_join(path, "hits"), f"{actor} makes {c.attacks} attack(s) a "
-                                f"round (Attacks Per Round), got {len(outcome.hits)}")
+            attacks = f"{c.attacks} attack" + ("" if c.attacks == 1 else "s")
+            raise ScenarioError(_join(path, "hits"), f"{actor} makes {attacks} a round "
+                                f"(Attacks Per Round; a weapon's rate of fire does not count "
+                                f"in OSE), not {len(outcome.hits)}")
         rng = data.get("range")
         if rng is not None and (not isinstance(rng, str) or rng not in RANGES):
             raise ScenarioError(_join(path, "range"), f"expected short, medium, long or beyond, "
@@ -1220,11 +1226,13 @@ class _Engine:
             if nominee is not None:
                 npath = f"{path}.nominates"
                 if self.status[cid] in (Status.DEAD, Status.UNCONSCIOUS):
-                    # A creature that fled on its own turn has finished its action and still
-                    # passes it on; one killed during its turn cannot.
+                    # popcorn.pass.fallen-actor: a creature that fled on its own turn has
+                    # finished its action and still passes it on; one killed during its turn
+                    # cannot, and the DM gives the next turn to a creature still to act.
                     raise ScenarioError(npath,
                                         f"{self.name(cid)} fell during its turn and cannot "
-                                        "nominate")
+                                        "name who acts next: give the next turn to any "
+                                        "creature still to act")
                 if not self.active(nominee):
                     if self.options.fallen_nominee == FallenNominee.REFUSE:
                         raise ScenarioError(npath,

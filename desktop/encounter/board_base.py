@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from core.model.values import Combatant
+from core.model.values import Combatant, Status
 from desktop.encounter.cards import CardsView, CombatantCardsModel, conditions_on
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.elided_label import ElidedLabel
@@ -17,8 +17,8 @@ from desktop.plain_text import elide_name
 
 
 def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-    """Gets ``Halvaine: spell sleep → Orc 1 (miss)``, ``Brannoc: waits, names Ysolde`` for a
-    declaration, turn or action."""
+    """Gets ``Halvaine: spell sleep → Orc 1 (miss)``, ``Brannoc: waits, names Ysolde``,
+    ``Wolfgang: missile → Orc 1 (hit 8), Orc 2 (hit 3)`` for a declaration, turn or action."""
     actor = labels.get(str(entry.get("actor")), str(entry.get("actor")))
     # the words the undo menu uses ("Brannoc: waits, names Ysolde"), never markers
     action = entry.get("action") or ("waits" if entry.get("waits") else "turn")
@@ -26,7 +26,22 @@ def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
     what = entry.get("spell") or entry.get("weapon")
     if what:
         text += f" {what}"
-    if entry.get("target"):
+    outcome = []
+    if "hit" in entry:
+        outcome.append(f"hit {entry.get('damage', 0)}" if entry["hit"] else "miss")
+    for hit in entry.get("hits") or ():
+        outcome.append(f"hit {hit.get('damage', 0)}" if hit.get("hit") else "miss")
+    targets = [str(t) for t in entry.get("targets") or ()]
+    if len(targets) > 1:
+        # split-targets: one attack at each listed target in order, the rest at the last;
+        # each outcome is said under the target its attack went at
+        under: list[list[str]] = [[] for _ in targets]
+        for n, words in enumerate(outcome):
+            under[min(n, len(targets) - 1)].append(words)
+        text += " → " + ", ".join(labels.get(t, t) + (f" ({', '.join(o)})" if o else "")
+                                  for t, o in zip(targets, under, strict=True))
+        outcome = []
+    elif entry.get("target"):
         text += f" → {labels.get(str(entry['target']), entry['target'])}"
     if entry.get("prepared") or entry.get("ready"):
         text += f", readied for: {entry.get('prepared') or entry.get('ready')}"
@@ -34,11 +49,6 @@ def entry_text(entry: Mapping[str, Any], labels: Mapping[str, str]) -> str:
         text += ", waits"
     if entry.get("nominates"):
         text += f", names {labels.get(str(entry['nominates']), entry['nominates'])}"
-    outcome = []
-    if "hit" in entry:
-        outcome.append(f"hit {entry.get('damage', 0)}" if entry["hit"] else "miss")
-    for hit in entry.get("hits") or ():
-        outcome.append(f"hit {hit.get('damage', 0)}" if hit.get("hit") else "miss")
     if outcome:
         text += f" ({', '.join(outcome)})"
     return text
@@ -137,7 +147,8 @@ class BoardBase(QWidget):
                 notes[cid] = " · ".join(n for n in ("hidden from the players", notes.get(cid))
                                         if n)
         # A held or sleeping creature acts differently: its card says so, as it says unconscious.
-        held = conditions_on(resolution)
+        held = {cid: names for cid, names in conditions_on(resolution).items()
+                if cid not in results or results[cid].status is not Status.DEAD}  # not a corpse
         if held:
             notes = dict(notes or {})
             for cid, names in held.items():

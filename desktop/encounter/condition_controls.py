@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.fight.encounter import replace_entry
-from core.model.values import Status, Step
+from core.model.values import Step, StepEvent
 from core.rules.care import CONDITION_NAMES
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.options_form import WheelOnlyWhenFocused
@@ -150,9 +150,19 @@ class ConditionControls(QWidget):
         part = found.part()
         state = self.controller.state
         resolution = self.controller.resolution
-        dead = set() if resolution is None else {
-            cid for cid, r in resolution.combatants.items() if r.status is Status.DEAD}
-        default = part.get("target") or part.get("actor")
+        # dead once this step is over (the deaths its own blow caused follow it): a condition
+        # recorded on an earlier step may still go on a creature that dies later
+        assert step is not None
+        dead: set[str] = set()
+        for later in resolution.steps if resolution is not None else ():
+            if later.seq > step.seq and later.event is not StepEvent.DIES:
+                break
+            if later.event is StepEvent.DIES:
+                dead.add(later.actor)
+        # the step's target by default; a target the blow killed is no one to put a
+        # condition on, so then the actor (and a dead creature is never offered)
+        default = next((cid for cid in (part.get("target"), part.get("actor"))
+                        if cid and cid not in dead), None)
         ordered = [default, *(cid for cid in state.combatants if cid != default)]
         where = (found.which, found.index, found.round_number, found.trigger, found.items)
         # The DM's choice stays while the same entry is shown; another entry starts afresh.
@@ -160,7 +170,7 @@ class ConditionControls(QWidget):
         self._where = where
         self.on.clear()
         for cid in ordered:
-            if cid in state.combatants and (cid not in dead or cid == default):
+            if cid in state.combatants and cid not in dead:
                 self.on.addItem(elide_name(state.combatants[cid].label), cid)
         index = self.on.findData(current)
         self.on.setCurrentIndex(max(index, 0))

@@ -542,7 +542,15 @@ class EntryEditor(QGroupBox):
 
     def _show_weapon_facts(self, *_args: object) -> None:
         problem = self.weapon_problem() if self.actor else None
-        self.weapon_facts.setText(problem or self.declared_weapon().words)
+        words = self.declared_weapon().words
+        mover = getattr(self, "_mover", None)
+        if self.system_id == "popcorn" and "rate of fire" in words and mover is not None:
+            # popcorn.attack.per-round: OSE counts attacks a round, not shots a weapon looses
+            count = mover.attacks
+            words += (f" — in popcorn (OSE) {elide_name(mover.label)} makes "
+                      f"{count} attack{'' if count == 1 else 's'} a round (Attacks Per Round), "
+                      "whatever the rate of fire")
+        self.weapon_facts.setText(problem or words)
         self.weapon_facts.setStyleSheet("color: #c0392b;" if problem else "")
 
     def submit(self) -> None:

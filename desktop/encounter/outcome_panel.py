@@ -244,7 +244,7 @@ class OutcomePanel(QGroupBox):
             changed = with_outcome(found.part(), hit, self.damage.value(),
                                    self.another.isChecked(), index)
         except OutcomeOrderError as exc:
-            self._show_error(plain(f"Refused: {exc}."))
+            self._show_error(plain(f"Refused: {exc}{self._waiting_strike()}."))
             return False
         target = self._target_name(found)
         adds = bool(hit is not None and self.another.isChecked())
@@ -257,6 +257,21 @@ class OutcomePanel(QGroupBox):
         else:
             words = f"{self._doer(found, noun='attack')} misses {target}"
         return self._push(found, changed, words, adds)
+
+    def _waiting_strike(self) -> str:
+        """Gets `` — that is step #9 at TU 13: Wolfgang attacks Orc 1``: the earlier attack of the
+        same entry still without an outcome, so the DM knows which row to record first."""
+        resolution = self.controller.resolution
+        if self.step is None or resolution is None:
+            return ""
+        source = step_source(self.step)
+        earlier = next((s for s in resolution.steps
+                        if s.seq < self.step.seq and s.actor == self.step.actor
+                        and step_source(s) == source and str(s.event) == "attacks"), None)
+        if earlier is None:
+            return ""
+        what = step_sentence(earlier, self._labels(), brief=True)
+        return f" — that is step #{earlier.seq} at {step_when(earlier)}: {what}"
 
     def _doer(self, found: EntryRef, owner: bool = False, noun: str = "action") -> str:
         """Gets who did it in words: ``Kobold 2`` or ``Kobold 2's readied attack``."""

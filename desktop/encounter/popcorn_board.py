@@ -158,6 +158,8 @@ class PopcornBoard(BoardBase):
         self.editor.describe_attack = self.attack_words
         self.setObjectName("popcornBoard")
         self.active: str | None = None
+        self.fallen_actor: str | None = None  # killed on its turn before naming anyone
+        self._picked: dict[tuple[int, int], str] = {}  # the DM's pick after that, where
         self.action_lanes: dict[str, LaneBox] = {}
         self._keys: dict[str, str] = {}
         grid = QGridLayout()
@@ -357,6 +359,24 @@ class PopcornBoard(BoardBase):
             actor = escape(labels.get(str(last.get("actor")), "the last creature"))
             text = (f"{round_no}{actor} has acted: name who acts next (select a card and "
                     "press N, or drop it on “Acts next”)")
+        self.fallen_actor = self._fallen_actor(last, resolved)
+        if self.fallen_actor is not None:
+            # popcorn.pass.fallen-actor: killed on its own turn, it names no one; the DM gives
+            # the turn to any creature still to act (N only marks the DM's pick here).
+            actor = escape(labels.get(self.fallen_actor, "the last creature"))
+            picked = self._picked.get(self._turn_key())
+            if picked is not None and picked in self._still_to_act(resolved):
+                self.active = picked
+            text = (f"{round_no}{actor} fell during its turn and names no one: you choose who "
+                    "acts next — drop any creature still to act on an action (or select it "
+                    "and press N)")
+        opening = bool(state.rounds) and not state.rounds[-1].get("turns")
+        if last is not None and opening and not last.get("nominates") and \
+                self.fallen_actor is None:
+            # pass.last-nominates-next-round: no one was named, so any creature opens
+            text = (f"{round_no}{escape(labels.get(str(last.get('actor')), 'the last creature'))}"
+                    f" acted last in round {len(state.rounds) - 1} and named no one: drop any "
+                    "creature on an action to open this round")
         self.fallen = None
         if self.active is not None and resolved is not None and self.active in \
                 resolved.combatants and resolved.combatants[self.active].status \
@@ -379,7 +399,11 @@ class PopcornBoard(BoardBase):
                         "next”), then drop it on an action")
         name = labels.get(self.active or "", self.active)
         self.refresh_cards(active=self.active)
-        if name and self.fallen is not None:
+        if name and self.fallen_actor is not None:
+            text = (f"{round_no}active: <b>{escape(str(name))}</b> — your choice after "
+                    f"{escape(labels.get(self.fallen_actor, 'the last creature'))} fell during "
+                    "its turn; drop it on an action")
+        elif name and self.fallen is not None:
             text = (f"{round_no}active: <b>{escape(str(name))}</b> — named again after "
                     f"{escape(labels.get(self.fallen, 'the nominee'))} fell; drop it on an "
                     "action")
@@ -533,6 +557,8 @@ class PopcornBoard(BoardBase):
         if self.editor.isHidden():
             if self.fallen is not None:
                 return self.choose_again(cid)
+            if self.fallen_actor is not None:
+                return self.pick_after_fallen_actor(cid)
             last = self._last_turn()
             if last is not None and not last[1].get("nominates"):
                 index, turn = last
@@ -542,7 +568,11 @@ class PopcornBoard(BoardBase):
                 return self.controller.run(self._named(
                     replace_entry("turns", index, {**turn, "nominates": cid}), words),
                     text=words)
-            name = self.labels().get(self.active or "", "the active creature")
+            if self.active is None:
+                self.show_refusal("no one was named to open this round: drop the creature "
+                                  "that opens it on an action")
+                return False
+            name = self.labels().get(self.active, "the active creature")
             self.show_refusal(f"choose what {name} does first (drop it on an action)")
             return False
         if self.editor.nominates.findData(cid) < 0:
@@ -553,6 +583,48 @@ class PopcornBoard(BoardBase):
         self.editor.set_value("nominates", cid)
         self.editor.submit()
         return True
+
+    def pick_after_fallen_actor(self, cid: str) -> bool:
+        """The active creature fell during its turn (popcorn.pass.fallen-actor): nothing is
+        saved on its turn; ``cid``, a creature still to act, is shown as the one to act next
+        and takes the turn when it is dropped on an action (any such creature may)."""
+        labels = self.labels()
+        name = labels.get(cid, "that creature")
+        if cid not in self._still_to_act(self.controller.known_resolution()):
+            self.show_refusal(f"{name} cannot take the next turn: choose a creature still to "
+                              "act")
+            return False
+        self._picked = {self._turn_key(): cid}
+        self.message.clear()
+        self.refresh()
+        return True
+
+    def _turn_key(self) -> tuple[int, int]:
+        """Where the fight stands (rounds, turns of the last): a pick holds until it moves."""
+        state = self.controller.state
+        return (len(state.rounds), len(state.rounds[-1].get("turns") or ()) if state.rounds
+                else 0)
+
+    def _fallen_actor(self, last: dict[str, Any] | None, resolved: Any) -> str | None:
+        """Gets the last turn's creature if it fell during that turn without naming anyone."""
+        if last is None or last.get("nominates") or resolved is None:
+            return None
+        actor = str(last.get("actor"))
+        found = resolved.combatants.get(actor)
+        return actor if found is not None and found.status in (
+            Status.DEAD, Status.UNCONSCIOUS) else None
+
+    def _still_to_act(self, resolved: Any) -> set[str]:
+        """Gets the creatures that may take the next turn: standing, and (unless every one
+        has acted) not yet acted this round."""
+        state = self.controller.state
+        current = list(state.rounds[-1].get("turns") or ()) if state.rounds else []
+        done = {str(t.get("actor")) for t in current
+                if not t.get("waits") and not t.get("triggered")}
+        alive = {c.id for c in state.combatants.values()
+                 if resolved is None or c.id not in resolved.combatants
+                 or resolved.combatants[c.id].status is Status.ACTIVE}
+        return (alive - done) or alive
 
     def choose_again(self, cid: str) -> bool:
         """The nominator of a fallen creature names ``cid`` instead: saved on the nominator's

@@ -50,11 +50,12 @@ class EntryRef:
         return dict(item) if isinstance(item, Mapping) else {"actor": item}
 
     def item_words(self) -> str:
-        """Gets which ``trigger`` item it is, in the DM's words (``readied action 1 it sets
-        off``, ``interrupting blow 2``)."""
-        n = (self.trigger or 0) + 1
-        return (f"readied action {n} it sets off" if self.items == "triggers"
-                else f"interrupting blow {n}")
+        """Gets which ``trigger`` item it is, in the DM's words (``the readied action that
+        turn sets off``, ``the 2nd interrupting blow``): a number only when there are more."""
+        many = len(self.entry.get(self.items) or ()) > 1
+        nth = f"{_ordinal((self.trigger or 0) + 1)} " if many else ""
+        return (f"the {nth}readied action that turn sets off" if self.items == "triggers"
+                else f"the {nth}interrupting blow")
 
     def rebuilt(self, part: Mapping[str, Any]) -> dict[str, Any]:
         """Gets the whole entry with ``part`` (from :meth:`part`) changed."""

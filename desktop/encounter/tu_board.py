@@ -20,6 +20,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QFormLayout,
     QHBoxLayout,
     QLabel,
     QListView,
@@ -31,7 +33,13 @@ from PySide6.QtWidgets import (
 from core.fight.encounter import add_entry, remove_entry
 from core.fight.log import advance_clock, mark_surprised
 from core.model.values import Status, Step
-from desktop.encounter.board_base import BoardBase, entry_text, wrapped_label
+from desktop.encounter.board_base import (
+    BoardBase,
+    entry_text,
+    form_area,
+    with_buttons,
+    wrapped_label,
+)
 from desktop.encounter.controller import EncounterController
 from desktop.encounter.lane_model import LaneBox
 from desktop.encounter.lanes import TU_ACTIONS
@@ -73,6 +81,9 @@ class ActionPaletteModel(QAbstractListModel):
 
     def supportedDragActions(self) -> Qt.DropAction:
         return Qt.DropAction.CopyAction
+
+FORM_WIDTH = 240
+"""The declare form's fixed width (px): the Combatants column is this wide from the start."""
 
 
 class TimeUnitBoard(BoardBase):
@@ -134,13 +145,20 @@ class TimeUnitBoard(BoardBase):
         palette_box.addWidget(self.palette, 1)
         left = QVBoxLayout()
         left.addWidget(wrapped_label("<b>Combatants</b> — drop an action here"))
-        left.addWidget(self.cards, 1)
+        left.addWidget(self.cards, 2)
         card_buttons = QHBoxLayout()  # acts on the selected card, so under the cards
         card_buttons.addWidget(self.surprised_button)
         card_buttons.addStretch(1)
         left.addLayout(card_buttons)
-        left.addWidget(self.editor)
-        left.addWidget(self.editor.button_bar)
+        # The form has a fixed, scrollable place below the cards (as on the other boards):
+        # opening it neither widens the column (the clock and its buttons stayed put) nor
+        # shortens the cards. Its heading wraps and a field too wide goes under its label.
+        for combo in self.editor.findChildren(QComboBox):
+            combo.setMinimumContentsLength(5)
+        self.editor.heading.setWordWrap(True)
+        self.editor.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.editor_area = form_area(self.editor, "declarationForm", FORM_WIDTH)
+        left.addWidget(with_buttons(self.editor_area, self.editor), 3)
         self.combatants_panel.setLayout(left)
         self.actions_lane.view.setWordWrap(True)  # a long action wraps instead of being cut
         buttons = QHBoxLayout()
@@ -149,6 +167,10 @@ class TimeUnitBoard(BoardBase):
         buttons.addStretch(1)
         right = QVBoxLayout()
         right.addWidget(self.clock_label)
+        # Two lines kept for the step, so Advance stays where the DM last clicked it when the
+        # step's words wrap (a third line, rare at 1280 px, is the only thing that moves it).
+        self.clock_step.setMinimumHeight(2 * self.clock_step.fontMetrics().lineSpacing())
+        self.clock_step.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         right.addWidget(self.clock_step)
         right.addLayout(buttons)
         right.addWidget(self.actions_lane, 1)
@@ -198,8 +220,12 @@ class TimeUnitBoard(BoardBase):
                                           " fell, choose a new target")
         for cid, note in fallen.items():
             pending[cid] = " · ".join(n for n in (pending.get(cid), note) if n)
+        clock = self._clock_step()
         for c in self.combatants():
-            if c.surprised:
+            # time-units.surprise: the note matters until TU 10, and never on the fallen
+            standing = resolution is None or c.id not in resolution.combatants or \
+                resolution.combatants[c.id].status is Status.ACTIVE
+            if c.surprised and standing and (clock is None or clock.tu is None or clock.tu < 10):
                 pending[c.id] = " · ".join(n for n in (
                     "surprised: first action from TU 10", pending.get(c.id)) if n)
         self.refresh_cards(notes=pending)

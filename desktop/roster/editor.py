@@ -126,6 +126,11 @@ class RecordEditor(QWidget):
             edit.setMaximumWidth(width)
             edit.setPlaceholderText("—")
         self.fields[key] = edit
+        # Leaving a field shows the start of what was typed (a long name read from its end
+        # looked cut: "ang Ironbeard-Smith"); the Name field also has room for 30 letters.
+        edit.editingFinished.connect(lambda: edit.setCursorPosition(0))
+        if key == "name":
+            edit.setMinimumWidth(edit.fontMetrics().averageCharWidth() * 30)
         # One line of fixed height, cut with "…" (the whole reason in its tooltip and under
         # the form): a wrapping reason grew its row and moved every field below it, so a
         # click aimed at a field landed in a gap.
@@ -389,6 +394,7 @@ class EntryEditor(RecordEditor):
         for key, edit in self.fields.items():
             value = level_text(shown) if key == "level" else getattr(shown, key)
             edit.setText("" if value is None else str(value))
+            edit.setCursorPosition(0)  # a long name shows its start, not "ang Ironbeard-Smith"
         self.kind_box.setCurrentIndex(self.kind_box.findData(shown.kind))
         self.status_box.setCurrentIndex(self.status_box.findData(shown.status))
         self.weapons.set_weapons(shown.weapons)

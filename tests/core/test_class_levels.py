@@ -36,8 +36,8 @@ def test_a_level_reads_as_one_number_or_one_a_class(text: str, expected: object)
 
 @pytest.mark.parametrize(
     ("text", "words"),
-    [("2/x", "'x' where a whole number"), ("2//2", "an empty part"),
-     ("1/1/1/1", "at most 3 classes"), ("two", "'two' where a whole number")],
+    [("2/x", "“x” where a whole number"), ("2//2", "an empty part"),
+     ("1/1/1/1", "at most 3 classes"), ("two", "“two” is not a whole number")],
 )  # fmt: skip
 def test_a_bad_level_says_what_is_wrong_in_words(text: str, words: str) -> None:
     with pytest.raises(LevelTextError, match=words):
@@ -87,7 +87,7 @@ def test_a_json_level_may_be_a_number_or_text() -> None:
 
 @pytest.mark.parametrize(
     ("level", "where", "words"),
-    [("2/x", "entry 2 (Elwyn), field level", "'x' where a whole number belongs"),
+    [("2/x", "entry 2 (Elwyn), field level", "“x” where a whole number belongs"),
      ("2/41", "entry 2 (Elwyn), field level", "Each class level is 1–40"),
      ("41", "entry 2 (Elwyn), field level", "Level is 0–40")],
 )  # fmt: skip
@@ -100,7 +100,10 @@ def test_a_bad_level_in_a_json_file_refuses_it_naming_entry_and_field(
     assert caught.value.where == where and words in caught.value.message
 
 
-@pytest.mark.parametrize(("level", "words"), [("2/x", "'x' where"), ("9/41", "1–40")])
+@pytest.mark.parametrize(
+    ("level", "words"),
+    [("2/x", "“x” where"), ("abc", "“abc” is not a whole number"), ("9/41", "1–40")],
+)
 def test_a_bad_level_in_a_csv_file_refuses_it_naming_line_and_column(
     level: str, words: str
 ) -> None:
@@ -128,3 +131,13 @@ def test_results_after_a_fight_carry_class_levels_through() -> None:
     (changed,) = apply_changes([ELWYN], changes)
     assert changed == replace(ELWYN, hp=7, spent_spells=(0,))
     assert (changed.level, changed.class_levels) == (3, (3, 2))
+
+
+def test_a_bad_csv_level_and_ac_are_said_in_plain_words() -> None:
+    """No Python literal ('abc') and no "-10–10" range: what a DM reads in the import box."""
+    with pytest.raises(RosterImportError) as caught:
+        read_roster_csv("name,level,ac\nWat,abc,15\n")
+    text = " ".join(message for _where, message in caught.value.problems)
+    assert "“abc” is not a whole number; write 2, or one level a class like 2/2" in text
+    assert "'abc'" not in text
+    assert "AC runs from −10 to 10 (descending: the lower, the better)." in text

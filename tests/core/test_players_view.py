@@ -205,6 +205,16 @@ def test_popcorn_says_whose_turn_comes_and_who_has_acted() -> None:
     assert [line.when for line in view.play][:2] == ["Round 1 · turn 1"] * 2
 
 
+def test_popcorn_names_who_acts_first_once_initiative_is_in() -> None:
+    """popcorn.initiative.highest-first: before the first turn, the players' screen names the
+    creature the DM's board names (Hala, 18), not "Waiting for the first turn"."""
+    before = {k: v for k, v in POPCORN.items() if k != "rounds"}
+    assert _view(_fight(before)).turn == ("Acts first: Hala",)
+    unknown = {**before, "initiative": {"hala": 18, "goblin": 12}}  # two d20s still awaited
+    assert _view(_fight(unknown)).turn == ("Waiting for the first turn",)
+    assert _view(_fight(before, "hala")).turn == ("Waiting for the first turn",)
+
+
 def test_popcorn_hides_a_hidden_creature_s_turn_and_its_nomination() -> None:
     view = _view(_fight(POPCORN, "lurker"))
     text = _texts(view)

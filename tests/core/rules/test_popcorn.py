@@ -227,6 +227,21 @@ def test_fallen_nominee_passes_back_to_the_nominator() -> None:
     assert err.field == "rounds[0].turns[0].nominates"
 
 
+def test_an_active_creature_killed_on_its_turn_names_no_one() -> None:
+    """popcorn.pass.fallen-actor: a readied blow kills the orc on its own turn; it cannot name
+    anyone, and any creature still to act takes the next turn."""
+    three = [pc("ann"), mon("orc", hp=2), mon("gob")]
+    init = {"ann": 15, "orc": 5, "gob": 2}
+    ready = t("ann", "orc", action="attack", target="orc", ready="the orc closes")
+    killed = t("orc", action="move", triggers=[{"actor": "ann", "hit": True, "damage": 5}])
+    res = resolve(three, [{"turns": [ready, killed, t("gob", "gob")]}], initiative=init)
+    assert res.combatants["orc"].status is Status.DEAD
+    assert ("gob", "nominates", "gob") in events(res)
+    err = refused(three, [{"turns": [ready, {**killed, "nominates": "gob"}]}], initiative=init)
+    assert err.field == "rounds[0].turns[1].nominates"
+    assert "give the next turn to any creature still to act" in str(err)
+
+
 def test_the_choice_after_a_fallen_nominee_is_read_from_the_nominators_turn() -> None:
     """popcorn.pass.fallen-nominee: the DM's new choice is saved on the nominator's turn
     (``nominates_again``): its step comes at once, before the turn is played, and only that

@@ -141,7 +141,9 @@ def test_a_failed_save_on_a_readied_action_disrupts_the_spell_as_the_cli(start) 
     events = [s.event for s in ws.controller.resolution.steps]
     assert "spell-takes-effect" in events and "spell-disrupted" not in events
     ws.select_step(step_of(ws, "dag", "readied-triggers").seq)
-    assert "readied action 1 it sets off" in ws.outcome.label.text()
+    assert "readied action 1" not in ws.outcome.label.text()
+    assert "(spell sleep → dag, names wolf), the readied action that turn sets off" in \
+        ws.outcome.label.text()
     ws.outcome.save_button.click()
     assert ws.controller.state.rounds[0]["turns"][1]["triggers"] == [
         {"actor": "dag", "fails_save": True}]

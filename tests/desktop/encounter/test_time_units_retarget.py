@@ -68,3 +68,22 @@ def test_a_second_attack_on_a_target_the_first_killed_asks_for_a_new_one(start) 
     first, second = _garrick_steps(ws)
     assert (first.target, second.target) == ("orc-1", None)
     assert second.detail["fallen_target"] == "orc-1"
+
+
+def test_the_declaration_card_names_each_attacks_own_target(start) -> None:  # type: ignore[no-untyped-def]
+    """After Attack This One, Garrick's declaration in the Actions lane says which hit went
+    where (time-units.attacks.split-targets), not both under Orc 1."""
+    ws = start(FIGHT)
+    board = ws.board
+    assert isinstance(board, TimeUnitBoard)
+    press_on_card(board, "garrick", "M")
+    fill_and_declare(board, target="orc-1")
+    type_die(ws, "initiative garrick (melee)", "3")
+    [row] = board.actions_lane.model.texts()
+    assert "→ Orc 1 —" in row or row.split(" — ")[0].endswith("→ Orc 1")
+    record(ws, "garrick", hit=True, damage=4)
+    ws.select_step(_garrick_steps(ws)[1].seq)
+    ws.outcome.retarget.button.click()
+    record(ws, "garrick", hit=True, damage=2, events=("attacks",))
+    [row] = board.actions_lane.model.texts()
+    assert row.split(" — ")[0] == "Garrick: melee → Orc 1 (hit 4), Orc 2 (hit 2)", row

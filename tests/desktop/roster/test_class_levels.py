@@ -35,7 +35,7 @@ def test_the_dm_types_one_level_a_class_saves_and_finds_it_after_reopening(
     type_into(qtbot, window, "char_class", "Fighter/Magic-User")
     type_into(qtbot, window, "level", "2/x")
     assert editor.reasons["level"].text() == (
-        "Level: '2/x' has 'x' where a whole number belongs; write 2, or one level a class like 2/2."
+        "Level: “2/x” has “x” where a whole number belongs; write 2, or one level a class like 2/2."
     )
     assert not editor.save_button.isEnabled()
     type_into(qtbot, window, "level", "2/41")

@@ -1,0 +1,91 @@
+"""popcorn: a readied blow kills the active creature on its own turn, before it names anyone
+(popcorn.pass.fallen-actor). The header says what the DM does then, and N does just that:
+no refusal."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from desktop.encounter.popcorn_board import PopcornBoard
+from desktop.encounter.workspace import EncounterWorkspace
+from tests.desktop.encounter.conftest import press_on_card, scenario, type_die
+
+
+def _shaman_killed_on_its_turn(start):  # type: ignore[no-untyped-def]
+    """Dag readies a blow on the shaman; the shaman moves (saved, no one named) and Dag's
+    blow, set off from its Readied card, kills it: the hit recorded in the outcome panel."""
+    document = scenario("popcorn/readied-attack-disrupts-spell.json")
+    ws: EncounterWorkspace = start(document)
+    ws.show()
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for cid, total in document["initiative"].items():
+        type_die(ws, f"initiative {cid}", str(total))
+    press_on_card(board, "dag", "1")
+    board.editor.set_value("target", "shaman")
+    board.editor.set_value("ready", "when the shaman closes")
+    press_on_card(board, "shaman", "N")
+    press_on_card(board, "shaman", "4")
+    board.editor.submit()
+    assert board.editor.isHidden()
+    assert board.set_off("dag")
+    resolution = ws.controller.resolution
+    assert resolution is not None
+    blow = next(s for s in resolution.steps if s.actor == "dag" and str(s.event) == "attacks")
+    view, model = ws.steps_view, ws.steps_model
+    row = model.row_of_seq(blow.seq)
+    assert row is not None
+    index = model.index(row, 2)
+    view.scrollTo(index)
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, view.visualRect(index).center())
+    ws.outcome.damage.setValue(6)
+    assert ws.outcome.record(True)
+    resolution = ws.controller.resolution
+    assert resolution is not None and str(resolution.combatants["shaman"].status) == "dead"
+    return ws, board
+
+
+def test_the_header_says_the_dm_picks_who_acts_and_n_gives_that_creature_the_turn(start) -> None:  # type: ignore[no-untyped-def]
+    ws, board = _shaman_killed_on_its_turn(start)
+    header = board.active_label.text()
+    assert "has acted: name who acts next" not in header
+    assert "shaman fell during its turn" in header and "names no one" in header
+    press_on_card(board, "wolf", "N")
+    assert not board.message.text().startswith("Refused"), board.message.text()
+    assert board.active == "wolf"
+    assert "active: <b>wolf</b>" in board.active_label.text()
+    assert board.next_lane.model.texts() == ["wolf"]
+    count = ws.controller.stack.count()
+    press_on_card(board, "wolf", "1")  # its turn, as any turn: drop it on an action
+    assert board.editor.isVisible() and board.editor.actor == "wolf"
+    board.editor.set_value("target", "dag")
+    board.editor.submit()
+    turns = ws.controller.state.rounds[0]["turns"]
+    assert [t["actor"] for t in turns] == ["dag", "shaman", "wolf"]
+    assert "nominates" not in turns[1]  # nothing written on the dead creature's turn
+    assert ws.controller.stack.count() == count + 1 and ws.controller.error is None
+
+
+def test_a_new_round_whose_opener_no_one_named_says_so(start) -> None:  # type: ignore[no-untyped-def]
+    """Round 1's last creature named no one: round 2's header does not say it "has acted:
+    name who acts next", it says any creature may open the round."""
+    document = scenario("popcorn/readied-attack-disrupts-spell.json")
+    ws = start(document)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for cid, total in document["initiative"].items():
+        type_die(ws, f"initiative {cid}", str(total))
+    press_on_card(board, "dag", "4")
+    press_on_card(board, "shaman", "N")
+    press_on_card(board, "shaman", "4")
+    press_on_card(board, "wolf", "N")
+    press_on_card(board, "wolf", "4")
+    board.editor.submit()  # the last of the round, naming no one
+    board.new_round_button.click()
+    assert len(ws.controller.state.rounds) == 2
+    header = board.active_label.text()
+    assert "Round 2" in header and "has acted" not in header
+    assert "wolf acted last in round 1 and named no one" in header
+    assert "drop any creature on an action" in header
