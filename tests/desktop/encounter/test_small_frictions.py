@@ -7,7 +7,6 @@ from typing import Any
 
 from desktop.main_window import MainWindow
 from tests.desktop.encounter.laptop_fights import MONSTER_IDS, PC_IDS, fight
-from tests.desktop.encounter.test_selection_through_undo import start  # noqa: F401 (fixture)
 
 
 def test_new_encounter_offers_the_last_system(window: MainWindow) -> None:
@@ -23,8 +22,8 @@ def test_new_encounter_offers_the_last_system(window: MainWindow) -> None:
     again.reject()
 
 
-def test_a_pc_s_target_list_starts_with_the_monsters(start: Any) -> None:  # noqa: F811
-    ws = start(fight("side-d6"))
+def test_a_pc_s_target_list_starts_with_the_monsters(played: Any) -> None:
+    ws = played(fight("side-d6"))
     board = ws.board
     assert board.open_editor(PC_IDS[0], "attack")
     offered = [board.editor.target.itemData(i) for i in range(1, board.editor.target.count())]

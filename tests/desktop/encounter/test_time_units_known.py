@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt
 from desktop.encounter.tu_board import TimeUnitBoard
 from desktop.printing import PrintChoiceDialog
 from tests.desktop.encounter.laptop_fights import MONSTER_IDS, PC_IDS, fight
-from tests.desktop.encounter.test_selection_through_undo import start  # noqa: F401 (fixture)
 
 
 def _note(board: TimeUnitBoard, cid: str) -> str:
@@ -20,12 +19,12 @@ def _note(board: TimeUnitBoard, cid: str) -> str:
     return str(board.cards_model.index(row, 0).data(Qt.ItemDataRole.DisplayRole))
 
 
-def test_unrolled_and_dead_show_no_next_tu(start: Any) -> None:  # noqa: F811
+def test_unrolled_and_dead_show_no_next_tu(played: Any) -> None:
     document = fight("time-units")
     last = document["actions"][-1]
     del last["roll"]  # Lizardman Shaman Ssask's d10 is still to be rolled
     document["actions"][0].update(hit=True, damage=40)  # Brannoc fells the Hobgoblin at once
-    ws = start(document)
+    ws = played(document)
     board = ws.board
     assert isinstance(board, TimeUnitBoard)
     assert "next at TU" not in _note(board, last["actor"]), _note(board, last["actor"])
@@ -44,11 +43,11 @@ def test_the_print_dialog_of_the_tu_clock_speaks_of_tu(qtbot: Any) -> None:
     assert "TU 20–29" in dialog.this_round.text() and "TU 0–29" in dialog.whole.text()
 
 
-def test_an_unrolled_action_is_not_in_the_list_until_its_d10(start: Any) -> None:  # noqa: F811
+def test_an_unrolled_action_is_not_in_the_list_until_its_d10(played: Any) -> None:
     document = fight("time-units")
     last = document["actions"][-1]
     del last["roll"]
-    ws = start(document)
+    ws = played(document)
     shown = ws.controller.known_resolution()
     assert shown is not None
     assert not [s for s in shown.steps if s.actor == last["actor"]]
