@@ -49,22 +49,29 @@ def store(tmp_path: Path) -> Iterator[Store]:
     opened.close()
 
 
+def _open_workspace(qtbot: QtBot, store: Store, document: dict[str, Any], name: str,
+                    size: tuple[int, int], everything: bool) -> EncounterWorkspace:
+    """Saves a fight of ``document`` in a new campaign and shows its workspace; only its
+    combatants unless ``everything`` (declarations, dice and outcomes too)."""
+    campaign = store.campaigns.create(f"{name} {len(store.campaigns.all()) + 1}")
+    session = EncounterSession.start(store, campaign.id, name, document["system"],
+                                     document.get("options"), document.get("seed"))
+    for command in commands_for_scenario(document):
+        if everything or command.events[0].kind is EventKind.COMBATANT_ADDED:
+            session.execute(command)
+    workspace = EncounterWorkspace(session)
+    qtbot.addWidget(workspace)
+    workspace.resize(*size)
+    workspace.show()
+    return workspace
+
+
 @pytest.fixture
 def start(qtbot: QtBot, store: Store):  # type: ignore[no-untyped-def]
     """Starts a workspace on a scenario's system, options, seed and combatants (no dice)."""
 
     def _start(document: dict[str, Any]) -> EncounterWorkspace:
-        campaign = store.campaigns.create(f"Test {len(store.campaigns.all()) + 1}")
-        session = EncounterSession.start(store, campaign.id, "Fight", document["system"],
-                                         document.get("options"), document.get("seed"))
-        for command in commands_for_scenario(document):
-            if command.events[0].kind is EventKind.COMBATANT_ADDED:
-                session.execute(command)
-        workspace = EncounterWorkspace(session)
-        qtbot.addWidget(workspace)
-        workspace.resize(1440, 820)
-        workspace.show()
-        return workspace
+        return _open_workspace(qtbot, store, document, "Fight", (1440, 820), everything=False)
 
     return _start
 
@@ -75,18 +82,24 @@ def played(qtbot: QtBot, store: Store):  # type: ignore[no-untyped-def]
     declarations, dice and outcomes), at a laptop's 1280×720."""
 
     def _open(document: dict[str, Any], name: str = "Fight") -> EncounterWorkspace:
-        campaign = store.campaigns.create(f"{name} {len(store.campaigns.all()) + 1}")
-        session = EncounterSession.start(store, campaign.id, name, document["system"],
-                                         document.get("options"), document.get("seed"))
-        for command in commands_for_scenario(document):
-            session.execute(command)
-        workspace = EncounterWorkspace(session)
-        qtbot.addWidget(workspace)
-        workspace.resize(1280, 720)
-        workspace.show()
-        return workspace
+        return _open_workspace(qtbot, store, document, name, (1280, 720), everything=True)
 
     return _open
+
+
+def popcorn_dag_readied(start: Any, trigger: str) -> tuple[EncounterWorkspace, Any]:
+    """The readied-attack fight, its initiative typed: Dag's turn readies a blow on the
+    shaman (``trigger``) and names the shaman, whose turn is next."""
+    document = scenario("popcorn/readied-attack-disrupts-spell.json")
+    ws: EncounterWorkspace = start(document)
+    board = ws.board
+    for cid, total in document["initiative"].items():
+        type_die(ws, f"initiative {cid}", str(total))
+    press_on_card(board, "dag", "1")
+    board.editor.set_value("target", "shaman")
+    board.editor.set_value("ready", trigger)
+    press_on_card(board, "shaman", "N")
+    return ws, board
 
 
 def card_mime(board: BoardBase, cid: str):  # type: ignore[no-untyped-def]

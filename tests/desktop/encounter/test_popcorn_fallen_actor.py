@@ -8,24 +8,19 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from desktop.encounter.popcorn_board import PopcornBoard
-from desktop.encounter.workspace import EncounterWorkspace
-from tests.desktop.encounter.conftest import press_on_card, scenario, type_die
+from tests.desktop.encounter.conftest import (
+    popcorn_dag_readied,
+    press_on_card,
+    scenario,
+    type_die,
+)
 
 
 def _shaman_killed_on_its_turn(start):  # type: ignore[no-untyped-def]
     """Dag readies a blow on the shaman; the shaman moves (saved, no one named) and Dag's
     blow, set off from its Readied card, kills it: the hit recorded in the outcome panel."""
-    document = scenario("popcorn/readied-attack-disrupts-spell.json")
-    ws: EncounterWorkspace = start(document)
-    ws.show()
-    board = ws.board
+    ws, board = popcorn_dag_readied(start, "when the shaman closes")
     assert isinstance(board, PopcornBoard)
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
-    press_on_card(board, "dag", "1")
-    board.editor.set_value("target", "shaman")
-    board.editor.set_value("ready", "when the shaman closes")
-    press_on_card(board, "shaman", "N")
     press_on_card(board, "shaman", "4")
     board.editor.submit()
     assert board.editor.isHidden()

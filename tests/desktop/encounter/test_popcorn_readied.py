@@ -10,21 +10,18 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMenu
 
 from desktop.encounter.popcorn_board import SET_OFF, PopcornBoard
-from tests.desktop.encounter.conftest import press_on_card, scenario, type_die
+from tests.desktop.encounter.conftest import (
+    popcorn_dag_readied,
+    press_on_card,
+    scenario,
+    type_die,
+)
 
 
 def _readied_fight(start):  # type: ignore[no-untyped-def]
     """Dag readies an attack on the shaman, then the shaman moves (its turn saved)."""
-    document = scenario("popcorn/readied-attack-disrupts-spell.json")
-    ws = start(document)
-    board = ws.board
+    ws, board = popcorn_dag_readied(start, "when the shaman closes")
     assert isinstance(board, PopcornBoard)
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
-    press_on_card(board, "dag", "1")
-    board.editor.set_value("target", "shaman")
-    board.editor.set_value("ready", "when the shaman closes")
-    press_on_card(board, "shaman", "N")
     press_on_card(board, "shaman", "4")
     press_on_card(board, "wolf", "N")
     assert board.status_lanes["readied"].model.texts() == ["dag"]
@@ -81,16 +78,8 @@ def test_the_context_menu_and_enter_set_off_a_readied_action(start) -> None:  # 
 
 
 def test_a_readied_card_set_off_while_a_turn_is_filled_in_goes_in_its_sets_off(start) -> None:  # type: ignore[no-untyped-def]
-    document = scenario("popcorn/readied-attack-disrupts-spell.json")
-    ws = start(document)
-    board = ws.board
+    ws, board = popcorn_dag_readied(start, "the shaman starts a spell")
     assert isinstance(board, PopcornBoard)
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
-    press_on_card(board, "dag", "1")
-    board.editor.set_value("target", "shaman")
-    board.editor.set_value("ready", "the shaman starts a spell")
-    press_on_card(board, "shaman", "N")
     press_on_card(board, "shaman", "3")  # the shaman's spell turn, open in the form
     board.editor.set_value("spell", "sleep")
     board.editor.set_value("target", "dag")
