@@ -25,6 +25,7 @@ from sqlalchemy.engine import URL, make_url
 
 from core.store import StoreError
 from core.store.probe import probe
+from desktop.dialog_help import add_dialog_help
 from desktop.last_folder import CAMPAIGN, remember, start_path
 
 URL_KEY = "database/url"
@@ -134,6 +135,7 @@ class DatabaseSettingsDialog(QDialog):
 
     def __init__(self, settings: QSettings, current: str = "", parent: QWidget | None = None):
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setWindowTitle("Campaign database")
         self._settings = settings
         self.kind = QComboBox()

@@ -19,6 +19,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
     QDockWidget,
     QInputDialog,
     QLabel,
@@ -33,7 +34,7 @@ from core import __version__
 from core.roster.entries import Campaign, MonsterTemplate, RosterEntry
 from desktop.backup_actions import install_store_actions
 from desktop.campaign_access import CampaignAccess
-from desktop.dialog_help import install_dialog_help
+from desktop.dialog_help import HelpShown, use_help_window
 from desktop.encounter.actions import EncounterActions
 from desktop.encounter.panel_actions import PanelActions
 from desktop.encounter.quickref import add_card_menu
@@ -54,7 +55,7 @@ from desktop.roster.editor import EntryEditor, RecordEditor
 from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
 from desktop.store_retry import asker, is_retryable, with_retry
-from desktop.wheel_guard import install_wheel_guard
+from desktop.wheel_guard import guard_wheels
 from desktop.window_geometry import restore_geometry
 
 if TYPE_CHECKING:
@@ -67,6 +68,12 @@ LAST_CAMPAIGN_KEY = "campaign/last_id"
 _T = TypeVar("_T")
 
 
+def _help_for_dialog(dialog: QDialog) -> HelpShown:
+    from desktop.encounter.help_browser import HelpWindow  # on first F1 (start-up time)
+
+    return HelpWindow(dialog)
+
+
 class MainWindow(QMainWindow):
     """Shows one campaign of a store; the DM creates and switches campaigns here."""
 
@@ -75,9 +82,8 @@ class MainWindow(QMainWindow):
         """Builds the window and shows ``store``'s campaigns; with None, :meth:`use_store` is
         called after: at start-up the window's first frame comes before the store is opened."""
         super().__init__(parent)
-        install_wheel_guard()  # before any form is built: a passing wheel changes no field
+        use_help_window(_help_for_dialog)  # F1 in any of the app's dialogs opens its help
         self.setObjectName("MainWindow")
-        install_dialog_help()  # F1 in any of the app's dialogs opens its help section
         self._store: Store  # set by use_store, before anything the DM does can reach it
         self._settings = settings
         self._campaigns: list[Campaign] = []
@@ -138,6 +144,7 @@ class MainWindow(QMainWindow):
         self._restore_layout()
         if store is not None:
             self.use_store(store)
+        guard_wheels(self)  # a passing wheel changes no field of the roster form
 
     def use_store(self, store: Store) -> None:
         """Shows the campaigns of ``store``: the one shown last time, else the first."""

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.dialog_help import add_dialog_help
 from desktop.page_breaks import print_pages
 from desktop.svg_picture import draw_pictures_as_vectors
 
@@ -161,6 +162,7 @@ class PrintChoiceDialog(QDialog):
         """``round_tu``: the fight runs on the TU clock, whose printout cuts it into stretches
         of that many TU; the choices then speak of TU, never of rounds it does not have."""
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setWindowTitle("Print summary")
         count = max(count, 1)
         current = min(max(current, 1), count)

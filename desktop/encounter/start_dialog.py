@@ -41,6 +41,7 @@ from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus
 from core.roster.results import roster_combatant
 from core.roster.stamping import MONSTER_SIDE, StampError, stamp
 from core.rules import all_systems, find_system
+from desktop.dialog_help import add_dialog_help
 from desktop.encounter.options_form import OptionsForm
 
 NEW_SIDE = "new side…"
@@ -177,6 +178,7 @@ class StartEncounterDialog(QDialog):
         default_name: str = "Encounter", parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setWindowTitle("New Encounter")
         self.setObjectName("startEncounterDialog")
         self._fitted = False  # sized to its content within the screen when first shown

@@ -40,6 +40,7 @@ from desktop.resolution.steps_model import StepsModel, make_steps_view
 from desktop.store_call import busy
 from desktop.store_retry import asker, with_retry
 from desktop.timeline import TimelineWidget
+from desktop.wheel_guard import guard_wheels
 
 HEARTBEAT_MS = 10_000
 """How often a playing window renews its lease (it lasts 30 s: core.store.LEASE_SECONDS)."""
@@ -150,6 +151,7 @@ class EncounterWorkspace(QWidget):
         self.controller.refused.connect(lambda _text: self._show_lease())
         self.restore_layout()
         self.refresh()
+        guard_wheels(self)  # a passing wheel changes no field of the forms and panels
 
     def _ended_banner(self) -> QWidget:
         """Builds the strip that tells an ended encounter is read-only, with its way out."""

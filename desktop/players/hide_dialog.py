@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from core.model.values import Combatant
 from core.printout.words import kind_words
+from desktop.dialog_help import add_dialog_help
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -32,6 +33,7 @@ class HideDialog(QDialog):
     def __init__(self, fight: str, combatants: Iterable[Combatant], hidden: Iterable[str],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setObjectName("hideDialog")
         self.setWindowTitle("Hide From the Players")
         self._was = set(hidden)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from core.model.values import Kind, Spell, Weapon
 from core.printout.words import kind_words, status_words
 from core.roster.entries import MonsterTemplate, RosterEntry, RosterStatus, level_text
+from desktop.dialog_help import add_dialog_help
 from desktop.roster.editor import INT_FIELDS, TEXT_FIELDS
 
 Record = RosterEntry | MonsterTemplate
@@ -160,6 +161,7 @@ class ConflictDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setObjectName("conflictDialog")
         self.mine = mine
         self.theirs = theirs

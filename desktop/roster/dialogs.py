@@ -25,6 +25,7 @@ from core.model.dice import Roller
 from core.model.values import Combatant
 from core.roster.entries import MonsterTemplate, SessionLogEntry
 from core.roster.stamping import MAX_STAMP, StampError, stamp
+from desktop.dialog_help import add_dialog_help
 
 NEW_ENCOUNTER = "A new encounter"
 
@@ -40,6 +41,7 @@ class StampDialog(QDialog):
         targets: Sequence[str] = (),
     ) -> None:
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setWindowTitle(f"Stamp {template.name}")
         self.target = QComboBox()  # where they go: a new encounter or one still open
         self.target.setObjectName("stampTarget")
@@ -103,6 +105,7 @@ class SessionLogDialog(QDialog):
 
     def __init__(self, log: Sequence[SessionLogEntry], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setWindowTitle("Session log")
         self.resize(560, 380)
         self.tree = QTreeWidget()

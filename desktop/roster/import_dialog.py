@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.roster.merge import Choice, ImportChanges, ImportPlan, resolve
+from desktop.dialog_help import add_dialog_help
 from desktop.plain_text import plain
 
 CHOICE_LABELS = {
@@ -38,6 +39,7 @@ class DuplicatesDialog(QDialog):
 
     def __init__(self, plan: ImportPlan, source: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setObjectName("importDuplicatesDialog")
         self.setWindowTitle(f"Import {source}: already in the campaign")
         self.plan = plan

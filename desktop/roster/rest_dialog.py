@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.roster.entries import RosterEntry, available_spells, rested
+from desktop.dialog_help import add_dialog_help
 from desktop.plain_text import plain
 
 
@@ -40,6 +41,7 @@ class RestDialog(QDialog):
         self, entries: Sequence[RosterEntry], title: str, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setObjectName("restDialog")
         self.setWindowTitle(title)
         self.entries = list(entries)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.roster.results import ChangeField, Choice, ProposedChange
+from desktop.dialog_help import add_dialog_help
 from desktop.plain_text import elide_name, plain
 
 COLUMNS = ("Roster entry", "What", "When the fight began", "In the roster now",
@@ -98,6 +99,7 @@ class ResultsDialog(QDialog):
         title: str = "",
     ) -> None:
         super().__init__(parent)
+        add_dialog_help(self)  # F1 opens the help at this dialog's section
         self.setWindowTitle(f"Results of {title} for the roster" if title
                             else "Encounter results for the roster")
         # As large as a 1280x720 screen allows: every column reads whole, rows wrap.
