@@ -5,7 +5,7 @@ puts a filter on itself as it is made (:func:`add_dialog_help`): F1 pressed anyw
 comes up to the dialog unanswered, and the filter opens the help at the section about it, as
 a child of the dialog (a modal dialog blocks every other window). A filter on the whole
 application did the same, but it met every event of the program, objects half made or half
-deleted among them: a test worker crashed in a window's constructor, every time in one order.
+deleted among them.
 """
 
 from __future__ import annotations

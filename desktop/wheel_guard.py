@@ -5,8 +5,7 @@ Scrolling a form past a resting Kind list once turned a PC into a monster (and e
 takes focus by click or Tab only (never by the wheel passing over it), and a wheel over one
 that has no focus goes on to what holds it (the form scrolls). A filter on the whole
 application did the same for widgets made later too, but it met every event of the program,
-objects half made or half deleted among them: a test worker crashed in a window's
-constructor, every time in one order.
+objects half made or half deleted among them.
 """
 
 from __future__ import annotations
