@@ -14,6 +14,12 @@ call abandoned half-way on its thread could still commit after the DM was told i
 When the wait ends as busy or unreachable, :func:`desktop.store_retry.with_retry` offers Retry
 or Cancel as before.
 
+Python's cyclic garbage collector is switched off while a call is in flight. It runs in
+whichever thread happens to allocate, and the store's SQL allocates a great deal: collected on
+the worker, a closed dialog or window left in a reference cycle was deleted off the window's
+thread, which Qt does not allow (test processes then crashed in the next window's constructor,
+in ``QScreen::virtualSiblings``). Collection resumes on the window's thread after the call.
+
 One call at a time: timers that read or write the store (the lease heartbeat, a watching
 window's refresh) skip their tick while :func:`busy`, and a call started from the wait's own
 event loop (a deferred slot) first lets the one in flight end, then runs in place.
@@ -21,6 +27,7 @@ event loop (a deferred slot) first lets the one in flight end, then runs in plac
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -158,6 +165,8 @@ def run_store_call(
 
     worker = threading.Thread(target=work, name="combat-desk-store", daemon=True)
     _in_flight = done
+    collecting = gc.isenabled()
+    gc.disable()  # no Qt object collected on the worker: see the module's docstring
     try:
         worker.start()
         if not done.wait(GRACE_SECONDS):
@@ -167,6 +176,8 @@ def run_store_call(
         worker.join()  # it has only its signal left to send: the relay outlives it
     finally:
         _in_flight = None
+        if collecting:
+            gc.enable()
     notices, _after[:] = list(_after), []
     for notice in notices:  # the worker is done with them: in the order it asked
         notice()

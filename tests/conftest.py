@@ -65,10 +65,11 @@ def _drop_qt_leftovers(used_qt: bool) -> None:
     app.processEvents()
     if not used_qt:
         return
-    # What a Qt test left in reference cycles (Qt wrappers among them) is collected here, with
-    # no store call in flight: collected later, inside another test's store-call wait while
-    # its worker thread ran SQL, it crashed a worker once (the fault handler caught the main
-    # thread "Garbage-collecting" there). Only after Qt tests, and what survives is frozen
+    # What a Qt test left in reference cycles (Qt wrappers among them) is collected here, on
+    # the main thread, before the next test starts. (Collected on a store call's worker
+    # thread, such objects were deleted off their thread and crashed workers later on:
+    # desktop/store_call.py holds the collector off while its worker runs.) Only after Qt
+    # tests, and what survives is frozen
     # (left to reference counting): a full collection after every test, each scanning all that
     # earlier tests kept, doubled the suite's time.
     gc.collect()

@@ -8,9 +8,11 @@ file's write lock while the DM renames a roster entry.
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -201,6 +203,28 @@ def test_a_quick_call_shows_nothing_and_runs_off_the_window_thread(qtbot: QtBot)
     assert run_store_call(None, "Saving", lambda: threads.append(threading.current_thread()) or 7)
     assert threads and threads[0] is not threading.main_thread()
     assert shown == [] and progress_dialog() is None
+
+
+def test_a_window_left_in_a_reference_cycle_is_deleted_on_the_window_thread(
+        qtbot: QtBot) -> None:
+    """The collector runs where Python allocates; the store's SQL allocates a lot on the worker.
+    Collected there, a closed window in a cycle was deleted off the window's thread and a later
+    window's constructor crashed the process."""
+    deleted_on: list[str] = []
+    closed = QWidget()
+    closed.itself = closed  # type: ignore[attr-defined]  # a cycle: only the collector frees it
+    weakref.finalize(closed, lambda: deleted_on.append(threading.current_thread().name))
+    del closed
+
+    def allocating_call() -> int:
+        rows = [[] for _ in range(50_000)]  # like a big query: far past the collector's thresholds
+        time.sleep(0.1)  # past the grace: the window's thread waits in its event loop
+        return len(rows)
+
+    assert run_store_call(None, "Saving", allocating_call) == 50_000
+    assert deleted_on == []  # not yet: nothing was collected while the call ran
+    gc.collect()
+    assert deleted_on == [threading.main_thread().name]
 
 
 def test_calls_nested_or_off_the_window_thread_run_in_place(qtbot: QtBot) -> None:
