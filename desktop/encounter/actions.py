@@ -223,19 +223,33 @@ class EncounterActions:
             # Not read now (cancelled or refused): it is read when its tab is first shown.
             self.window.tabs.addTab(WaitingTab(active[-1]), f"Encounter: {active[-1].name}")
 
-    def _take_back_from_ended_app(self, session: EncounterSession) -> None:
+    def _take_back_from_ended_app(self, session: EncounterSession) -> bool:
         """Plays on a fight whose lease a Combat Desk on this computer, run by this user, still
         holds although it is no longer running (killed, crashed): no need to wait for its lease
-        to run out or to press Take Over."""
+        to run out or to press Take Over. Tells whether it did."""
         lease = session.lease
-        if (not session.watching or lease is None or lease.holder.host != self.holder.host
+        if (not session.watching or session.read_only is not None or lease is None
+                or lease.holder.host != self.holder.host
                 or lease.holder.user != self.holder.user
                 or not self._has_ended(lease.holder)):
-            return
+            return False
         self.window.store_call(lambda: session.claim(take_over=True))  # the same lease: safe
         self.window.statusBar().showMessage(
             f"{session.info.name} was open in a Combat Desk on this computer that is no longer "
             "running; you play it here now.", 10000)
+        return True
+
+    def _play_on_if_holder_ended(self, workspace: EncounterWorkspace) -> None:
+        """A watching tab's check at each read: the Combat Desk it watched may have been killed
+        since the tab opened (at opening, :meth:`_claim` checks the same)."""
+        from core.store import StoreError
+
+        try:
+            taken = self._take_back_from_ended_app(workspace.session)
+        except StoreError:
+            return  # the database is busy or away: the next watching read checks again
+        if taken:
+            workspace.played_here()
 
     def _has_ended(self, holder: LeaseHolder) -> bool:
         """Tells whether a holder on this computer no longer runs: its lock file is free, or
@@ -310,6 +324,7 @@ class EncounterActions:
             lambda words: self.window.statusBar().showMessage(words, 4000))
         workspace.reopen_requested.connect(lambda: self.reopen_current(workspace))
         workspace.watching_changed.connect(lambda: self._on_workspace_changed(workspace))
+        workspace.watched.connect(lambda: self._play_on_if_holder_ended(workspace))
         workspace.controller.changed.connect(lambda: self._on_workspace_changed(workspace))
         return workspace
 

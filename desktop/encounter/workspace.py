@@ -66,6 +66,9 @@ class EncounterWorkspace(QWidget):
     """The DM asked to reopen this ended encounter (the Encounter menu does it, undoably)."""
     watching_changed = Signal()
     """This window started or stopped only watching (taken over, Take Over): the menus follow."""
+    watched = Signal()
+    """A watching read is done and this window still only watches: the encounter menu checks
+    whether the Combat Desk that plays the fight still runs on this computer."""
 
     def __init__(
         self, session: EncounterSession, settings: QSettings | None = None,
@@ -333,6 +336,8 @@ class EncounterWorkspace(QWidget):
         except (StoreError, ValueError):
             return  # the next tick tries again
         self._show_lease()
+        if self.session.watching and self.session.read_only is None:
+            self.watched.emit()
 
     def let_go(self) -> None:
         """Stops the timers and lets the encounter go (the tab or the window closes)."""
@@ -366,10 +371,14 @@ class EncounterWorkspace(QWidget):
                 top.statusBar().showMessage(
                     plain(f"{self.session.info.name} was not taken over: {exc}"), 15000)
             return False
+        self.played_here()
+        return True
+
+    def played_here(self) -> None:
+        """Shows that this window plays the encounter now (taken over, or its holder ended)."""
         self.controller.stack.clear()
         self.board.message.clear()  # an earlier "taken over" refusal no longer holds
         self.refresh()
-        return True
 
     def _selected_step(self) -> Step | None:
         seq = self.sync.selected_step()

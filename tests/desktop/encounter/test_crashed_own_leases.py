@@ -178,3 +178,38 @@ def test_a_lease_whose_recorded_process_is_gone_is_played_on_and_a_live_one_is_w
         assert "no longer running; you play it here now" in window.statusBar().currentMessage()
     finally:
         store.close()
+
+
+def test_a_watching_tab_plays_on_once_the_combat_desk_it_watched_is_killed(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
+    setup = Store.open(url)
+    campaign = setup.campaigns.create("Greyhawk")
+    fight = _fight(setup, campaign.id, "Guardroom")
+    setup.close()
+    child = subprocess.Popen([sys.executable, "-c", NO_LOCK_FILE_CHILD, url, str(fight)],
+                             cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    store = Store.open(url)
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        window = MainWindow(store, QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+        qtbot.addWidget(window)
+        window.show()
+        workspace = _workspaces(window)[0]
+        window.tabs.setCurrentWidget(workspace)
+        workspace.watch()  # the watch timer's slot: the other Combat Desk still runs
+        assert workspace.session.watching and workspace.lease_banner.isVisible()
+        assert not window.encounter_actions.end_action.isEnabled()
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+        workspace.watch()  # its next tick, well before the lease would run out
+        assert workspace.session.holding and not workspace.session.watching
+        assert not workspace.lease_banner.isVisible() and workspace.board.isEnabled()
+        assert window.encounter_actions.end_action.isEnabled()
+        assert "no longer running; you play it here now" in window.statusBar().currentMessage()
+    finally:
+        if child.poll() is None:
+            child.send_signal(signal.SIGKILL)
+            child.wait(10)
+        store.close()
