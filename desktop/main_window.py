@@ -12,7 +12,6 @@ from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
-    QGuiApplication,
     QKeySequence,
     QUndoGroup,
     QUndoStack,
@@ -54,6 +53,7 @@ from desktop.roster.conflict_dialog import Choice, ConflictDialog
 from desktop.roster.editor import EntryEditor, RecordEditor
 from desktop.roster.panel import RosterPanel
 from desktop.roster.template_editor import TemplateEditor
+from desktop.screens import screen_of
 from desktop.store_retry import asker, is_retryable, with_retry
 from desktop.wheel_guard import guard_wheels
 from desktop.window_geometry import restore_geometry
@@ -250,7 +250,7 @@ class MainWindow(QMainWindow):
         A laptop at 1280×720 must see the whole window, buttons at the bottom included.
         """
         width, height = 1240, 760
-        screen = self.screen() or QGuiApplication.primaryScreen()
+        screen = screen_of(self)
         if screen is not None:
             room = screen.availableGeometry()
             width, height = min(width, room.width()), min(height, room.height())

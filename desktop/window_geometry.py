@@ -15,6 +15,8 @@ from PySide6.QtCore import QByteArray, QDataStream, QRect, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
+from desktop.screens import screen_of
+
 _MAGIC = 0x1D9D0CB
 """The first four bytes of every QWidget.saveGeometry()."""
 
@@ -77,8 +79,7 @@ def restore_geometry(window: QWidget, data: object) -> bool:
     saved = read_saved_geometry(data)
     if saved is None:
         return restored
-    screen = (QGuiApplication.screenAt(saved.normal.center()) or window.screen()
-              or QGuiApplication.primaryScreen())
+    screen = QGuiApplication.screenAt(saved.normal.center()) or screen_of(window)
     if screen is None:
         return restored
     window.setGeometry(fit_into(saved, screen.availableGeometry()))

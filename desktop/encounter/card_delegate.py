@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QTextLayout, QTextOption
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 _Index = QModelIndex | QPersistentModelIndex
 _PAD = 3
@@ -104,7 +110,9 @@ class ClippedCardDelegate(QStyledItemDelegate):
         text = option.text  # type: ignore[attr-defined]
         option.text = ""  # type: ignore[attr-defined]
         widget = option.widget  # type: ignore[attr-defined]
-        style = widget.style() if widget is not None else None
+        # The application's style, not widget.style() (see desktop/screens.py): the lanes
+        # have no style sheet of their own.
+        style = QApplication.style()
         if style is not None:  # the background, selection and focus as the style draws them
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, widget)
         rect = option.rect.adjusted(_PAD, _PAD, -_PAD, -_PAD)  # type: ignore[attr-defined]

@@ -11,9 +11,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, Qt
-from PySide6.QtGui import QGuiApplication, QShowEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
+    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -43,6 +44,7 @@ from core.roster.stamping import MONSTER_SIDE, StampError, stamp
 from core.rules import all_systems, find_system
 from desktop.dialog_help import add_dialog_help
 from desktop.encounter.options_form import OptionsForm
+from desktop.screens import screen_of
 
 NEW_SIDE = "new side…"
 SIDE_COLUMN = 2
@@ -296,7 +298,7 @@ class StartEncounterDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:
         if not self._fitted:
             self._fitted = True
-            screen = self.screen() or QGuiApplication.primaryScreen()
+            screen = screen_of(self)
             if screen is not None:
                 self.fit_to(screen.availableGeometry())
         super().showEvent(event)
@@ -317,7 +319,8 @@ class StartEncounterDialog(QDialog):
             top, side = inner.top() - frame.top(), inner.left() - frame.left()
             bottom = frame.bottom() - inner.bottom()
         else:
-            top, side, bottom = self.style().pixelMetric(QStyle.PixelMetric.PM_TitleBarHeight), 0, 0
+            top, side, bottom = QApplication.style().pixelMetric(
+                QStyle.PixelMetric.PM_TitleBarHeight), 0, 0
         room = room.adjusted(side, top, -side, -bottom)
         width = min(hint.width(), room.width())
         height = min(hint.height() + options, room.height())

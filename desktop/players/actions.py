@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMenu
 
 from core.fight.log import hide_from_players
 from desktop.players.host import PlayersHost
+from desktop.screens import screen_of
 
 if TYPE_CHECKING:
     from core.printout.players import PlayersView
@@ -223,7 +224,7 @@ class PlayersActions(QObject):
             self.widget.activateWindow()  # Esc on a single screen: back to the DM's window
 
     def own_screen(self) -> QScreen | None:
-        return self.widget.screen() or QGuiApplication.primaryScreen()
+        return screen_of(self.widget)
 
     def chosen_screen(self) -> QScreen | None:
         """Gets the screen the DM chose last time if it is still there, else another screen
@@ -246,6 +247,7 @@ class PlayersActions(QObject):
         if window.isFullScreen():
             window.set_full_screen(False)  # first: leaving it puts the window back where it was
         window.setScreen(screen)
+        window.placed_on = screen.name()
         # A window in the middle of that screen: where Esc brings a full screen back to.
         size = QSize(min(1280, room.width() * 3 // 4), min(720, room.height() * 3 // 4))
         window.setGeometry(QRect(room.center() - QPoint(size.width(), size.height()) / 2,

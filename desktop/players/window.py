@@ -10,7 +10,15 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QRect, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QColor, QFont, QKeyEvent, QResizeEvent
+from PySide6.QtGui import (
+    QCloseEvent,
+    QColor,
+    QFont,
+    QGuiApplication,
+    QKeyEvent,
+    QResizeEvent,
+    QScreen,
+)
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -22,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.printout.players import PlayersView
+from desktop.screens import screen_of
 from desktop.timeline import TimelineWidget
 
 LEAVE_KEYS = "Esc or F11"
@@ -132,6 +141,9 @@ class PlayersWindow(QWidget):
         self._changed: list[QWidget] = []
         """What the last view changed: painted at once by :meth:`paint_now`."""
         self._normal: QRect | None = None
+        self.placed_on = ""
+        """The name of the screen the DM put this window on (View › Players' Screen On): a
+        name, not the screen itself, which a widget must not hold (desktop/screens.py)."""
         """Where the window was before it filled the screen."""
         # Its own least size, not its layout's at the type of the size before: a window of large
         # type refused to be made smaller, and the type is only fitted once it is resized.
@@ -233,13 +245,16 @@ class PlayersWindow(QWidget):
 
     # --- full screen -----------------------------------------------------------------------------
 
+    def _placed_screen(self) -> QScreen | None:
+        return next((s for s in QGuiApplication.screens() if s.name() == self.placed_on), None)
+
     def set_full_screen(self, full: bool) -> None:
         """Shows the window full screen on the screen it is on, or as a window again."""
         if full and not self.isFullScreen():
             # The whole screen asked for by hand too: without a window manager (a bare X
             # server, a kiosk) full screen is only a wish, and the window would stay small.
             self._normal = self.geometry()
-            screen = self.screen()
+            screen = self._placed_screen() or screen_of(self)
             if screen is not None:
                 self.setGeometry(screen.geometry())
             self.showFullScreen()
@@ -326,7 +341,7 @@ class PlayersWindow(QWidget):
         around = self.timeline.height() - box.height() if box.height() > 0 else 0.0
         around = max(around, 5 * self.timeline.row_pitch())  # the axis and the legend
         needed = math.ceil(rows * self.timeline.row_pitch() + around)
-        screen = self.screen()
+        screen = self._placed_screen() or screen_of(self)
         if screen is not None:  # a fight of many: the rows scroll rather than the window grow
             needed = min(needed, screen.availableGeometry().height() * 6 // 10)
         if self.timeline.minimumHeight() != needed:
