@@ -17,8 +17,7 @@ or Cancel as before.
 Python's cyclic garbage collector is switched off while a call is in flight. It runs in
 whichever thread happens to allocate, and the store's SQL allocates a great deal: collected on
 the worker, a closed dialog or window left in a reference cycle was deleted off the window's
-thread, which Qt does not allow (test processes then crashed in the next window's constructor,
-in ``QScreen::virtualSiblings``). Collection resumes on the window's thread after the call.
+thread, which Qt does not allow. Collection resumes on the window's thread after the call.
 
 One call at a time: timers that read or write the store (the lease heartbeat, a watching
 window's refresh) skip their tick while :func:`busy`, and a call started from the wait's own

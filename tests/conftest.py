@@ -66,9 +66,9 @@ def _drop_qt_leftovers(used_qt: bool) -> None:
     if not used_qt:
         return
     # What a Qt test left in reference cycles (Qt wrappers among them) is collected here, on
-    # the main thread, before the next test starts. (Collected on a store call's worker
-    # thread, such objects were deleted off their thread and crashed workers later on:
-    # desktop/store_call.py holds the collector off while its worker runs.) Only after Qt
+    # the main thread, before the next test starts. (A store call's worker thread never
+    # collects: desktop/store_call.py. The crashes in a later window's constructor came from
+    # the application's screen held by our widgets: desktop/screens.py.) Only after Qt
     # tests, and what survives is frozen
     # (left to reference counting): a full collection after every test, each scanning all that
     # earlier tests kept, doubled the suite's time.

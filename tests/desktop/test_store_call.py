@@ -208,8 +208,8 @@ def test_a_quick_call_shows_nothing_and_runs_off_the_window_thread(qtbot: QtBot)
 def test_a_window_left_in_a_reference_cycle_is_deleted_on_the_window_thread(
         qtbot: QtBot) -> None:
     """The collector runs where Python allocates; the store's SQL allocates a lot on the worker.
-    Collected there, a closed window in a cycle was deleted off the window's thread and a later
-    window's constructor crashed the process."""
+    Collected there, a closed window in a cycle was deleted off the window's thread, which Qt
+    does not allow."""
     deleted_on: list[str] = []
     closed = QWidget()
     closed.itself = closed  # type: ignore[attr-defined]  # a cycle: only the collector frees it
