@@ -203,8 +203,12 @@ class ResultsDialog(QDialog):
         written = combo.currentText() if combo is not None else (
             item.text() if item is not None else "")
         tip = item.toolTip() if item is not None else (combo.toolTip() if combo else "")
-        self.detail.setText(plain(f"{change.description}. Write to the roster: {written}. "
-                                  f"{tip}"))
+        said = f"{change.description}. Write to the roster: {written}."
+        # The tip adds why a line is offered; where it starts by repeating the line, that part
+        # is left out.
+        if tip.startswith(change.description):
+            tip = tip[len(change.description):].lstrip(" .\n")
+        self.detail.setText(plain(f"{said} {tip}".strip()))
 
     def set_ending(self, ending: bool) -> None:
         """Says that Apply also ends the encounter, and Cancel leaves it open."""

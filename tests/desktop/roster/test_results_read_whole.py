@@ -78,3 +78,6 @@ def test_every_column_and_choice_reads_whole_at_1280x720(qtbot: QtBot) -> None:
                                            "fight's change")
     dialog.choose(4, Choice.KEEP)
     assert "Write to the roster: Keep the roster: Sleep" in dialog.detail.text()
+    for row, change in enumerate(dialog.changes):  # each line said once, not again as a tip
+        table.setCurrentCell(row, 0)
+        assert dialog.detail.text().count(change.description) == 1, dialog.detail.text()
