@@ -212,8 +212,9 @@ RULES = rule_table(
           "fallen_nominee"),
     _rule("pass.fallen-actor", "3. Pass the Action",
           "Source silent: an active creature killed or knocked out during its own turn (a "
-          "readied blow) names no one; the DM gives the next turn to any creature still to "
-          "act. One that fled on its turn has finished its action and still names the next."),
+          "readied blow) names no one, and a name written down before the blow was known "
+          "lapses; the DM gives the next turn to any creature still to act. One that fled on "
+          "its turn has finished its action and still names the next."),
     _rule("round.every-creature-acts", "3. Pass the Action",
           "A round lasts until every creature able to act has taken its action.",
           "require_full_rounds"),
@@ -1223,16 +1224,14 @@ class _Engine:
             expected, because, why = None, (R_ACTION,), ""
             nominee = turn.nominates
             round_over = not self.to_act
+            if self.status[cid] in (Status.DEAD, Status.UNCONSCIOUS):
+                # popcorn.pass.fallen-actor: a creature that fled on its own turn has finished
+                # its action and still passes it on; one killed during its turn cannot. A name
+                # the DM wrote down with the turn, before its readied blow was known, lapses:
+                # the DM gives the next turn to any creature still to act.
+                nominee = None
             if nominee is not None:
                 npath = f"{path}.nominates"
-                if self.status[cid] in (Status.DEAD, Status.UNCONSCIOUS):
-                    # popcorn.pass.fallen-actor: a creature that fled on its own turn has
-                    # finished its action and still passes it on; one killed during its turn
-                    # cannot, and the DM gives the next turn to a creature still to act.
-                    raise ScenarioError(npath,
-                                        f"{self.name(cid)} fell during its turn and cannot "
-                                        "name who acts next: give the next turn to any "
-                                        "creature still to act")
                 if not self.active(nominee):
                     if self.options.fallen_nominee == FallenNominee.REFUSE:
                         raise ScenarioError(npath,

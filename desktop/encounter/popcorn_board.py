@@ -365,8 +365,9 @@ class PopcornBoard(BoardBase):
             # the turn to any creature still to act (N only marks the DM's pick here).
             actor = escape(labels.get(self.fallen_actor, "the last creature"))
             picked = self._picked.get(self._turn_key())
-            if picked is not None and picked in self._still_to_act(resolved):
-                self.active = picked
+            # A name written with its turn before the blow was known lapsed: only the DM's
+            # pick is shown as acting next.
+            self.active = picked if picked in self._still_to_act(resolved) else None
             text = (f"{round_no}{actor} fell during its turn and names no one: you choose who "
                     "acts next — drop any creature still to act on an action (or select it "
                     "and press N)")
@@ -606,8 +607,9 @@ class PopcornBoard(BoardBase):
                 else 0)
 
     def _fallen_actor(self, last: dict[str, Any] | None, resolved: Any) -> str | None:
-        """Gets the last turn's creature if it fell during that turn without naming anyone."""
-        if last is None or last.get("nominates") or resolved is None:
+        """Gets the last turn's creature if it fell during that turn: it names no one (a name
+        written with the turn before the blow was known lapses)."""
+        if last is None or resolved is None:
             return None
         actor = str(last.get("actor"))
         found = resolved.combatants.get(actor)

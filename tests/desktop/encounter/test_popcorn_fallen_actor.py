@@ -16,12 +16,15 @@ from tests.desktop.encounter.conftest import (
 )
 
 
-def _shaman_killed_on_its_turn(start):  # type: ignore[no-untyped-def]
-    """Dag readies a blow on the shaman; the shaman moves (saved, no one named) and Dag's
-    blow, set off from its Readied card, kills it: the hit recorded in the outcome panel."""
+def _shaman_killed_on_its_turn(start, names: str = ""):  # type: ignore[no-untyped-def]
+    """Dag readies a blow on the shaman; the shaman moves (saved, naming ``names`` or no one)
+    and Dag's blow, set off from its Readied card, kills it: the hit recorded in the outcome
+    panel."""
     ws, board = popcorn_dag_readied(start, "when the shaman closes")
     assert isinstance(board, PopcornBoard)
     press_on_card(board, "shaman", "4")
+    if names:
+        board.editor.set_value("nominates", names)
     board.editor.submit()
     assert board.editor.isHidden()
     assert board.set_off("dag")
@@ -61,6 +64,25 @@ def test_the_header_says_the_dm_picks_who_acts_and_n_gives_that_creature_the_tur
     assert [t["actor"] for t in turns] == ["dag", "shaman", "wolf"]
     assert "nominates" not in turns[1]  # nothing written on the dead creature's turn
     assert ws.controller.stack.count() == count + 1 and ws.controller.error is None
+
+
+def test_a_name_written_before_the_blow_lapses_and_the_dm_picks_who_acts(start) -> None:  # type: ignore[no-untyped-def]
+    """At the table the DM writes the shaman's whole turn, its nominee too, and only then
+    records the readied blow that kills it: the hit is taken (it was refused), the name lapses
+    and the DM picks who acts next, as when the turn named no one."""
+    ws, board = _shaman_killed_on_its_turn(start, names="wolf")
+    assert ws.controller.error is None and not board.message.text().startswith("Refused")
+    header = board.active_label.text()
+    assert "shaman fell during its turn" in header and "names no one" in header
+    assert board.active is None  # the lapsed name is not shown as acting next
+    press_on_card(board, "wolf", "N")
+    assert board.active == "wolf" and not board.message.text().startswith("Refused")
+    press_on_card(board, "wolf", "1")
+    board.editor.set_value("target", "dag")
+    board.editor.submit()
+    turns = ws.controller.state.rounds[0]["turns"]
+    assert [t["actor"] for t in turns] == ["dag", "shaman", "wolf"]
+    assert ws.controller.error is None
 
 
 def test_a_new_round_whose_opener_no_one_named_says_so(start) -> None:  # type: ignore[no-untyped-def]
