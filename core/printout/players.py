@@ -345,6 +345,10 @@ def _popcorn_turn(state: EncounterState, visible: set[str], names: Names,
         last = next((t for t in reversed(turns)
                      if isinstance(t, Mapping) and not t.get("triggered")), None)
         nominee = last.get("nominates") if last is not None else None
+        actor = last.get("actor") if last is not None else None
+        if isinstance(actor, str) and actor in resolution.combatants and \
+                resolution.combatants[actor].status in (Status.DEAD, Status.UNCONSCIOUS):
+            nominee = None  # popcorn.pass.fallen-actor: a name written before the blow lapsed
         fallen = (isinstance(nominee, str) and nominee in resolution.combatants
                   and resolution.combatants[nominee].status is not Status.ACTIVE)
         if fallen and last is not None:

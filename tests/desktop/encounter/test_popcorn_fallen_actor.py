@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from core.printout.players import players_view
 from desktop.encounter.popcorn_board import PopcornBoard
 from tests.desktop.encounter.conftest import (
     popcorn_dag_readied,
@@ -75,6 +76,8 @@ def test_a_name_written_before_the_blow_lapses_and_the_dm_picks_who_acts(start) 
     header = board.active_label.text()
     assert "shaman fell during its turn" in header and "names no one" in header
     assert board.active is None  # the lapsed name is not shown as acting next
+    shown = players_view(ws.controller.state, ws.controller.known_resolution(), heading="")
+    assert "Acts next: to be named" in shown.turn, shown.turn  # nor on the players' screen
     press_on_card(board, "wolf", "N")
     assert board.active == "wolf" and not board.message.text().startswith("Refused")
     press_on_card(board, "wolf", "1")
