@@ -230,7 +230,9 @@ RULES = rule_table(
     Rule("addict.declare.spell-target", REV, "Phase 6: Action declarations",
          "Only a spell (D) must name a precise target or area of effect."),
     Rule("addict.declare.delay", REV, "Phase 6: Action declarations",
-         "Every full 6 seconds of real delay in declaring delays the action one segment.",
+         "Every full 6 seconds of a player's real delay in declaring delays the action one "
+         "segment; the DM notes the other combatants' declarations privately (hirelings too), "
+         "untimed.",
          "seconds_per_segment"),
     Rule("addict.declare.prepare", REV, "Preparing actions",
          "A prepared action becomes ready when it would resolve and triggers when its "

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from core.fight.encounter import add_entry, remove_entry, replace_entry, start_round
 from core.fight.log import Command
-from core.model.values import Status, StepEvent
+from core.model.values import Combatant, Kind, Status, StepEvent
 from core.printout.words import round_title
 from core.rules import find_system
 from desktop.encounter.board_base import BoardBase, form_area, with_buttons, wrapped_label
@@ -70,6 +70,13 @@ def lane_text(entry: dict[str, Any], labels: dict[str, str]) -> str:
     if outcome:
         text += f" ({', '.join(outcome)})"
     return text
+
+
+def _declared_by_a_player(combatant: Combatant) -> bool:
+    """Tells whether a player declares for ``combatant`` (a PC, or a henchman on the party's
+    side): Phase 6 has the DM note the other combatants' declarations privately (hirelings
+    too), so their declarations are not timed."""
+    return combatant.kind in (Kind.PC, Kind.HENCHMAN) and combatant.side != "monsters"
 
 
 class LetterBoard(BoardBase):
@@ -393,7 +400,8 @@ class LetterBoard(BoardBase):
         self.editor.open_for(actor, lane, self.combatants(), "Declare",
                              unavailable=self._unavailable(), spent_spells=self.spells_used(cid))
         self._show_form_top()
-        self.start_declaration_timer(cid)
+        if _declared_by_a_player(actor):  # addict.declare.delay: players are timed
+            self.start_declaration_timer(cid)
 
     def _show_form_top(self) -> None:
         """Scrolls the form to its heading and Target: it opened where the last one was left,

@@ -235,6 +235,22 @@ def test_each_shot_of_a_volley_keeps_its_step_once_one_is_recorded(start) -> Non
     assert [cells[3] for cells in _shot_rows(ws)] == ["hits", "misses"]
 
 
+def test_monsters_declared_by_the_dm_are_not_timed(start, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """addict.declare.delay: Phase 6 has the DM note the monsters' declarations privately; a
+    timer that ran while the DM picked an orc's target gave it delay segments."""
+    ws = start(scenario("addict/winner-first-letter-order.json"))
+    board = ws.board
+    assert isinstance(board, LetterBoard)
+    press_on_card(board, "orc-1", "G")
+    assert board.timing is None and not board.timer.isValid()
+    monkeypatch.setattr(board.timer, "elapsed", lambda: 13_400)  # however long it takes
+    fill_and_declare(board, target="fighter")
+    entry = ws.controller.state.rounds[-1]["declarations"][0]
+    assert entry["actor"] == "orc-1" and "delay_seconds" not in entry
+    press_on_card(board, "fighter", "G")  # a player's combatant is timed
+    assert board.timing == "fighter"
+
+
 def test_the_timer_counts_the_players_deciding_not_the_dms_typing(start, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """addict's declaration delay is the player's hesitation (issue 24): 19 s of the DM
     filling the form in once became "delay 3 segments"."""

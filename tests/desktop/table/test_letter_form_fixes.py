@@ -72,13 +72,13 @@ def test_a_typed_delay_of_0_wins_over_the_timer_and_a_change_keeps_it(
     button(board, "Start Round 1").click()
     button(board, "New Round").click()
     assert board.round_label.text() == "<b>Round 2</b>"
-    key_card(board, "Orc 2", "G")  # the clock starts
+    key_card(board, "Garrick", "G")  # a player's combatant: the clock starts
     delay = field(board, "Delay")
     assert isinstance(delay, QSpinBox) and delay.text() == "from the timer"
     monkeypatch.setattr(board.timer, "elapsed", lambda: 23_400)
     _type_into(delay, "0")
     assert delay.text() == "0 s"
-    fill(board, Target="Garrick")
+    fill(board, Target="Orc 2")
     entry = declarations(ws)[0]
     assert entry["delay_seconds"] == 0, entry  # written, not left to the timer's 23 s
     assert (
@@ -89,16 +89,16 @@ def test_a_typed_delay_of_0_wins_over_the_timer_and_a_change_keeps_it(
     resolution = ws.controller.resolution
     assert resolution is not None
     names = {c.id: c.label for c in ws.controller.state.combatants.values()}
-    blow = next(s for s in resolution.steps if names[s.actor] == "Orc 2")
+    blow = next(s for s in resolution.steps if names[s.actor] == "Garrick")
     assert blow.segment == 1, blow  # no declaration delay: 23 s would have made it segment 4
 
     # Changing the target keeps the 0 s saved; typing another figure replaces it.
-    press_on_lane(board, "G · strike [G]", "Orc 2", Qt.Key.Key_Return)
+    press_on_lane(board, "G · strike [G]", "Garrick", Qt.Key.Key_Return)
     assert field(board, "Delay").text() == "0 s"
-    fill(board, Target="Pip Underbough")
+    fill(board, Target="Orc 1")
     assert declarations(ws)[0]["delay_seconds"] == 0
     assert declarations(ws)[0]["target"] != entry["target"]
-    press_on_lane(board, "G · strike [G]", "Orc 2", Qt.Key.Key_Return)
+    press_on_lane(board, "G · strike [G]", "Garrick", Qt.Key.Key_Return)
     _type_into(field(board, "Delay"), "13")
     fill(board)
     assert declarations(ws)[0]["delay_seconds"] == 13
@@ -109,14 +109,14 @@ def test_a_timed_declaration_changed_keeps_the_timers_seconds(
 ) -> None:
     ws = start_fight(table, "addict")
     board = _board(ws)
-    key_card(board, "Orc 1", "G")
+    key_card(board, "Garrick", "G")
     monkeypatch.setattr(board.timer, "elapsed", lambda: 13_400)
-    fill(board, Target="Garrick")  # Delay left at "from the timer"
+    fill(board, Target="Orc 1")  # Delay left at "from the timer"
     assert declarations(ws)[0]["delay_seconds"] == 13
     assert "declared in 13 s" in board.timer_label.text()
-    press_on_lane(board, "G · strike [G]", "Orc 1", Qt.Key.Key_Return)
+    press_on_lane(board, "G · strike [G]", "Garrick", Qt.Key.Key_Return)
     assert field(board, "Delay").text() == "13 s"
-    fill(board, Target="Brannoc the Bold")
+    fill(board, Target="Orc 2")
     assert declarations(ws)[0]["delay_seconds"] == 13
 
 
