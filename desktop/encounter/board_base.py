@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from core.model.values import Combatant, Status
@@ -69,10 +69,35 @@ def form_area(editor: QWidget, name: str, width: int | None = None) -> QScrollAr
     area.setWidget(editor)
     editor.hide()  # setWidget shows it: an empty form would offer Declare with no one
     area.setMinimumHeight(160)
-    if width is None:
-        width = editor.minimumSizeHint().width() + area.verticalScrollBar().sizeHint().width()
-    area.setMinimumWidth(width)
+    _FormWidth(area, editor, width)
     return area
+
+
+class _FormWidth(QObject):
+    """Keeps the form's area at least as wide as the form needs, as its rows change.
+
+    The width was set once, from the form as first built: a caster's form in the surprise
+    segments (Prepared, Trigger by, Delay) needed more, and its fields were cut on the right
+    in a Combatants panel narrowed by short names. The area only grows, so the panel does not
+    jump back and forth between one form and the next; ``floor`` is the width it starts at.
+    """
+
+    def __init__(self, area: QScrollArea, editor: QWidget, floor: int | None) -> None:
+        super().__init__(area)
+        self._area, self._editor, self._floor = area, editor, floor or 0
+        editor.installEventFilter(self)
+        self.fit()
+
+    def fit(self) -> None:
+        need = max(self._floor, self._editor.minimumSizeHint().width()
+                   + self._area.verticalScrollBar().sizeHint().width())
+        if self._area.minimumWidth() < need:
+            self._area.setMinimumWidth(need)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Show):
+            self.fit()
+        return False
 
 
 def with_buttons(area: QScrollArea, editor: EntryEditor) -> QWidget:

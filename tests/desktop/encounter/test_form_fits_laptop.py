@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
+from core.fight.encounter import set_field
 from core.store import Store
 from desktop.main_window import MainWindow
+from tests.desktop.encounter.conftest import press_on_card, scenario
 from tests.desktop.encounter.laptop_fights import PC_IDS
 from tests.desktop.encounter.laptop_shots import open_fight
 
@@ -79,3 +81,21 @@ def test_the_addict_form_is_whole_at_1280x720(qtbot: Any, sample_store: Store, s
     # the area scrolls down only: no sideways scroll bar hides a field's end
     assert board.editor_area.horizontalScrollBar().maximum() == 0 or \
         not board.editor_area.horizontalScrollBar().isVisible()
+
+
+def test_a_fuller_form_widens_a_narrow_panel_instead_of_being_cut(start: Any) -> None:
+    """The tester's Sister Ysolde (a third walk): in the surprise segments the form has a
+    "Surprise segment" row, whose long label left the lists too little room, and they were cut
+    on the right in a Combatants panel sized for the shorter form. The DM narrows the panel as
+    far as it goes; the fuller form then widens it and is whole."""
+    ws = start(scenario("addict/winner-first-letter-order.json"))
+    ws.resize(1280, 720)
+    ws.controller.run(set_field("surprise", {"party": 5, "monsters": 1}))
+    dock = ws.panels.docks["combatantsDock"]
+    ws.panels.resizeDocks([dock], [120], Qt.Orientation.Horizontal)
+    _settle()
+    board = ws.board
+    press_on_card(board, "fighter", "G")
+    _settle()
+    assert board.editor.form.isRowVisible(board.editor.segment), "the surprise form"
+    assert not _form_problems(board), "\n".join(_form_problems(board))
