@@ -321,7 +321,7 @@ class LetterBoard(BoardBase):
                 self.timer_label.setText(
                     f"{name} declared in {seconds} s — delay {self._delay(seconds)} (used).")
             else:
-                self.timer_label.setText("The timer starts when you begin a declaration.")
+                self.timer_label.setText("The timer starts when you begin a player's declaration.")
             return
         name = self.labels().get(self.timing, "someone")
         if self.decided is not None:
