@@ -138,40 +138,54 @@ NO_LOCK_FILE_CHILD = (
 )
 
 
-def test_a_lease_whose_recorded_process_is_gone_is_played_on_and_a_live_one_is_watched(
-    qtbot: QtBot, tmp_path: Path
-) -> None:
+def _one_fight(tmp_path: Path) -> tuple[str, int]:
+    """Makes a campaign file with one side-d6 fight; gets its address and the fight's id."""
     url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
     setup = Store.open(url)
     campaign = setup.campaigns.create("Greyhawk")
     fight = _fight(setup, campaign.id, "Guardroom")
     setup.close()
+    return url, fight
 
-    def holder() -> subprocess.Popen[str]:
-        child = subprocess.Popen([sys.executable, "-c", NO_LOCK_FILE_CHILD, url, str(fight)],
-                                 cwd=ROOT, stdout=subprocess.PIPE, text=True)
-        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
-        return child
 
-    def opened(name: str) -> tuple[Store, MainWindow, EncounterWorkspace]:
-        store = Store.open(url)
-        window = MainWindow(store, QSettings(str(tmp_path / f"{name}.ini"),
-                                             QSettings.Format.IniFormat))
-        qtbot.addWidget(window)
-        return store, window, _workspaces(window)[0]
+def _holder(url: str, fight: int) -> subprocess.Popen[str]:
+    """Starts a process that holds the fight's lease (no lock file), once it holds it."""
+    child = subprocess.Popen([sys.executable, "-c", NO_LOCK_FILE_CHILD, url, str(fight)],
+                             cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+    return child
 
-    live = holder()
+
+def _opened(qtbot: QtBot, url: str, tmp_path: Path,
+            name: str) -> tuple[Store, MainWindow, EncounterWorkspace]:
+    store = Store.open(url)
+    window = MainWindow(store, QSettings(str(tmp_path / f"{name}.ini"),
+                                         QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    return store, window, _workspaces(window)[0]
+
+
+def _kill(child: subprocess.Popen[str]) -> None:
+    if child.poll() is None:
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+
+
+def test_a_lease_whose_recorded_process_is_gone_is_played_on_and_a_live_one_is_watched(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    url, fight = _one_fight(tmp_path)
+    live = _holder(url, fight)
     try:
-        store, window, workspace = opened("live")
+        store, window, workspace = _opened(qtbot, url, tmp_path, "live")
         lease = workspace.session.lease
         assert lease is not None and lease.holder.pid == live.pid, "the lease records its pid"
         assert workspace.session.watching, "a Combat Desk that still runs keeps its fight"
         window.close()
         store.close()
     finally:
-        live.send_signal(signal.SIGKILL)
-        live.wait(10)
-    store, window, workspace = opened("after")
+        _kill(live)
+    store, window, workspace = _opened(qtbot, url, tmp_path, "after")
     try:
         assert workspace.session.holding and not workspace.session.watching, (
             workspace.lease_label.text())
@@ -183,33 +197,23 @@ def test_a_lease_whose_recorded_process_is_gone_is_played_on_and_a_live_one_is_w
 def test_a_watching_tab_plays_on_once_the_combat_desk_it_watched_is_killed(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'campaign.sqlite'}"
-    setup = Store.open(url)
-    campaign = setup.campaigns.create("Greyhawk")
-    fight = _fight(setup, campaign.id, "Guardroom")
-    setup.close()
-    child = subprocess.Popen([sys.executable, "-c", NO_LOCK_FILE_CHILD, url, str(fight)],
-                             cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    store = Store.open(url)
+    url, fight = _one_fight(tmp_path)
+    child = _holder(url, fight)
+    store: Store | None = None
     try:
-        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
-        window = MainWindow(store, QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
-        qtbot.addWidget(window)
+        store, window, workspace = _opened(qtbot, url, tmp_path, "w")
         window.show()
-        workspace = _workspaces(window)[0]
         window.tabs.setCurrentWidget(workspace)
         workspace.watch()  # the watch timer's slot: the other Combat Desk still runs
         assert workspace.session.watching and workspace.lease_banner.isVisible()
         assert not window.encounter_actions.end_action.isEnabled()
-        child.send_signal(signal.SIGKILL)
-        child.wait(10)
+        _kill(child)
         workspace.watch()  # its next tick, well before the lease would run out
         assert workspace.session.holding and not workspace.session.watching
         assert not workspace.lease_banner.isVisible() and workspace.board.isEnabled()
         assert window.encounter_actions.end_action.isEnabled()
         assert "no longer running; you play it here now" in window.statusBar().currentMessage()
     finally:
-        if child.poll() is None:
-            child.send_signal(signal.SIGKILL)
-            child.wait(10)
-        store.close()
+        _kill(child)
+        if store is not None:
+            store.close()
