@@ -76,10 +76,11 @@ def form_area(editor: QWidget, name: str, width: int | None = None) -> QScrollAr
 class _FormWidth(QObject):
     """Keeps the form's area at least as wide as the form needs, as its rows change.
 
-    The width was set once, from the form as first built: a caster's form in the surprise
-    segments (Prepared, Trigger by, Delay) needed more, and its fields were cut on the right
-    in a Combatants panel narrowed by short names. The area only grows, so the panel does not
-    jump back and forth between one form and the next; ``floor`` is the width it starts at.
+    The width was set once, from the form as first built: the form in the surprise segments
+    (its "Surprise segment" row widens the labels' column) needed more, and its lists were cut
+    on the right in a Combatants panel narrowed by short names. The area only grows, so the
+    panel does not jump back and forth between one form and the next; ``floor`` is the width
+    it starts at.
     """
 
     def __init__(self, area: QScrollArea, editor: QWidget, floor: int | None) -> None:

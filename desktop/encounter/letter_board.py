@@ -32,6 +32,7 @@ from core.fight.encounter import add_entry, remove_entry, replace_entry, start_r
 from core.fight.log import Command
 from core.model.values import Combatant, Kind, Status, StepEvent
 from core.printout.words import round_title
+from core.roster.stamping import MONSTER_SIDE
 from core.rules import find_system
 from desktop.encounter.board_base import BoardBase, form_area, with_buttons, wrapped_label
 from desktop.encounter.controller import EncounterController
@@ -76,7 +77,7 @@ def _declared_by_a_player(combatant: Combatant) -> bool:
     """Tells whether a player declares for ``combatant`` (a PC, or a henchman on the party's
     side): Phase 6 has the DM note the other combatants' declarations privately (hirelings
     too), so their declarations are not timed."""
-    return combatant.kind in (Kind.PC, Kind.HENCHMAN) and combatant.side != "monsters"
+    return combatant.kind in (Kind.PC, Kind.HENCHMAN) and combatant.side != MONSTER_SIDE
 
 
 class LetterBoard(BoardBase):
