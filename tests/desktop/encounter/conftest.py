@@ -87,14 +87,23 @@ def played(qtbot: QtBot, store: Store):  # type: ignore[no-untyped-def]
     return _open
 
 
+def popcorn_rolled(start: Any, document: dict[str, Any]) -> tuple[EncounterWorkspace, Any]:
+    """Starts a popcorn scenario's fight and types every initiative d20 it gives: the engine
+    then names who opens. Gets the workspace and its popcorn board."""
+    from desktop.encounter.popcorn_board import PopcornBoard
+
+    ws: EncounterWorkspace = start(document)
+    board = ws.board
+    assert isinstance(board, PopcornBoard)
+    for cid, total in document["initiative"].items():
+        type_die(ws, f"initiative {cid}", str(total))
+    return ws, board
+
+
 def popcorn_dag_readied(start: Any, trigger: str) -> tuple[EncounterWorkspace, Any]:
     """The readied-attack fight, its initiative typed: Dag's turn readies a blow on the
     shaman (``trigger``) and names the shaman, whose turn is next."""
-    document = scenario("popcorn/readied-attack-disrupts-spell.json")
-    ws: EncounterWorkspace = start(document)
-    board = ws.board
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
+    ws, board = popcorn_rolled(start, scenario("popcorn/readied-attack-disrupts-spell.json"))
     press_on_card(board, "dag", "1")
     board.editor.set_value("target", "shaman")
     board.editor.set_value("ready", trigger)

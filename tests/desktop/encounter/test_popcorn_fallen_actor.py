@@ -11,9 +11,9 @@ from core.printout.players import players_view
 from desktop.encounter.popcorn_board import PopcornBoard
 from tests.desktop.encounter.conftest import (
     popcorn_dag_readied,
+    popcorn_rolled,
     press_on_card,
     scenario,
-    type_die,
 )
 
 
@@ -92,11 +92,7 @@ def test_a_new_round_whose_opener_no_one_named_says_so(start) -> None:  # type: 
     """Round 1's last creature named no one: round 2's header does not say it "has acted:
     name who acts next", it says any creature may open the round."""
     document = scenario("popcorn/readied-attack-disrupts-spell.json")
-    ws = start(document)
-    board = ws.board
-    assert isinstance(board, PopcornBoard)
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
+    ws, board = popcorn_rolled(start, document)
     press_on_card(board, "dag", "4")
     press_on_card(board, "shaman", "N")
     press_on_card(board, "shaman", "4")

@@ -10,6 +10,7 @@ from tests.desktop.encounter.conftest import (
     cli_steps,
     drop_card,
     gui_steps,
+    popcorn_rolled,
     press_on_card,
     record,
     scenario,
@@ -35,11 +36,7 @@ def _turn(board: PopcornBoard, actor: str, action: str, nominee: str, by_key: bo
 
 def test_alice_example_built_in_the_gui_resolves_as_the_cli(start) -> None:  # type: ignore[no-untyped-def]
     document = scenario("popcorn/effect-durations-alice-example.json")
-    ws = start(document)
-    board = ws.board
-    assert isinstance(board, PopcornBoard)
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
+    ws, board = popcorn_rolled(start, document)
     assert board.active == "goblin"  # the engine says who opens
     _turn(board, "goblin", "attack", "bob", by_key=False, target="bob")
     record(ws, "goblin", False)
@@ -83,11 +80,7 @@ def test_end_of_round_morale_rolled_and_typed_in_the_stepper_resolves_as_the_cli
     """popcorn.end.morale-check: the 2d6 the engine would roll from the seed are offered as
     dice to type in (round field `morale`); one rolled with the app's dice is typed over."""
     document = scenario("popcorn/death-and-morale.json")
-    ws = start(document)
-    board = ws.board
-    assert isinstance(board, PopcornBoard)
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
+    ws, board = popcorn_rolled(start, document)
     _turn(board, "hala", "attack", "goblin-2", by_key=True, target="goblin-1")
     record(ws, "hala", True, 3)
     lanes = {key: [box.model.index(r, 0).data() for r in range(box.model.rowCount())]
@@ -161,11 +154,7 @@ def test_a_failed_save_on_a_readied_action_disrupts_the_spell_as_the_cli(start) 
 def test_outcomes_of_an_earlier_round_are_recorded_after_the_next_round_began(start) -> None:  # type: ignore[no-untyped-def]
     """The log's edit events name the round: round 1's misses go in once round 2 is played."""
     document = scenario("popcorn/effect-durations-alice-example.json")
-    ws = start(document)
-    board = ws.board
-    assert isinstance(board, PopcornBoard)
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
+    ws, board = popcorn_rolled(start, document)
     _turn(board, "goblin", "attack", "bob", by_key=True, target="bob")
     _turn(board, "bob", "attack", "alice", by_key=True, target="goblin")
     _turn(board, "alice", "spell", "alice", by_key=False, target="bob",

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QMenu
 from desktop.encounter.popcorn_board import SET_OFF, PopcornBoard
 from tests.desktop.encounter.conftest import (
     popcorn_dag_readied,
+    popcorn_rolled,
     press_on_card,
     scenario,
-    type_die,
 )
 
 
@@ -101,11 +101,7 @@ def test_the_wait_form_offers_no_ready_field_and_a_new_form_clears_a_refusal(sta
     """popcorn Waiting / Readying an Action: a creature either waits or readies; the wait
     form offers no Ready, and a waiting turn with nominee is taken."""
     document = scenario("popcorn/readied-attack-disrupts-spell.json")
-    ws = start(document)
-    board = ws.board
-    assert isinstance(board, PopcornBoard)
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
+    ws, board = popcorn_rolled(start, document)
     press_on_card(board, "shaman", "N")  # no turn open: refused, the reason shown
     assert board.message.text().startswith("Refused")
     press_on_card(board, "dag", "0")  # wait [0]
@@ -135,11 +131,7 @@ def test_n_and_the_action_keys_work_on_a_card_selected_in_a_status_lane(start) -
     """The hint says "select a card and press N": a card in To act takes N, and the action
     keys open its turn (popcorn.pass.nominate-next)."""
     document = scenario("popcorn/readied-attack-disrupts-spell.json")
-    ws = start(document)
-    board = ws.board
-    assert isinstance(board, PopcornBoard)
-    for cid, total in document["initiative"].items():
-        type_die(ws, f"initiative {cid}", str(total))
+    ws, board = popcorn_rolled(start, document)
     _press_in_lane(board, "not-acted", "dag", "4")  # the active creature: its move turn
     assert board.editor.isVisible() and board.editor.action == "move"
     QTest.keyClick(board.editor.target, Qt.Key.Key_Return)  # saved, no one named yet
